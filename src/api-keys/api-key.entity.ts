@@ -1,0 +1,30 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+
+@Entity('api_keys')
+export class ApiKey {
+  @PrimaryColumn('text')
+  id: string;
+
+  @Column('text', { name: 'workspace_id' })
+  workspaceId: string;
+
+  @Column('text')
+  name: string;
+
+  /** The first characters of the plaintext, shown in listings so a user can tell keys apart. */
+  @Column('text')
+  prefix: string;
+
+  /** SHA-256 of the plaintext (hex); the plaintext itself is never stored. */
+  @Column('text', { name: 'key_hash', select: false })
+  keyHash: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column('timestamptz', { name: 'last_used_at', nullable: true })
+  lastUsedAt: Date | null;
+
+  @Column('timestamptz', { name: 'revoked_at', nullable: true })
+  revokedAt: Date | null;
+}

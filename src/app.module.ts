@@ -1,0 +1,66 @@
+import { DynamicModule, MiddlewareConsumer, Module, NestModule, Provider } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiKeysModule } from './api-keys/api-keys.module';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { AuthModule } from './auth/auth.module';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { RequestLogMiddleware } from './common/logging/request-log.middleware';
+import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
+import { RateLimitModule } from './common/rate-limit/rate-limit.module';
+import { ApiValidationPipe } from './common/validation/validation.pipe';
+import { AppConfig, Role } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { dataSourceOptions } from './infra/database/data-source-options';
+import { MailModule } from './infra/mail/mail.module';
+import { QueueModule } from './infra/queue/queue.module';
+import { DATABASE_URL, RUNTIME_ROLE } from './infra/tokens';
+import { SkillsModule } from './skills/skills.module';
+import { SystemModule } from './system/system.module';
+import { WorkspacesModule } from './workspaces/workspaces.module';
+
+export interface AppModuleOptions {
+  config: AppConfig;
+  role: Role;
+  databaseUrl: string;
+}
+
+/**
+ * One module tree for every role. `api` and `all` serve the whole REST API; `worker` serves only
+ * the system routes (Cloud Run needs a listening port) and runs the queue handlers.
+ */
+@Module({})
+export class AppModule implements NestModule {
+  static forRoot({ config, role, databaseUrl }: AppModuleOptions): DynamicModule {
+    const servesApi = role !== 'worker';
+    const globals: Provider[] = [
+      { provide: DATABASE_URL, useValue: databaseUrl },
+      { provide: RUNTIME_ROLE, useValue: role },
+      { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      { provide: APP_PIPE, useClass: ApiValidationPipe },
+    ];
+    if (servesApi) {
+      // Order matters: rate limits count unauthenticated floods too, then the key is checked.
+      globals.push({ provide: APP_GUARD, useClass: RateLimitGuard }, { provide: APP_GUARD, useClass: ApiKeyGuard });
+    }
+    return {
+      module: AppModule,
+      global: true,
+      imports: [
+        ConfigModule.forRoot(config),
+        TypeOrmModule.forRoot(dataSourceOptions(databaseUrl)),
+        QueueModule,
+        MailModule,
+        RateLimitModule,
+        SystemModule,
+        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule] : []),
+      ],
+      providers: globals,
+      exports: [DATABASE_URL, RUNTIME_ROLE],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(RequestLogMiddleware).forRoutes('*path');
+  }
+}

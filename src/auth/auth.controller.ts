@@ -1,0 +1,44 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Public } from '../common/auth/decorators';
+import { RateLimit } from '../common/rate-limit/rate-limit.guard';
+import { AuthSyncService } from './auth-sync.service';
+import { AuthSyncDto, SignupDto, VerifySignupDto } from './dto/signup.dto';
+import { SignupService } from './signup.service';
+
+@ApiTags('onboarding')
+@Controller('v1')
+export class AuthController {
+  constructor(
+    private readonly signups: SignupService,
+    private readonly authSync: AuthSyncService,
+  ) {}
+
+  @Public()
+  @Post('signup')
+  @RateLimit('signup_ip', 'signup_email')
+  @ApiOperation({
+    summary: 'Create a workspace and its first API key; the key is gated until the emailed code is verified',
+  })
+  signup(@Body() body: SignupDto) {
+    return this.signups.signup(body.workspace_name, body.email);
+  }
+
+  @Public()
+  @Post('signup/verify')
+  @HttpCode(200)
+  @RateLimit('verify_ip')
+  @ApiOperation({ summary: 'Verify the workspace email with the 6-digit code' })
+  verify(@Body() body: VerifySignupDto) {
+    return this.signups.verify(body.email, body.code);
+  }
+
+  @Public()
+  @Post('auth/sync')
+  @HttpCode(200)
+  @RateLimit('auth_sync')
+  @ApiOperation({ summary: 'Sign in with an OIDC ID token; the first login returns a plaintext key once' })
+  sync(@Body() body: AuthSyncDto) {
+    return this.authSync.sync(body.id_token);
+  }
+}

@@ -1,0 +1,67 @@
+import { INestApplication, Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { NextFunction, Request, Response } from 'express';
+import { AppModule } from './app.module';
+import { AppConfig, Role } from './config/app-config';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { startEmbeddedPostgres } from './infra/database/embedded-postgres';
+import { SERVICE_VERSION } from './system/build-info';
+import { jsonLogger } from './common/logging/logger';
+
+export interface RunningApp {
+  app: INestApplication;
+  databaseUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the application for a role: the database (embedded unless DATABASE_URL is set), the Nest
+ * app with every global concern applied, and the OpenAPI document. main.ts and the tests share it.
+ */
+export async function createApp(config: AppConfig, role: Role): Promise<RunningApp> {
+  const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort);
+  const databaseUrl = config.databaseUrl ?? embedded!.url;
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, role, databaseUrl }), {
+    bodyParser: false,
+    logger: jsonLogger(config),
+    abortOnError: false,
+  });
+  app.set('trust proxy', config.trustProxy);
+  app.disable('x-powered-by');
+  app.useBodyParser('json', { limit: config.bodyLimit, type: ['application/json', 'application/*+json'] });
+  app.enableShutdownHooks();
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Video rendering and AI task service')
+      .setDescription('Declarative video rendering, AI tasks, uploads, webhooks. Errors use {error: {code, message, details}}.')
+      .setVersion(SERVICE_VERSION)
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key (sk_…)' })
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'v1/openapi.json', yamlDocumentUrl: 'v1/openapi.yaml' });
+
+  // Anything no route took, and errors raised outside Nest's pipeline (body parser), get the envelope too.
+  const filter = new AllExceptionsFilter();
+  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
+    filter.catch(err, { switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }) } as never);
+  });
+
+  return {
+    app,
+    databaseUrl,
+    close: async () => {
+      await app.close();
+      await embedded?.stop();
+    },
+  };
+}
+
+export async function listen(running: RunningApp, config: AppConfig, role: Role): Promise<void> {
+  await running.app.listen(config.port, config.host);
+  new Logger('Main').log(`Listening on ${config.host}:${config.port} as "${role}" (version ${SERVICE_VERSION})`);
+}

@@ -1,0 +1,80 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ApiError, ErrorCode, errorBody } from './api-error';
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'payload_too_large',
+  422: 'invalid_request',
+  429: 'rate_limited',
+  503: 'unavailable',
+};
+
+/**
+ * The only place that formats errors: every failure (ours, Nest's, Express's body parser,
+ * unexpected crashes) leaves as the spec's envelope. No stack traces reach a response.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const res = ctx.getResponse<Response>();
+    const req = ctx.getRequest<Request>();
+    const { status, body, headers } = this.toResponse(exception, req);
+    if (status >= 500) {
+      const err = exception as Error;
+      this.logger.error(`${req.method} ${req.path} failed: ${err?.message ?? String(exception)}`, err?.stack);
+    }
+    if (res.headersSent) return;
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.status(status).json(body);
+  }
+
+  private toResponse(exception: unknown, req: Request) {
+    if (exception instanceof ApiError) {
+      return {
+        status: exception.status,
+        body: errorBody(exception.code, exception.message, exception.details),
+        headers: exception.headers ?? {},
+      };
+    }
+    // Express's body parser reports malformed JSON and oversized bodies with a `type`.
+    const parserError = exception as { type?: string; status?: number; limit?: number; message?: string };
+    if (parserError?.type === 'entity.parse.failed') {
+      return {
+        status: 422,
+        body: errorBody('invalid_request', `Malformed JSON body: ${parserError.message}`, {
+          errors: [{ type: 'json_invalid', loc: ['body'], msg: 'Body is not valid JSON', pointer: '' }],
+        }),
+        headers: {},
+      };
+    }
+    if (parserError?.type === 'entity.too.large') {
+      return {
+        status: 413,
+        body: errorBody('payload_too_large', `Request body exceeds the limit of ${parserError.limit} bytes`, {
+          limit_bytes: parserError.limit,
+        }),
+        headers: {},
+      };
+    }
+    if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
+      return { status: 422, body: errorBody('invalid_request', parserError.message ?? 'Unsupported body encoding'), headers: {} };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const code = CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal' : 'invalid_request');
+      const message =
+        status === 404 ? `No route ${req.method} ${req.path}` : exception.message || 'Request failed';
+      return { status, body: errorBody(code, message), headers: {} };
+    }
+    return { status: 500, body: errorBody('internal', 'Unexpected error; it has been logged'), headers: {} };
+  }
+}

@@ -1,0 +1,68 @@
+/** Error codes of the spec (part 7), plus the few this service adds (see docs/decisions.md). */
+export const ERROR_STATUS = {
+  invalid_code: 400,
+  unauthorized: 401,
+  quota_exceeded: 402,
+  email_not_verified: 403,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  invalid_request: 422,
+  unsupported_feature: 422,
+  invalid_source: 422,
+  source_not_found: 422,
+  source_too_large: 422,
+  asset_not_ready: 422,
+  codec_unsupported: 422,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ValidationErrorItem {
+  type: string;
+  loc: (string | number)[];
+  msg: string;
+  pointer: string;
+  suggestion?: string;
+}
+
+/**
+ * The one error type services throw. The global filter turns it into the spec's envelope
+ * `{error: {code, message, details}}` with the status that belongs to the code.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+
+  static notFound(what: string): ApiError {
+    return new ApiError('not_found', `${what} not found`);
+  }
+
+  static validation(errors: ValidationErrorItem[], message?: string): ApiError {
+    const first = errors[0];
+    const summary =
+      message ??
+      (errors.length === 1
+        ? `Invalid request: ${first.msg} at ${first.pointer || '/'}`
+        : `Invalid request: ${errors.length} problems, first: ${first.msg} at ${first.pointer || '/'}`);
+    return new ApiError('invalid_request', summary, { errors });
+  }
+}
+
+export function errorBody(code: string, message: string, details?: Record<string, unknown>) {
+  return { error: details === undefined ? { code, message } : { code, message, details } };
+}

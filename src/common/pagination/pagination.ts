@@ -1,0 +1,56 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ApiError } from '../errors/api-error';
+
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+  has_more: boolean;
+}
+
+export class PageQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'next_cursor from the previous page' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  cursor?: string;
+}
+
+/**
+ * Cursors are opaque: base64url of the last row's id. Ids are ULID-based and so sort by creation
+ * time, which makes "newest first" an ORDER BY id DESC and the cursor a strict upper bound.
+ */
+export function encodeCursor(lastId: string): string {
+  return Buffer.from(lastId, 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined, idPrefix: string): string | undefined {
+  if (cursor === undefined) return undefined;
+  const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!decoded.startsWith(`${idPrefix}_`) || !/^[A-Za-z0-9_]+$/.test(decoded)) {
+    throw ApiError.validation([
+      { type: 'value_error', loc: ['query', 'cursor'], msg: 'Invalid cursor; pass back next_cursor unchanged', pointer: '/cursor' },
+    ]);
+  }
+  return decoded;
+}
+
+/** Builds a page from rows fetched with `limit + 1`. */
+export function toPage<R extends { id: string }, T>(rows: R[], limit: number, map: (row: R) => T): Page<T> {
+  const hasMore = rows.length > limit;
+  const pageRows = hasMore ? rows.slice(0, limit) : rows;
+  return {
+    data: pageRows.map(map),
+    next_cursor: hasMore ? encodeCursor(pageRows[pageRows.length - 1].id) : null,
+    has_more: hasMore,
+  };
+}

@@ -1,0 +1,64 @@
+import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { ApiError } from '../errors/api-error';
+import { RateLimitResult, RateLimitService } from './rate-limit.service';
+import { RATE_LIMITS, RateLimitScope } from './rate-limits';
+
+const RATE_LIMIT_SCOPES = 'rate-limit:scopes';
+
+/** Applies the named limits of RATE_LIMITS to a route. */
+export const RateLimit = (...scopes: RateLimitScope[]) => SetMetadata(RATE_LIMIT_SCOPES, scopes);
+
+/**
+ * Runs before authentication so that unauthenticated floods are counted too. Sets
+ * RateLimit-Limit/-Remaining/-Reset from the tightest limit; a 429 adds Retry-After.
+ * The client address is `req.ip`, which honours X-Forwarded-For only as TRUST_PROXY allows.
+ */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly limits: RateLimitService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const scopes = this.reflector.get<RateLimitScope[] | undefined>(RATE_LIMIT_SCOPES, context.getHandler());
+    if (!scopes?.length) return true;
+    const req = context.switchToHttp().getRequest<Request>();
+    const res = context.switchToHttp().getResponse<Response>();
+    const results: RateLimitResult[] = [];
+    for (const scope of scopes) {
+      const subject = subjectFor(scope, req);
+      if (subject !== null) results.push(await this.limits.hit(scope, subject));
+    }
+    if (results.length === 0) return true;
+    const blocked = results.filter((r) => !r.allowed).sort((a, b) => b.resetSeconds - a.resetSeconds)[0];
+    const shown = blocked ?? results.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+    const headers: Record<string, string> = {
+      'RateLimit-Limit': String(shown.limit),
+      'RateLimit-Remaining': String(shown.remaining),
+      'RateLimit-Reset': String(shown.resetSeconds),
+    };
+    if (blocked) {
+      headers['Retry-After'] = String(blocked.resetSeconds);
+      const { limit, windowSeconds, per } = RATE_LIMITS[blocked.scope];
+      throw new ApiError(
+        'rate_limited',
+        `Rate limit of ${limit} requests per ${per} per ${windowSeconds === 60 ? 'minute' : 'hour'} reached for ${blocked.scope}; retry in ${blocked.resetSeconds} seconds`,
+        { scope: blocked.scope, limit, window_seconds: windowSeconds, retry_after_seconds: blocked.resetSeconds },
+        headers,
+      );
+    }
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    return true;
+  }
+}
+
+function subjectFor(scope: RateLimitScope, req: Request): string | null {
+  if (RATE_LIMITS[scope].per === 'email') {
+    const email = (req.body as { email?: unknown } | undefined)?.email;
+    return typeof email === 'string' && email.trim() ? email.trim().toLowerCase() : null;
+  }
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}

@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { RATE_LIMITS, RateLimitScope } from './rate-limits';
+
+export interface RateLimitResult {
+  scope: RateLimitScope;
+  limit: number;
+  remaining: number;
+  /** Seconds until the current window ends. */
+  resetSeconds: number;
+  allowed: boolean;
+}
+
+/**
+ * Fixed-window counters in PostgreSQL: one upsert per hit, so every API process sharing the
+ * database counts together. Subjects are hashed, so no address or email sits in the table.
+ */
+@Injectable()
+export class RateLimitService {
+  private readonly logger = new Logger('RateLimit');
+  private lastPrune = 0;
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async hit(scope: RateLimitScope, subject: string, now = Date.now()): Promise<RateLimitResult> {
+    const { limit, windowSeconds } = RATE_LIMITS[scope];
+    const windowMs = windowSeconds * 1000;
+    const windowStart = Math.floor(now / windowMs) * windowMs;
+    const rows: { hits: number }[] = await this.db.query(
+      `INSERT INTO rate_limit_buckets (scope, subject, window_start, hits) VALUES ($1, $2, $3, 1)
+       ON CONFLICT (scope, subject, window_start) DO UPDATE SET hits = rate_limit_buckets.hits + 1
+       RETURNING hits`,
+      [scope, digest(subject), new Date(windowStart)],
+    );
+    void this.prune(now);
+    const hits = rows[0].hits;
+    return {
+      scope,
+      limit,
+      remaining: Math.max(0, limit - hits),
+      resetSeconds: Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)),
+      allowed: hits <= limit,
+    };
+  }
+
+  /** Drops expired windows now and then; the longest window is an hour. */
+  private async prune(now: number): Promise<void> {
+    if (now - this.lastPrune < 60_000) return;
+    this.lastPrune = now;
+    try {
+      await this.db.query(`DELETE FROM rate_limit_buckets WHERE window_start < $1`, [new Date(now - 2 * 3600_000)]);
+    } catch (error) {
+      this.logger.warn(`Pruning rate-limit windows failed: ${(error as Error).message}`);
+    }
+  }
+}
+
+function digest(subject: string): string {
+  return createHash('sha256').update(subject).digest('base64url');
+}

@@ -1,0 +1,14 @@
+/**
+ * Every rate limit the service enforces, in one table. The first three are the spec's per-IP
+ * limits (part 8) and are published in /v1/capabilities; the signup ones come from decisions.md.
+ */
+export const RATE_LIMITS = {
+  auth_sync: { limit: 10, windowSeconds: 3600, per: 'ip', published: true },
+  render_submit: { limit: 120, windowSeconds: 60, per: 'ip', published: true },
+  task_submit: { limit: 300, windowSeconds: 60, per: 'ip', published: true },
+  signup_ip: { limit: 20, windowSeconds: 3600, per: 'ip', published: false },
+  signup_email: { limit: 5, windowSeconds: 3600, per: 'email', published: false },
+  verify_ip: { limit: 30, windowSeconds: 3600, per: 'ip', published: false },
+} as const;
+
+export type RateLimitScope = keyof typeof RATE_LIMITS;

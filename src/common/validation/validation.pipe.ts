@@ -1,0 +1,116 @@
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage, validate, ValidationError } from 'class-validator';
+import { ApiError, ValidationErrorItem } from '../errors/api-error';
+import { closestMatch, jsonPointer } from './suggest';
+
+/** class-validator constraint name → Pydantic-style error `type` (decisions.md). */
+const TYPE_BY_CONSTRAINT: Record<string, string> = {
+  whitelistValidation: 'extra_forbidden',
+  isDefined: 'missing',
+  isString: 'string_type',
+  isInt: 'int_type',
+  isNumber: 'float_type',
+  isBoolean: 'bool_type',
+  isObject: 'dict_type',
+  isArray: 'list_type',
+  isIn: 'enum',
+  isEnum: 'enum',
+  isEmail: 'value_error',
+  isUrl: 'url_parsing',
+  minLength: 'string_too_short',
+  maxLength: 'string_too_long',
+  isNotEmpty: 'string_too_short',
+  min: 'greater_than_equal',
+  max: 'less_than_equal',
+  matches: 'string_pattern_mismatch',
+};
+
+const LOC_ROOT: Record<string, string> = { body: 'body', query: 'query', param: 'path', custom: 'body' };
+
+/**
+ * Validates DTO classes and reports problems in the spec's shape: Pydantic-style `type`, `loc`,
+ * `msg`, RFC 6901 `pointer`, and a `suggestion` when an unknown field or enum value is a likely typo.
+ * Unknown fields are always rejected (`extra_forbidden`), never stripped.
+ */
+@Injectable()
+export class ApiValidationPipe implements PipeTransform {
+  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const { metatype } = metadata;
+    if (!metatype || [String, Boolean, Number, Array, Object].includes(metatype as never)) return value;
+    const root = LOC_ROOT[metadata.type] ?? 'body';
+    const input = value ?? {};
+    if (typeof input !== 'object' || Array.isArray(input)) {
+      throw ApiError.validation([
+        { type: 'model_type', loc: [root], msg: `The ${root} must be a JSON object`, pointer: '' },
+      ]);
+    }
+    const instance = plainToInstance(metatype, input, { enableImplicitConversion: false });
+    const errors = await validate(instance as object, {
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+      validationError: { target: false, value: true },
+    });
+    if (errors.length > 0) throw ApiError.validation(flatten(errors, [], root, metatype));
+    return instance;
+  }
+}
+
+function flatten(errors: ValidationError[], path: (string | number)[], root: string, cls: Function): ValidationErrorItem[] {
+  const items: ValidationErrorItem[] = [];
+  for (const error of errors) {
+    const here = [...path, isIndex(error.property) ? Number(error.property) : error.property];
+    if (error.constraints) items.push(toItem(error, here, root, cls));
+    if (error.children?.length) {
+      items.push(...flatten(error.children, here, root, cls));
+    }
+  }
+  return items;
+}
+
+function toItem(error: ValidationError, path: (string | number)[], root: string, cls: Function): ValidationErrorItem {
+  const constraints = error.constraints ?? {};
+  const names = Object.keys(constraints);
+  const loc = [root, ...path];
+  const pointer = jsonPointer(path);
+  if (names.includes('whitelistValidation')) {
+    const item: ValidationErrorItem = { type: 'extra_forbidden', loc, msg: `Unknown field "${error.property}"`, pointer };
+    const suggestion = closestMatch(error.property, knownProperties(cls));
+    if (suggestion) {
+      item.suggestion = suggestion;
+      item.msg += `; did you mean "${suggestion}"?`;
+    }
+    return item;
+  }
+  if (error.value === undefined && !names.includes('isOptional')) {
+    return { type: 'missing', loc, msg: 'Field required', pointer };
+  }
+  const name = names[0];
+  const item: ValidationErrorItem = { type: TYPE_BY_CONSTRAINT[name] ?? 'value_error', loc, msg: constraints[name], pointer };
+  if ((name === 'isIn' || name === 'isEnum') && typeof error.value === 'string') {
+    const allowed = allowedValues(cls, error.property);
+    const suggestion = closestMatch(error.value, allowed);
+    item.msg = `Input should be one of ${allowed.map((v) => `"${v}"`).join(', ')}`;
+    if (suggestion) item.suggestion = suggestion;
+  }
+  return item;
+}
+
+function isIndex(property: string): boolean {
+  return /^\d+$/.test(property);
+}
+
+function knownProperties(cls: Function): string[] {
+  const metas = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
+  return [...new Set(metas.map((m) => m.propertyName))];
+}
+
+function allowedValues(cls: Function, property: string): string[] {
+  const metas = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
+  const meta = metas.find((m) => m.propertyName === property && (m.name === 'isIn' || m.name === 'isEnum'));
+  const raw = meta?.constraints?.[0];
+  if (Array.isArray(raw)) return raw.map(String);
+  if (raw && typeof raw === 'object') return Object.values(raw).map(String);
+  return [];
+}

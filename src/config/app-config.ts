@@ -1,0 +1,151 @@
+import * as path from 'node:path';
+
+/** Which parts of the service this process runs. */
+export type Role = 'api' | 'worker' | 'all';
+
+export interface OidcConfig {
+  issuer: string;
+  audience: string;
+  jwksUrl: string;
+}
+
+/** Every setting the service reads from the environment, parsed and validated once. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Null: start the embedded PostgreSQL under `dataDir`. */
+  databaseUrl: string | null;
+  embeddedPostgresPort: number;
+  publicBaseUrl: string;
+  /** Value for Express's `trust proxy` setting: false, true, a hop count or a list of subnets. */
+  trustProxy: boolean | number | string[];
+  smtpUrl: string | null;
+  mailFrom: string;
+  oidc: OidcConfig | null;
+  logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  logFormat: 'text' | 'json';
+  bodyLimit: string;
+  commit: string | null;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+/** Documented in README.md; keep the two lists in step. */
+export const ENV_VARS = [
+  'PORT',
+  'HOST',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'EMBEDDED_PG_PORT',
+  'PUBLIC_BASE_URL',
+  'TRUST_PROXY',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'OIDC_ISSUER',
+  'OIDC_AUDIENCE',
+  'OIDC_JWKS_URL',
+  'LOG_LEVEL',
+  'LOG_FORMAT',
+  'BODY_LIMIT',
+  'GIT_COMMIT',
+] as const;
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const problems: string[] = [];
+  const str = (name: string): string | null => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? null : value.trim();
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = str(name);
+    if (raw === null) return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const raw = str(name);
+    if (raw === null) return fallback;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+      return fallback;
+    }
+    return raw as T;
+  };
+  const url = (name: string, protocols: string[]): string | null => {
+    const raw = str(name);
+    if (raw === null) return null;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) throw new Error('protocol');
+      return raw;
+    } catch {
+      problems.push(`${name} must be a URL with scheme ${protocols.join(' or ')}`);
+      return null;
+    }
+  };
+
+  const port = int('PORT', 8080, 0, 65535);
+  const host = str('HOST') ?? '0.0.0.0';
+  const dataDir = path.resolve(str('DATA_DIR') ?? './data');
+  const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']);
+  const embeddedPostgresPort = int('EMBEDDED_PG_PORT', 54329, 1024, 65535);
+  const publicBaseUrl = (url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const trustProxy = parseTrustProxy(str('TRUST_PROXY'), problems);
+  const smtpUrl = url('SMTP_URL', ['smtp:', 'smtps:']);
+  const mailFrom = str('MAIL_FROM') ?? 'Video Service <no-reply@localhost>';
+
+  const issuer = str('OIDC_ISSUER');
+  const audience = str('OIDC_AUDIENCE');
+  const jwksUrl = url('OIDC_JWKS_URL', ['http:', 'https:']);
+  const oidcSet = [issuer, audience, str('OIDC_JWKS_URL')].filter((v) => v !== null).length;
+  if (oidcSet > 0 && oidcSet < 3) {
+    problems.push('OIDC_ISSUER, OIDC_AUDIENCE and OIDC_JWKS_URL must be set together');
+  }
+  const oidc = issuer && audience && jwksUrl ? { issuer, audience, jwksUrl } : null;
+
+  const logLevel = oneOf('LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log');
+  const logFormat = oneOf('LOG_FORMAT', ['text', 'json'] as const, 'text');
+  const bodyLimit = str('BODY_LIMIT') ?? '10mb';
+  if (!/^\d+(b|kb|mb)$/i.test(bodyLimit)) problems.push(`BODY_LIMIT must look like 512kb or 10mb (got "${bodyLimit}")`);
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    embeddedPostgresPort,
+    publicBaseUrl,
+    trustProxy,
+    smtpUrl,
+    mailFrom,
+    oidc,
+    logLevel,
+    logFormat,
+    bodyLimit,
+    commit: str('GIT_COMMIT'),
+  };
+}
+
+function parseTrustProxy(raw: string | null, problems: string[]): AppConfig['trustProxy'] {
+  if (raw === null || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const subnets = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (subnets.every((s) => /^[0-9a-fA-F:.]+(\/\d+)?$/.test(s) || ['loopback', 'linklocal', 'uniquelocal'].includes(s))) {
+    return subnets;
+  }
+  problems.push('TRUST_PROXY must be false, true, a number of proxy hops, or a comma-separated list of subnets');
+  return false;
+}

@@ -1,0 +1,64 @@
+import { RATE_LIMITS } from '../common/rate-limit/rate-limits';
+import { PLANS } from '../workspaces/plans';
+
+export interface CatalogEntry {
+  name: string;
+  supported: boolean;
+  description?: string;
+}
+
+/**
+ * The unauthenticated machine-readable catalog. Entries say whether the renderer supports them;
+ * the render pipeline fills in element schemas, formats and effects as it lands.
+ */
+export function buildCapabilities(version: string) {
+  const rateLimits = Object.fromEntries(
+    Object.entries(RATE_LIMITS)
+      .filter(([, rule]) => rule.published)
+      .map(([scope, rule]) => [scope, { limit: rule.limit, window_seconds: rule.windowSeconds, per: rule.per }]),
+  );
+  const formats: CatalogEntry[] = ['mp4', 'webm', 'mov', 'gif', 'png', 'jpg'].map((name) => ({ name, supported: false }));
+  return {
+    version,
+    formats,
+    effects: [] as CatalogEntry[],
+    motions: [] as CatalogEntry[],
+    transitions: [] as CatalogEntry[],
+    blend_modes: [] as CatalogEntry[],
+    easings: [] as CatalogEntry[],
+    task_types: [
+      { name: 'transcribe', supported: false },
+      { name: 'remove_background', supported: false },
+      { name: 'super_resolution', supported: false },
+      { name: 'gaze_redirect', supported: false },
+    ] as CatalogEntry[],
+    element_schemas: {} as Record<string, unknown>,
+    request_schema: null as unknown,
+    limits: {
+      width: { min: 16, max: 8192 },
+      height: { min: 16, max: 8192 },
+      frame_rate: { min: 1, max: 240, default: 30 },
+      url_length: { min: 1, max: 2083 },
+      source_file_bytes: 5 * 1024 ** 3,
+      upload_url_lifetime_seconds: 3600,
+      violations_returned: 40,
+      list_limit: { default: 20, min: 1, max: 200 },
+      otp_wrong_guesses: 5,
+      otp_lifetime_seconds: 900,
+      webhook_response_seconds: 10,
+      free_plan: { render_minutes_per_month: PLANS.free.renderMinutesPerMonth, ai_tasks_per_month: null },
+      previews_metered: false,
+    },
+    rate_limits: rateLimits,
+    onboarding: {
+      summary: 'Create a workspace and key without a human: sign up, read the emailed code, verify.',
+      steps: [
+        { method: 'POST', path: '/v1/signup', body: { workspace_name: 'string', email: 'string' }, returns: '201 {workspace, api_key: {id, key, …}, verification}' },
+        { method: 'POST', path: '/v1/signup/verify', body: { email: 'string', code: '6 digits' }, returns: '200 workspace; the key now works' },
+        { method: 'GET', path: '/v1/skills', auth: 'Bearer <key>', returns: 'guides for agents and developers' },
+      ],
+      alternatives: [{ method: 'POST', path: '/v1/auth/sync', body: { id_token: 'OIDC ID token' } }],
+      gated_error: 'email_not_verified (403) until verified',
+    },
+  };
+}

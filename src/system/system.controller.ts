@@ -1,0 +1,38 @@
+import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Public } from '../common/auth/decorators';
+import { SystemService } from './system.service';
+
+@ApiTags('system')
+@Public()
+@Controller('v1')
+export class SystemController {
+  constructor(private readonly system: SystemService) {}
+
+  @Get('health')
+  @ApiOperation({ summary: 'Liveness: the process answers' })
+  health() {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @ApiOperation({ summary: 'Readiness: 503 while the database, queue or storage is unavailable' })
+  async ready(@Res({ passthrough: true }) res: Response) {
+    const body = await this.system.readiness();
+    if (body.status !== 'ok') res.status(HttpStatus.SERVICE_UNAVAILABLE);
+    return body;
+  }
+
+  @Get('version')
+  @ApiOperation({ summary: 'The running version' })
+  version() {
+    return this.system.version();
+  }
+
+  @Get('capabilities')
+  @ApiOperation({ summary: 'Machine-readable catalog: formats, effects, schemas, limits, rate limits, onboarding' })
+  capabilities() {
+    return this.system.capabilities();
+  }
+}
