@@ -34,7 +34,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (res.headersSent) return;
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-    res.status(status).json(body);
+    // A route may have set another type (markdown) before failing; errors are always JSON.
+    res.status(status).type('application/json').json(body);
   }
 
   private toResponse(exception: unknown, req: Request) {

@@ -26,7 +26,9 @@ const TYPE_BY_CONSTRAINT: Record<string, string> = {
   matches: 'string_pattern_mismatch',
 };
 
-const LOC_ROOT: Record<string, string> = { body: 'body', query: 'query', param: 'path', custom: 'body' };
+const TYPE_CONSTRAINTS = new Set(['isString', 'isInt', 'isNumber', 'isBoolean', 'isObject', 'isArray']);
+
+const LOC_ROOT: Record<string, string> = { body: 'body', query: 'query', param: 'path' };
 
 /**
  * Validates DTO classes and reports problems in the spec's shape: Pydantic-style `type`, `loc`,
@@ -37,6 +39,8 @@ const LOC_ROOT: Record<string, string> = { body: 'body', query: 'query', param: 
 export class ApiValidationPipe implements PipeTransform {
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { metatype } = metadata;
+    // Custom parameter decorators (the caller's workspace) carry server-made values, not input.
+    if (metadata.type === 'custom') return value;
     if (!metatype || [String, Boolean, Number, Array, Object].includes(metatype as never)) return value;
     const root = LOC_ROOT[metadata.type] ?? 'body';
     const input = value ?? {};
@@ -86,7 +90,8 @@ function toItem(error: ValidationError, path: (string | number)[], root: string,
   if (error.value === undefined && !names.includes('isOptional')) {
     return { type: 'missing', loc, msg: 'Field required', pointer };
   }
-  const name = names[0];
+  // A wrong type explains the value better than the length or range checks that also failed.
+  const name = names.find((n) => TYPE_CONSTRAINTS.has(n)) ?? names[0];
   const item: ValidationErrorItem = { type: TYPE_BY_CONSTRAINT[name] ?? 'value_error', loc, msg: constraints[name], pointer };
   if ((name === 'isIn' || name === 'isEnum') && typeof error.value === 'string') {
     const allowed = allowedValues(cls, error.property);

@@ -1,0 +1,31 @@
+# Cloud Run image: Debian (bookworm) with Node 24, Debian's chromium, ffmpeg and fonts.
+# Build: docker build -t video-service . ; the same image runs `all`, `api` or `worker`.
+
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+# Remotion and puppeteer use Debian's chromium; nothing downloads a browser.
+ENV PUPPETEER_SKIP_DOWNLOAD=1
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build && npm prune --omit=dev
+
+FROM node:24-bookworm-slim
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends \
+      chromium ffmpeg fonts-dejavu-core fonts-liberation fonts-noto-color-emoji ca-certificates tini \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+ENV NODE_ENV=production \
+    PORT=8080 \
+    HOST=0.0.0.0 \
+    DATA_DIR=/tmp/data \
+    LOG_FORMAT=json \
+    TRUST_PROXY=1
+COPY --from=build --chown=node:node /app/package.json ./package.json
+COPY --from=build --chown=node:node /app/node_modules ./node_modules
+COPY --from=build --chown=node:node /app/dist ./dist
+USER node
+EXPOSE 8080
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "dist/src/main.js"]
+CMD ["all"]

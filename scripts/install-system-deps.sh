@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the service needs (browser, encoder, fonts, speech), only those
+# missing, so a second run costs nothing. Everything comes from Debian's own archive.
+set -euo pipefail
+
+PACKAGES=(
+  chromium            # headless browser Remotion renders with (no browser download)
+  ffmpeg              # full ffmpeg/ffprobe for probing and tests (Remotion's own build is stripped)
+  fonts-dejavu-core
+  fonts-liberation
+  fonts-noto-color-emoji
+  ca-certificates
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+    echo "Missing Debian packages: ${missing[*]}; run this script as root to install them" >&2
+    exit 1
+  fi
+fi
+echo "Installing Debian packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs everything the service needs on a Debian machine: Debian packages, then the exact npm
+# dependency tree of package-lock.json (including the pinned Node.js runtime), then builds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/install-system-deps.sh
+
+# No step downloads a browser: Remotion and puppeteer use Debian's chromium.
+export PUPPETEER_SKIP_DOWNLOAD=1
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+npm run build
