@@ -6,7 +6,7 @@ WORKDIR /app
 # Remotion and puppeteer use Debian's chromium; nothing downloads a browser.
 ENV PUPPETEER_SKIP_DOWNLOAD=1
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm install --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 

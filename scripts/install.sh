@@ -8,7 +8,10 @@ bash scripts/install-system-deps.sh
 
 # No step downloads a browser: Remotion and puppeteer use Debian's chromium.
 export PUPPETEER_SKIP_DOWNLOAD=1
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
+# `npm install` rather than `npm ci`: the registry mirror reachable here serves only this
+# platform's optional binaries (e.g. @swc/core-linux-x64-gnu), so the lock file cannot list the
+# other platforms' ones and `npm ci` would refuse it. Versions still come from package-lock.json.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ] || [ package.json -nt node_modules/.package-lock.json ]; then
+  npm install --no-audit --no-fund
 fi
 npm run build
