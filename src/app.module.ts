@@ -2,6 +2,8 @@ import { DynamicModule, MiddlewareConsumer, Module, NestModule, Provider } from 
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeysModule } from './api-keys/api-keys.module';
+import { JobsModule } from './jobs/jobs.module';
+import { RendersModule } from './renders/renders.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
@@ -12,8 +14,10 @@ import { ApiValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig, Role } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { dataSourceOptions } from './infra/database/data-source-options';
+import { FetcherModule } from './infra/http/fetcher.module';
 import { MailModule } from './infra/mail/mail.module';
 import { QueueModule } from './infra/queue/queue.module';
+import { FilesModule, StorageModule } from './infra/storage/storage.module';
 import { DATABASE_URL, RUNTIME_ROLE } from './infra/tokens';
 import { SkillsModule } from './skills/skills.module';
 import { SystemModule } from './system/system.module';
@@ -51,9 +55,13 @@ export class AppModule implements NestModule {
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl)),
         QueueModule,
         MailModule,
+        StorageModule,
+        FetcherModule,
         RateLimitModule,
         SystemModule,
-        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule] : []),
+        JobsModule,
+        RendersModule.forRole(servesApi),
+        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule] : []),
       ],
       providers: globals,
       exports: [DATABASE_URL, RUNTIME_ROLE],

@@ -7,6 +7,7 @@ import { AppModule } from './app.module';
 import { AppConfig, Role } from './config/app-config';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { startEmbeddedPostgres } from './infra/database/embedded-postgres';
+import { isFilesRoute } from './infra/storage/files.controller';
 import { SERVICE_VERSION } from './system/build-info';
 import { jsonLogger } from './common/logging/logger';
 
@@ -30,7 +31,11 @@ export async function createApp(config: AppConfig, role: Role): Promise<RunningA
   });
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
-  app.useBodyParser('json', { limit: config.bodyLimit, type: ['application/json', 'application/*+json'] });
+  // Uploads to signed /v1/files/ URLs stream to storage whatever their type; JSON there is a file.
+  app.useBodyParser('json', {
+    limit: config.bodyLimit,
+    type: (req) => !isFilesRoute(req) && Boolean((req as Request).is(['application/json', 'application/*+json'])),
+  });
   app.enableShutdownHooks();
 
   const document = SwaggerModule.createDocument(

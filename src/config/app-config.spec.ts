@@ -49,4 +49,31 @@ describe('loadConfig', () => {
       expect(problems).toContain(name);
     }
   });
+
+  it('reads storage and fetching settings: local disk and no private network by default', () => {
+    expect(loadConfig({})).toMatchObject({
+      storage: { gcs: null, signingSecret: null, uploadMaxBytes: 5 * 1024 ** 3 },
+      allowPrivateNetwork: false,
+    });
+    const config = loadConfig({
+      GCS_BUCKET: 'renders',
+      GCS_API_ENDPOINT: 'http://127.0.0.1:4443',
+      STORAGE_SIGNING_SECRET: 's'.repeat(32),
+      UPLOAD_MAX_BYTES: '1048576',
+      ALLOW_PRIVATE_NETWORK: 'true',
+    });
+    expect(config.storage).toEqual({ gcs: { bucket: 'renders', apiEndpoint: 'http://127.0.0.1:4443' }, signingSecret: 's'.repeat(32), uploadMaxBytes: 1048576 });
+    expect(config.allowPrivateNetwork).toBe(true);
+
+    let error: unknown;
+    try {
+      loadConfig({ GCS_API_ENDPOINT: 'http://127.0.0.1:4443', STORAGE_SIGNING_SECRET: 'short', UPLOAD_MAX_BYTES: String(6 * 1024 ** 3), ALLOW_PRIVATE_NETWORK: 'yes' });
+    } catch (e) {
+      error = e;
+    }
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const name of ['GCS_API_ENDPOINT needs GCS_BUCKET', 'STORAGE_SIGNING_SECRET', 'UPLOAD_MAX_BYTES', 'ALLOW_PRIVATE_NETWORK']) {
+      expect(problems).toContain(name);
+    }
+  });
 });

@@ -1,4 +1,6 @@
 import * as path from 'node:path';
+import { MAX_FILE_BYTES } from '../common/limits';
+import { PROJECT_ROOT } from './paths';
 
 /** Which parts of the service this process runs. */
 export type Role = 'api' | 'worker' | 'all';
@@ -27,6 +29,32 @@ export interface AppConfig {
   logFormat: 'text' | 'json';
   bodyLimit: string;
   commit: string | null;
+  render: RenderConfig;
+  storage: StorageConfig;
+  /** Lets the guarded fetcher reach loopback and private addresses (local development, tests). */
+  allowPrivateNetwork: boolean;
+}
+
+export interface StorageConfig {
+  /** Null: files on local disk under DATA_DIR/storage, served by the service's signed /v1/files/ route. */
+  gcs: { bucket: string; apiEndpoint: string | null } | null;
+  /** Key of the local driver's URL signatures. Null: generated once into DATA_DIR/.storage-signing-secret. */
+  signingSecret: string | null;
+  /** Largest body a signed upload URL of the local driver accepts. */
+  uploadMaxBytes: number;
+}
+
+export interface RenderConfig {
+  /** The browser Remotion drives: Debian's chromium through a wrapper that blocks every network lookup. */
+  browserExecutable: string;
+  /** Render jobs one worker process runs at once (Chromium saturates 2 cores with one). */
+  concurrency: number;
+  /** Where the composition bundle is cached between starts (keyed by a hash of its sources). */
+  cacheDir: string;
+  /** A worker that stops sending heartbeats for this long is presumed dead and its job retried. */
+  heartbeatSeconds: number;
+  /** How often the queue looks for jobs of dead workers (pg-boss supervision). */
+  superviseSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -53,6 +81,15 @@ export const ENV_VARS = [
   'LOG_FORMAT',
   'BODY_LIMIT',
   'GIT_COMMIT',
+  'CHROMIUM_EXECUTABLE',
+  'RENDER_CONCURRENCY',
+  'RENDER_CACHE_DIR',
+  'JOB_HEARTBEAT_SECONDS',
+  'GCS_BUCKET',
+  'GCS_API_ENDPOINT',
+  'STORAGE_SIGNING_SECRET',
+  'UPLOAD_MAX_BYTES',
+  'ALLOW_PRIVATE_NETWORK',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -119,6 +156,26 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const bodyLimit = str('BODY_LIMIT') ?? '10mb';
   if (!/^\d+(b|kb|mb)$/i.test(bodyLimit)) problems.push(`BODY_LIMIT must look like 512kb or 10mb (got "${bodyLimit}")`);
 
+  const render: RenderConfig = {
+    browserExecutable: str('CHROMIUM_EXECUTABLE') ?? path.join(PROJECT_ROOT, 'scripts', 'chromium-offline.sh'),
+    concurrency: int('RENDER_CONCURRENCY', 1, 1, 16),
+    cacheDir: path.resolve(str('RENDER_CACHE_DIR') ?? path.join(PROJECT_ROOT, 'node_modules', '.cache', 'video-service')),
+    heartbeatSeconds: int('JOB_HEARTBEAT_SECONDS', 30, 10, 3600),
+    superviseSeconds: int('JOB_SUPERVISE_SECONDS', 30, 1, 3600),
+  };
+
+  const gcsBucket = str('GCS_BUCKET');
+  const gcsApiEndpoint = url('GCS_API_ENDPOINT', ['http:', 'https:']);
+  if (gcsApiEndpoint && !gcsBucket) problems.push('GCS_API_ENDPOINT needs GCS_BUCKET');
+  const signingSecret = str('STORAGE_SIGNING_SECRET');
+  if (signingSecret !== null && signingSecret.length < 32) problems.push('STORAGE_SIGNING_SECRET must be at least 32 characters');
+  const storage: StorageConfig = {
+    gcs: gcsBucket ? { bucket: gcsBucket, apiEndpoint: gcsApiEndpoint } : null,
+    signingSecret,
+    uploadMaxBytes: int('UPLOAD_MAX_BYTES', MAX_FILE_BYTES, 1, MAX_FILE_BYTES),
+  };
+  const allowPrivateNetwork = oneOf('ALLOW_PRIVATE_NETWORK', ['true', 'false'] as const, 'false') === 'true';
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -135,6 +192,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logFormat,
     bodyLimit,
     commit: str('GIT_COMMIT'),
+    render,
+    storage,
+    allowPrivateNetwork,
   };
 }
 

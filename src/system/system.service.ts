@@ -1,10 +1,10 @@
-import { access, constants, mkdir } from 'node:fs/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { QueueService } from '../infra/queue/queue.service';
+import { Storage } from '../infra/storage/storage';
 import { API_VERSION, readBuildInfo, SERVICE_VERSION } from './build-info';
 import { buildCapabilities } from './capabilities';
 
@@ -18,7 +18,8 @@ export class SystemService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly queue: QueueService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly storage: Storage,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.buildInfo = readBuildInfo(config.commit);
     this.catalog = buildCapabilities(SERVICE_VERSION);
@@ -53,13 +54,7 @@ export class SystemService {
   }
 
   private async checkStorage(): Promise<CheckState> {
-    try {
-      await mkdir(this.config.dataDir, { recursive: true });
-      await access(this.config.dataDir, constants.W_OK);
-      return 'ok';
-    } catch {
-      return 'unavailable';
-    }
+    return (await withTimeout(this.storage.check(), 3000).catch(() => false)) ? 'ok' : 'unavailable';
   }
 }
 

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { Workspace } from './workspace.entity';
 import { planOf } from './plans';
 
@@ -27,24 +29,41 @@ export function rollingPeriod(days: number, now = new Date()): UsagePeriod {
   return { start: new Date(now.getTime() - days * 86_400_000), end: now };
 }
 
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
 /**
- * Usage of a workspace over a period. Renders and tasks do not exist yet, so the counts are zero;
- * their modules will add their figures here (completed non-preview output seconds / 60 for minutes).
+ * Usage over a period. Render minutes are completed, non-preview output seconds / 60 (decisions.md),
+ * counted when the render completed; tasks count when submitted. Egress is not metered yet (0).
  */
 @Injectable()
 export class UsageService {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
   async report(workspace: Workspace, period?: '7d' | '30d' | '90d'): Promise<UsageReport> {
     const window = period ? rollingPeriod(Number.parseInt(period, 10)) : billingPeriod();
-    const renderMinutes = 0;
-    const monthMinutes = 0;
+    const month = billingPeriod();
+    const [row]: { seconds: number; renders: number; tasks: number; month_seconds: number }[] = await this.db.query(
+      `SELECT
+         COALESCE(SUM(output_seconds) FILTER (WHERE billable AND completed_at >= $2 AND completed_at < $3), 0)::float8 AS seconds,
+         COUNT(*) FILTER (WHERE billable AND completed_at >= $2 AND completed_at < $3)::int AS renders,
+         COUNT(*) FILTER (WHERE kind = 'task' AND created_at >= $2 AND created_at < $3)::int AS tasks,
+         COALESCE(SUM(output_seconds) FILTER (WHERE billable AND completed_at >= $4 AND completed_at < $5), 0)::float8 AS month_seconds
+       FROM (SELECT *, (kind = 'render' AND status = 'completed' AND NOT is_preview) AS billable
+             FROM jobs WHERE workspace_id = $1) j`,
+      [workspace.id, window.start, window.end, month.start, month.end],
+    );
     const limit = planOf(workspace.plan).renderMinutesPerMonth;
     return {
       period: { start: window.start.toISOString(), end: window.end.toISOString() },
-      render_minutes: renderMinutes,
-      render_count: 0,
-      task_count: 0,
+      render_minutes: round2(row.seconds / 60),
+      render_count: row.renders,
+      task_count: row.tasks,
       egress_bytes: 0,
-      plan: { name: workspace.plan, render_minutes_limit: limit, render_minutes_remaining: Math.max(0, limit - monthMinutes) },
+      plan: {
+        name: workspace.plan,
+        render_minutes_limit: limit,
+        render_minutes_remaining: round2(Math.max(0, limit - row.month_seconds / 60)),
+      },
     };
   }
 }

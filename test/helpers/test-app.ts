@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
@@ -60,18 +61,19 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const ownsDatabase = !options.databaseUrl;
   const databaseUrl = options.databaseUrl ?? (await createDatabase());
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vrs-test-data-'));
+  // The port is chosen first so that URLs the service signs (PUBLIC_BASE_URL) point at it.
+  const port = await freePort();
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
-    PORT: '0',
+    PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     ...options.env,
   });
   const running = await createApp(config, options.role ?? 'all');
-  await running.app.listen(0, '127.0.0.1');
-  const address = running.app.getHttpServer().address() as { port: number };
-  const url = `http://127.0.0.1:${address.port}`;
+  await running.app.listen(port, '127.0.0.1');
+  const url = `http://127.0.0.1:${port}`;
   return {
     url,
     http: request(url),
@@ -84,6 +86,17 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 /** The newest OTP the file mailer wrote for `email` (the embedded default of the mail module). */

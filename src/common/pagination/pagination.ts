@@ -54,3 +54,8 @@ export function toPage<R extends { id: string }, T>(rows: R[], limit: number, ma
     has_more: hasMore,
   };
 }
+
+export async function toPageAsync<R extends { id: string }, T>(rows: R[], limit: number, map: (row: R) => Promise<T>): Promise<Page<T>> {
+  const page = toPage(rows, limit, (row) => row);
+  return { ...page, data: await Promise.all(page.data.map(map)) };
+}

@@ -1,9 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { PgBoss } from 'pg-boss';
+import { Job as QueueJob, PgBoss } from 'pg-boss';
+import type { EntityManager } from 'typeorm';
 import { DATABASE_URL, RUNTIME_ROLE } from '../tokens';
-import type { Role } from '../../config/app-config';
+import type { AppConfig, Role } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
 
-export type JobHandler<T> = (jobs: { id: string; data: T }[]) => Promise<void>;
+export type JobHandler<T> = (jobs: QueueJob<T>[]) => Promise<void>;
 
 interface WorkerRegistration {
   queue: string;
@@ -26,10 +28,17 @@ export class QueueService implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(DATABASE_URL) private readonly databaseUrl: string,
     @Inject(RUNTIME_ROLE) private readonly role: Role,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async onModuleInit(): Promise<void> {
-    const boss = new PgBoss({ connectionString: this.databaseUrl, schema: 'pgboss', max: 4 });
+    const boss = new PgBoss({
+      connectionString: this.databaseUrl,
+      schema: 'pgboss',
+      max: 4,
+      superviseIntervalSeconds: this.config.render.superviseSeconds,
+      monitorIntervalSeconds: this.config.render.superviseSeconds,
+    });
     boss.on('error', (error: Error) => this.logger.error(`pg-boss: ${error.message}`));
     await boss.start();
     this.boss = boss;
@@ -54,8 +63,25 @@ export class QueueService implements OnModuleInit, OnApplicationShutdown {
     return this.boss;
   }
 
-  async createQueue(name: string, options: Parameters<PgBoss['createQueue']>[1] = {}): Promise<void> {
-    await this.instance.createQueue(name, options);
+  /** Creates the queue, or brings an existing one's options up to date. */
+  async ensureQueue(name: string, options: NonNullable<Parameters<PgBoss['createQueue']>[1]>): Promise<void> {
+    const existing = await this.instance.getQueue(name);
+    if (!existing) {
+      await this.instance.createQueue(name, options);
+      return;
+    }
+    const { policy: _fixedAtCreation, partition: _alsoFixed, ...updatable } = options;
+    await this.instance.updateQueue(name, updatable);
+  }
+
+  /**
+   * Enqueues inside the caller's transaction: the queue entry exists only if the job row commits,
+   * so a job is never queued without its row nor saved without its queue entry.
+   */
+  async sendInTransaction(tx: EntityManager, queue: string, data: object): Promise<string | null> {
+    return this.instance.send(queue, data, {
+      db: { executeSql: async (text: string, values?: unknown[]) => ({ rows: await tx.query(text, values) }) },
+    });
   }
 
   /** Readiness: the queue's schema answers a query. */

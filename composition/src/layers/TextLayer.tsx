@@ -1,0 +1,69 @@
+import type React from 'react';
+import { useLayoutEffect } from 'react';
+import { useDelayRender } from 'remotion';
+import type { ResolvedText } from '../schema';
+import { ElementBox } from './ElementBox';
+
+const JUSTIFY = { top: 'flex-start', center: 'center', bottom: 'flex-end' } as const;
+
+/**
+ * Text wrapped in its box (or sized to fit it). The frame waits until the font face for this
+ * text is loaded, so the first frames never show a fallback font.
+ */
+export const TextLayer: React.FC<{ element: ResolvedText }> = ({ element }) => {
+  const { style } = element;
+  const { delayRender, continueRender } = useDelayRender();
+  const font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize}px "${style.fontFamily}"`;
+  useLayoutEffect(() => {
+    const handle = delayRender(`Loading font ${font}`);
+    // A face that fails to load falls back to another font rather than failing the render.
+    document.fonts.load(font, element.text).finally(() => continueRender(handle));
+  }, [font, element.text, delayRender, continueRender]);
+
+  const hasBox = element.box.width !== null || element.box.height !== null;
+  return (
+    <ElementBox box={element.box} timing={element}>
+      <div
+        style={{
+          display: 'flex',
+          flexDirection: 'column',
+          justifyContent: JUSTIFY[style.yAlignment],
+          width: hasBox ? '100%' : undefined,
+          height: hasBox ? '100%' : undefined,
+          textAlign: style.xAlignment,
+          fontFamily: `"${style.fontFamily}"`,
+          fontSize: style.fontSize,
+          fontWeight: style.fontWeight,
+          fontStyle: style.fontStyle,
+          color: style.color,
+          lineHeight: style.lineHeight,
+          letterSpacing: style.letterSpacing,
+          textTransform: style.textTransform,
+          whiteSpace: style.wrap ? 'pre-wrap' : 'pre',
+          overflowWrap: 'break-word',
+          // The stroke is drawn twice as wide under the fill, so stroke_width shows outside the glyphs.
+          WebkitTextStroke: style.strokeColor ? `${2 * style.strokeWidth}px ${style.strokeColor}` : undefined,
+          paintOrder: 'stroke fill',
+        }}
+      >
+        <div>
+          <span
+            style={
+              style.backgroundColor
+                ? {
+                    backgroundColor: style.backgroundColor,
+                    padding: `${style.backgroundYPadding}px ${style.backgroundXPadding}px`,
+                    borderRadius: style.backgroundBorderRadius,
+                    boxDecorationBreak: 'clone',
+                    WebkitBoxDecorationBreak: 'clone',
+                  }
+                : undefined
+            }
+          >
+            {element.text}
+          </span>
+        </div>
+      </div>
+    </ElementBox>
+  );
+};

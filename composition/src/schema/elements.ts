@@ -1,0 +1,269 @@
+import { z } from 'zod';
+import {
+  angle, color, fraction, length, nonNegativeLength, percent, point, positiveSeconds, seconds, url,
+} from './primitives';
+import {
+  BLEND_MODES, DIRECTIONS, EASINGS, EFFECTS, FONT_FAMILIES, IMAGE_FITS, MASK_SHAPES, MATTE_MODES,
+  MOTIONS, SHAPES, TEXT_TRANSFORMS, X_ALIGNMENTS, Y_ALIGNMENTS,
+} from './vocabulary';
+
+/**
+ * Element schemas, built from field groups shared across element types (the video element of
+ * spec 2.3 is the template; Creatomate's names where the spec is silent). Every object is strict.
+ */
+
+const adjustment = z.number().min(-100).max(100);
+const volume = z.union([z.number().min(0).max(2), percent(0, 200)], {
+  error: 'Input should be a number from 0 to 2 or a percent string from "0%" to "200%"',
+});
+
+const effectSchema = z.strictObject({
+  type: z.enum(EFFECTS),
+  intensity: fraction.optional(),
+  time: seconds.optional().describe('Start in seconds from the element start'),
+  duration: positiveSeconds.optional(),
+});
+
+const motionTime = z.union([seconds, z.enum(['start', 'end'])], {
+  error: 'Input should be seconds from the element start, "start" or "end"',
+});
+
+export const motionSchema = z
+  .strictObject({
+    type: z.enum(MOTIONS).optional(),
+    custom: z.string().min(1).optional().describe('Name of an entry in custom_animations'),
+    time: motionTime.optional(),
+    duration: positiveSeconds.optional(),
+    easing: z.enum(EASINGS).optional(),
+    reversed: z.boolean().optional(),
+    direction: z.enum(DIRECTIONS).optional(),
+    loop: z.boolean().optional(),
+  })
+  .superRefine((motion, ctx) => {
+    if ((motion.type === undefined) === (motion.custom === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['type'], message: 'Set exactly one of "type" or "custom"', params: { type: 'value_error' } });
+    }
+  });
+
+const maskKeyframe = z.strictObject({
+  time: seconds,
+  feather: z.number().min(0).optional(),
+  scale: percent(0).optional(),
+  center: point.optional(),
+  easing: z.enum(EASINGS).optional(),
+  spring: z.strictObject({ mass: z.number().gt(0).optional(), stiffness: z.number().gt(0).optional(), damping: z.number().min(0).optional() }).optional(),
+  back: z.number().min(0).optional().describe('Overshoot amount'),
+  elastic: z.strictObject({ amplitude: z.number().min(0).optional(), period: z.number().gt(0).optional() }).optional(),
+  bezier: z.tuple([z.number(), z.number(), z.number(), z.number()]).optional().describe('Cubic bezier control points [x1, y1, x2, y2]'),
+});
+
+const identity = {
+  id: z.string().min(1).max(200).optional().describe('Referenced by transitions, groups and violations'),
+  name: z.string().max(200).optional(),
+  track: z.int().min(1).max(1000).optional().describe('Elements on one track without "time" play one after another'),
+  time: seconds.optional().describe('Start in seconds; omitted: after the previous element on the track, else 0'),
+  visible: z.boolean().optional().meta({ default: true }),
+};
+
+const fades = {
+  fade_in_duration: seconds.optional().describe('Seconds of fade from transparent (and silent) at the start'),
+  fade_out_duration: seconds.optional().describe('Seconds of fade to transparent (and silent) at the end'),
+};
+
+/** Length of a non-media element. */
+const ownDuration = {
+  duration: positiveSeconds.optional().describe('Seconds; omitted: until the composition ends'),
+};
+
+const mediaTiming = {
+  source_url: url,
+  in_point: seconds.optional().describe('Source second where the clip starts'),
+  out_point: positiveSeconds.optional().describe('Source second where the clip ends; sets the clip length'),
+  speed: z.number().gt(0).max(16).optional().meta({ default: 1 }),
+  playback_rate_keyframes: z.array(z.strictObject({ time: seconds, rate: z.number().gt(0).max(16) })).optional(),
+  volume: volume.optional().meta({ default: 1 }),
+};
+
+const layout = {
+  x: length.optional().describe('Anchor point, px or percent of the canvas width').meta({ default: '50%' }),
+  y: length.optional().describe('Anchor point, px or percent of the canvas height').meta({ default: '50%' }),
+  width: nonNegativeLength.optional().describe('px or percent of the canvas width'),
+  height: nonNegativeLength.optional().describe('px or percent of the canvas height'),
+  aspect_ratio: z.number().gt(0).optional().describe('width / height, used when only one of them is set'),
+  x_anchor: length.optional().describe('px or percent of the element width').meta({ default: '50%' }),
+  y_anchor: length.optional().describe('px or percent of the element height').meta({ default: '50%' }),
+  x_rotation: angle.optional(),
+  y_rotation: angle.optional(),
+  z_rotation: angle.optional(),
+  x_scale: percent().optional().meta({ default: '100%' }),
+  y_scale: percent().optional().meta({ default: '100%' }),
+  flip_horizontal: z.boolean().optional(),
+  flip_vertical: z.boolean().optional(),
+  opacity: fraction.optional().meta({ default: 1 }),
+  z_index: z.int().min(-10000).max(10000).optional().describe('Higher is in front; ties keep array order').meta({ default: 0 }),
+};
+
+const colorGrading = {
+  lut_url: url.optional(),
+  lut_intensity: z.number().min(0).max(1).optional(),
+  brightness: adjustment.optional(),
+  contrast: adjustment.optional(),
+  saturation: adjustment.optional(),
+  exposure: adjustment.optional(),
+  sharpness: z.number().min(0).max(100).optional(),
+  blur: z.number().min(0).optional().describe('px'),
+  noise: z.number().min(0).max(100).optional(),
+  vignette: z.number().min(0).max(100).optional(),
+  hue_rotate: angle.optional(),
+  temperature: adjustment.optional(),
+  tint: adjustment.optional(),
+  vibrance: adjustment.optional(),
+  highlights: adjustment.optional(),
+  shadows: adjustment.optional(),
+  color_overlay: color.optional(),
+};
+
+const shadow = {
+  shadow_color: color.optional(),
+  shadow_blur: z.number().min(0).optional(),
+  shadow_x: z.number().optional(),
+  shadow_y: z.number().optional(),
+};
+
+const frame = {
+  crop_top: nonNegativeLength.optional(),
+  crop_bottom: nonNegativeLength.optional(),
+  crop_left: nonNegativeLength.optional(),
+  crop_right: nonNegativeLength.optional(),
+  border_radius: z.number().min(0).optional(),
+  border_color: color.optional(),
+  border_width: z.number().min(0).optional(),
+  ...shadow,
+  backdrop_blur: z.number().min(0).optional(),
+};
+
+const compositing = {
+  blend_mode: z.enum(BLEND_MODES).optional(),
+  mask_shape: z.enum(MASK_SHAPES).optional(),
+  mask: z.strictObject({ feather: z.number().min(0).optional(), scale: percent(0).optional(), center: point.optional() }).optional(),
+  mask_keyframes: z.array(maskKeyframe).optional(),
+  matte: z.strictObject({ source: z.string().min(1).describe('Element id'), mode: z.enum(MATTE_MODES).optional(), invert: z.boolean().optional() }).optional(),
+  clip: z.boolean().optional(),
+};
+
+const behaviors = {
+  effects: z.array(effectSchema).optional(),
+  motion: z.array(motionSchema).optional(),
+};
+
+/** out_point must come after in_point; both are source seconds. */
+function checkTrim(media: { in_point?: number; out_point?: number }, ctx: z.RefinementCtx): void {
+  if (media.out_point !== undefined && media.out_point <= (media.in_point ?? 0)) {
+    ctx.addIssue({ code: 'custom', path: ['out_point'], message: 'out_point must be greater than in_point', params: { type: 'value_error' } });
+  }
+}
+
+export const videoElementSchema = z
+  .strictObject({
+    type: z.literal('video'),
+    ...identity,
+    ...mediaTiming,
+    ...fades,
+    ...colorGrading,
+    ...frame,
+    ...compositing,
+    ...layout,
+    ...behaviors,
+  })
+  .superRefine(checkTrim);
+
+export const audioElementSchema = z
+  .strictObject({ type: z.literal('audio'), ...identity, ...mediaTiming, ...fades })
+  .superRefine(checkTrim);
+
+export const imageElementSchema = z.strictObject({
+  type: z.literal('image'),
+  ...identity,
+  ...ownDuration,
+  ...fades,
+  source_url: url,
+  fit: z.enum(IMAGE_FITS).optional().meta({ default: 'cover' }),
+  ...colorGrading,
+  ...frame,
+  ...compositing,
+  ...layout,
+  ...behaviors,
+});
+
+export const textElementSchema = z.strictObject({
+  type: z.literal('text'),
+  ...identity,
+  ...ownDuration,
+  ...fades,
+  text: z.string().max(10000),
+  font_family: z.enum(FONT_FAMILIES).optional().meta({ default: 'Inter' }),
+  font_size: z.number().gt(0).max(2000).optional().describe('px; default: canvas height / 20'),
+  font_weight: z.int().min(100).max(900).multipleOf(100).optional().meta({ default: 400 }),
+  font_style: z.enum(['normal', 'italic']).optional().meta({ default: 'normal' }),
+  fill_color: color.optional().meta({ default: '#ffffff' }),
+  x_alignment: z.enum(X_ALIGNMENTS).optional().meta({ default: 'left' }),
+  y_alignment: z.enum(Y_ALIGNMENTS).optional().meta({ default: 'top' }),
+  line_height: z.union([z.number().gt(0), percent(0)], { error: 'Input should be a multiple of the font size (1.2) or a percent string ("120%")' })
+    .optional().describe('Multiple of the font size').meta({ default: 1.2 }),
+  letter_spacing: length.optional().describe('px or percent of the font size').meta({ default: 0 }),
+  text_transform: z.enum(TEXT_TRANSFORMS).optional(),
+  text_wrap: z.boolean().optional().describe('Wrap lines at the box width').meta({ default: true }),
+  stroke_color: color.optional(),
+  stroke_width: z.number().min(0).optional().describe('px, drawn outside the glyphs'),
+  background_color: color.optional().describe('Drawn behind each line of text'),
+  background_x_padding: z.number().min(0).optional().describe('px'),
+  background_y_padding: z.number().min(0).optional().describe('px'),
+  background_border_radius: z.number().min(0).optional().describe('px'),
+  animation_preset: z.string().min(1).optional().describe('Name of a text entry in custom_animations'),
+  ...shadow,
+  ...compositing,
+  ...layout,
+  width: nonNegativeLength.optional().describe('px or percent of the canvas width; omitted: fits the text'),
+  height: nonNegativeLength.optional().describe('px or percent of the canvas height; omitted: fits the text'),
+  ...behaviors,
+});
+
+export const shapeElementSchema = z.strictObject({
+  type: z.literal('shape'),
+  ...identity,
+  ...ownDuration,
+  ...fades,
+  shape: z.enum(SHAPES).optional().meta({ default: 'rectangle' }),
+  fill_color: color.optional().meta({ default: '#ffffff' }),
+  stroke_color: color.optional(),
+  stroke_width: z.number().min(0).optional().describe('px, drawn inside the shape box'),
+  border_radius: z.number().min(0).optional().describe('px, rectangles only'),
+  ...shadow,
+  ...compositing,
+  ...layout,
+  ...behaviors,
+});
+
+export const ELEMENT_SCHEMAS = {
+  video: videoElementSchema,
+  audio: audioElementSchema,
+  text: textElementSchema,
+  image: imageElementSchema,
+  shape: shapeElementSchema,
+} as const;
+
+export const elementSchema = z.discriminatedUnion('type', [
+  videoElementSchema,
+  audioElementSchema,
+  textElementSchema,
+  imageElementSchema,
+  shapeElementSchema,
+]);
+
+export type VideoElement = z.infer<typeof videoElementSchema>;
+export type AudioElement = z.infer<typeof audioElementSchema>;
+export type TextElement = z.infer<typeof textElementSchema>;
+export type ImageElement = z.infer<typeof imageElementSchema>;
+export type ShapeElement = z.infer<typeof shapeElementSchema>;
+export type Element = z.infer<typeof elementSchema>;
+export type VisualElement = VideoElement | TextElement | ImageElement | ShapeElement;

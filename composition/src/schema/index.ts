@@ -1,0 +1,40 @@
+/**
+ * The render request: one zod schema yielding the TypeScript types, runtime validation, JSON
+ * Schemas and catalogs, plus the pure resolution into frames and pixels. No React, no CSS and no
+ * Node APIs: the server, the worker and the browser Player all import this module.
+ */
+export type {
+  AudioElement, Element, ImageElement, ShapeElement, TextElement, VideoElement, VisualElement,
+} from './elements';
+export { ELEMENT_SCHEMAS, elementSchema } from './elements';
+export type { GradientObject, Group, Motion, RenderRequest, Transition } from './request';
+export { renderRequestSchema } from './request';
+export { validateRenderRequest, type ValidationIssue, type ValidationResult } from './validate';
+export { findUnsupported, UNSUPPORTED_ELEMENT_FIELDS, UNSUPPORTED_REQUEST_FIELDS } from './unsupported';
+export { findViolations, MAX_VIOLATIONS_RETURNED, truncateViolations, type TruncationMarker, type Violation } from './violations';
+export {
+  DEFAULT_CANVAS, DEFAULT_ELEMENT_SECONDS, DEFAULT_FRAME_RATE, resolveRequest, secondsToFrames,
+  type MediaInfo, type ResolvedAudio, type ResolvedBox, type ResolvedElement, type ResolvedImage, type ResolvedMedia,
+  type ResolvedRequest, type ResolvedShape, type ResolvedText, type ResolvedTextStyle, type ResolvedTiming,
+  type ResolvedVideo, type RelativeLength,
+} from './resolve';
+export { externalSources, type ExternalSource } from './sources';
+export { CATALOGS, type CatalogEntry } from './catalogs';
+export { elementJsonSchemas, requestJsonSchema } from './json-schema';
+export {
+  ALPHA_FORMATS, ELEMENT_TYPES, FONT_FAMILIES, FONTS, OUTPUT_FORMATS, type ElementType, type FontFamily, type OutputFormat,
+} from './vocabulary';
+
+import type { RenderRequest } from './request';
+import type { MediaInfo } from './resolve';
+
+/** Input props of the `Main` composition (and of `<Player component={Main}>`). */
+// A type alias, not an interface: Remotion requires props assignable to Record<string, unknown>.
+export type CompositionProps = {
+  request: RenderRequest;
+  media: Record<string, MediaInfo>;
+  /** Original URL → URL to load instead (the worker's local copies); absent in the browser. */
+  sources?: Record<string, string>;
+};
+
+export const COMPOSITION_ID = 'Main';

@@ -1,0 +1,43 @@
+import { elementJsonSchemas, requestJsonSchema } from './json-schema';
+
+type Schema = { type?: string; properties: Record<string, Record<string, unknown>>; required?: string[]; additionalProperties?: boolean };
+
+describe('JSON Schemas', () => {
+  const elements = elementJsonSchemas() as Record<string, Schema>;
+
+  it('describes every element type as a strict object', () => {
+    expect(Object.keys(elements)).toEqual(['video', 'audio', 'text', 'image', 'shape']);
+    for (const [type, schema] of Object.entries(elements)) {
+      expect(schema).toMatchObject({ type: 'object', additionalProperties: false });
+      expect(schema.properties.type).toMatchObject({ const: type });
+      expect(schema.required).toContain('type');
+    }
+    expect(elements.video.required).toEqual(['type', 'source_url']);
+    expect(elements.text.required).toEqual(['type', 'text']);
+    expect(elements.video.properties).not.toHaveProperty('duration');
+    expect(elements.image.properties.fit).toMatchObject({ enum: ['cover', 'contain', 'fill'], default: 'cover' });
+  });
+
+  it('marks fields the renderer does not draw yet', () => {
+    expect(elements.video.properties.effects['x-supported']).toBe(false);
+    expect(elements.video.properties.volume).not.toHaveProperty('x-supported');
+    expect(elements.shape.properties.border_radius).not.toHaveProperty('x-supported');
+  });
+
+  it('describes the request, strict at every level, with unsupported features marked', () => {
+    const request = requestJsonSchema() as Schema & { properties: Record<string, { items?: { oneOf?: Schema[] } }> };
+    expect(request).toMatchObject({ type: 'object', additionalProperties: false });
+    expect(request.properties.transitions['x-supported']).toBe(false);
+    expect(request.properties.background_color).toMatchObject({ pattern: '^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$', default: '#000000ff' });
+    const variants = request.properties.elements.items?.oneOf ?? [];
+    expect(variants.map((variant) => variant.properties.type.const)).toEqual(['video', 'audio', 'text', 'image', 'shape']);
+    expect(variants[0].properties.blur['x-supported']).toBe(false);
+    const objects: Record<string, unknown>[] = [];
+    JSON.stringify(request, (_key, value) => {
+      if (value && typeof value === 'object' && (value as { type?: string }).type === 'object' && 'properties' in value) objects.push(value);
+      return value;
+    });
+    const open = objects.filter((object) => object.additionalProperties !== false);
+    expect(open.map((object) => Object.keys(object.properties as object))).toEqual([]);
+  });
+});

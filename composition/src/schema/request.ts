@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { elementSchema, motionSchema } from './elements';
+import { angle, color, fraction, length, percent, point, positiveSeconds, seconds, url } from './primitives';
+import { ALPHA_FORMATS, AUDIO_FEATURES, EASINGS, MOTIONS, OUTPUT_FORMATS, TRANSITIONS } from './vocabulary';
+
+/** The render request of spec 2.3 (body of `POST /v1/renders`). */
+
+const GRADIENT_CSS_PATTERN = /^\s*(?:linear|radial)-gradient\s*\(/;
+/**
+ * The CSS form goes straight into a `background` declaration, so anything that could load a
+ * resource (url(), image-set(), @import) or escape the declaration is refused.
+ */
+const UNSAFE_CSS_PATTERN = /url\s*\(|image(?:-set)?\s*\(|cross-fade\s*\(|element\s*\(|var\s*\(|[;{}@\\<>]/i;
+
+const gradientObjectSchema = z.strictObject({
+  type: z.enum(['linear', 'radial']),
+  angle: angle.optional().describe('Linear only; 0deg points up, 90deg right (CSS)').meta({ default: '180deg' }),
+  stops: z
+    .array(z.strictObject({ color, offset: z.number().min(0).max(1).describe('0 = start, 1 = end') }))
+    .min(2),
+});
+
+const gradientSchema = z.union(
+  [
+    z
+      .string()
+      .max(2000)
+      .regex(GRADIENT_CSS_PATTERN, { error: 'A gradient string should be a CSS linear-gradient(…) or radial-gradient(…)' })
+      .refine((css) => !UNSAFE_CSS_PATTERN.test(css), {
+        error: 'A gradient string may only hold colours, angles and positions (no url(), var(), ";", braces)',
+      }),
+    gradientObjectSchema,
+  ],
+  { error: 'Input should be a CSS gradient string or a gradient object' },
+);
+
+const transitionSchema = z.strictObject({
+  type: z.enum(TRANSITIONS),
+  duration: positiveSeconds.optional().meta({ default: 0.5 }),
+  from_id: z.string().min(1),
+  to_id: z.string().min(1),
+  z_index: z.int().min(-10000).max(10000).optional(),
+});
+
+const groupAnimationSchema = z.strictObject({
+  time: z.union([seconds, z.enum(['start', 'end'])], { error: 'Input should be seconds, "start" or "end"' }).optional(),
+  duration: positiveSeconds.optional(),
+  type: z.enum(MOTIONS).optional(),
+  custom: z.string().min(1).optional(),
+  easing: z.enum(EASINGS).optional(),
+  reversed: z.boolean().optional(),
+  scope: z.enum(['group', 'members']).optional(),
+  delay: seconds.optional(),
+  spacing: seconds.optional().describe('Seconds between members when scope is members'),
+  loop: z.boolean().optional(),
+  audio: z
+    .strictObject({
+      feature: z.enum(AUDIO_FEATURES),
+      scale: z.number().optional(),
+      opacity: z.number().optional(),
+      translate: z.number().optional(),
+      rotate: z.number().optional(),
+    })
+    .optional(),
+});
+
+const groupSchema = z.strictObject({
+  id: z.string().min(1),
+  parent: z.string().min(1).optional(),
+  pivot: point.optional(),
+  translate: point.optional(),
+  scale: percent().optional(),
+  rotation_degrees: z.number().optional(),
+  x_rotation: angle.optional(),
+  y_rotation: angle.optional(),
+  opacity: fraction.optional(),
+  members: z.array(z.string().min(1)).min(1),
+  animations: z.array(groupAnimationSchema).optional(),
+  layout: z
+    .strictObject({
+      type: z.literal('stack'),
+      direction: z.enum(['row', 'column']).optional(),
+      gap: z.number().min(0).optional(),
+      align: z.enum(['start', 'center', 'end']).optional(),
+      origin: point.optional(),
+    })
+    .optional(),
+});
+
+const customKeyframeSchema = z.strictObject({
+  offset: z.number().min(0).max(1).describe('Position in the animation, 0 to 1'),
+  x: length.optional(),
+  y: length.optional(),
+  x_scale: percent().optional(),
+  y_scale: percent().optional(),
+  z_rotation: angle.optional(),
+  opacity: fraction.optional(),
+  easing: z.enum(EASINGS).optional(),
+});
+
+const customAnimationsSchema = z.strictObject({
+  element: z
+    .array(z.strictObject({ name: z.string().min(1), duration: positiveSeconds.optional(), keyframes: z.array(customKeyframeSchema).min(2) }))
+    .optional(),
+  text: z
+    .array(
+      z.strictObject({
+        name: z.string().min(1),
+        split: z.enum(['letter', 'word', 'line']),
+        stagger: seconds.optional(),
+        duration: positiveSeconds.optional(),
+        keyframes: z.array(customKeyframeSchema).min(2),
+      }),
+    )
+    .optional(),
+});
+
+export const renderRequestSchema = z
+  .strictObject({
+    width: z.int().min(16).max(8192).nullish().describe('Set together with height; omitted: the first visual media size, else 1920'),
+    height: z.int().min(16).max(8192).nullish().describe('Set together with width; omitted: the first visual media size, else 1080'),
+    duration: z.number().gt(0).nullish().describe('Seconds; omitted: the end of the last element'),
+    frame_rate: z.int().min(1).max(240).nullish().meta({ default: 30 }),
+    output_format: z.enum(OUTPUT_FORMATS).optional().meta({ default: 'mp4' }),
+    output_filename: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[^/\\\u0000-\u001f]+$/, { error: 'A filename may not contain slashes or control characters' })
+      .nullish()
+      .describe('Without extension'),
+    background_color: color.optional().meta({ default: '#000000ff' }),
+    background_image_url: url.nullish().describe('Covers the canvas, behind every element'),
+    alpha: z.boolean().optional().describe('Transparent output; webm and mov only').meta({ default: false }),
+    elements: z.array(elementSchema).optional(),
+    transitions: z.array(transitionSchema).optional(),
+    groups: z.array(groupSchema).optional(),
+    motion_blur: z
+      .strictObject({
+        samples: z.int().min(2).max(64).optional().meta({ default: 8 }),
+        shutter: z.number().gt(0).max(1).optional().describe('Fraction of the frame interval the shutter is open').meta({ default: 0.5 }),
+      })
+      .nullish(),
+    background_gradient: gradientSchema.nullish().describe('Canvas-sized fill above background_image_url, behind every element'),
+    watermark_url: url.nullish().describe('Image drawn above everything, bottom right'),
+    custom_animations: customAnimationsSchema.nullish(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    webhook_url: url.nullish(),
+    ingest_external: z.boolean().nullish(),
+  })
+  .superRefine((request, ctx) => {
+    const hasWidth = request.width != null;
+    const hasHeight = request.height != null;
+    if (hasWidth !== hasHeight) {
+      const missing = hasWidth ? 'height' : 'width';
+      const present = hasWidth ? 'width' : 'height';
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: `${missing} is required when ${present} is set (set both or neither)`,
+        params: { type: 'missing' },
+      });
+    }
+    const format = request.output_format ?? 'mp4';
+    if (request.alpha && !ALPHA_FORMATS.includes(format)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['alpha'],
+        message: `alpha: true needs output_format "webm" or "mov", not "${format}"`,
+        params: { type: 'value_error' },
+      });
+    }
+  });
+
+export type RenderRequest = z.infer<typeof renderRequestSchema>;
+export type GradientObject = z.infer<typeof gradientObjectSchema>;
+export type Transition = z.infer<typeof transitionSchema>;
+export type Group = z.infer<typeof groupSchema>;
+export type Motion = z.infer<typeof motionSchema>;

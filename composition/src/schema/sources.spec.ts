@@ -1,0 +1,37 @@
+import { CATALOGS } from './catalogs';
+import { externalSources } from './sources';
+import { FONT_FAMILIES } from './vocabulary';
+
+describe('externalSources', () => {
+  it('lists every URL the renderer loads once, with where it first appears', () => {
+    expect(externalSources({
+      background_image_url: 'https://example.com/bg.png',
+      watermark_url: 'https://example.com/logo.png',
+      webhook_url: 'https://example.com/hook',
+      elements: [
+        { type: 'video', source_url: 'https://example.com/a.mp4' },
+        { type: 'audio', source_url: 'https://example.com/a.mp4' },
+        { type: 'text', text: 'x' },
+        { type: 'image', source_url: 'https://example.com/logo.png' },
+        { type: 'audio', source_url: 'https://example.com/hidden.mp3', visible: false },
+      ],
+    })).toEqual([
+      { url: 'https://example.com/bg.png', kind: 'background', pointer: '/background_image_url' },
+      { url: 'https://example.com/a.mp4', kind: 'video', pointer: '/elements/0/source_url' },
+      { url: 'https://example.com/logo.png', kind: 'image', pointer: '/elements/3/source_url' },
+    ]);
+  });
+});
+
+describe('CATALOGS', () => {
+  it('flags support per entry', () => {
+    expect(CATALOGS.formats.map(({ name, supported }) => [name, supported])).toEqual([
+      ['mp4', true], ['webm', true], ['mov', true], ['gif', true], ['png', true], ['jpg', true],
+    ]);
+    for (const catalog of [CATALOGS.effects, CATALOGS.motions, CATALOGS.transitions, CATALOGS.blend_modes, CATALOGS.easings]) {
+      expect(catalog.length).toBeGreaterThan(0);
+      expect(catalog.every((entry) => entry.supported === false)).toBe(true);
+    }
+    expect(CATALOGS.fonts.map((font) => font.name)).toEqual(FONT_FAMILIES);
+  });
+});

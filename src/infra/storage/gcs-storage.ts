@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Bucket, Storage as GcsClient } from '@google-cloud/storage';
+import {
+  assertStorageKey,
+  attachmentDisposition,
+  ByteLimit,
+  expiryFromNow,
+  ObjectNotFoundError,
+  SignedUrl,
+  Storage,
+  StoredObject,
+} from './storage';
+
+export interface GcsStorageOptions {
+  bucket: string;
+  /** Another endpoint (an emulator, the tests' fake). Requests to it carry no credentials. */
+  apiEndpoint?: string;
+}
+
+/**
+ * Google Cloud Storage, with Application Default Credentials: GOOGLE_APPLICATION_CREDENTIALS (a
+ * service-account key file), or on Cloud Run the service's own identity, which then signs URLs
+ * through the IAM Credentials API (it needs Service Account Token Creator on itself).
+ * Objects are uploaded in one request each (no resumable session): a stream cannot be rewound to
+ * resume anyway, and a failed upload is retried by its job. Signed URLs are V4, so clients read and
+ * upload directly, bypassing the service.
+ */
+export class GcsStorage extends Storage {
+  readonly driver = 'gcs' as const;
+  private readonly bucket: Bucket;
+  /** For readiness, which must answer now: no retries with backoff (about 15 s against a dead endpoint). */
+  private readonly probeBucket: Bucket;
+
+  constructor(options: GcsStorageOptions) {
+    super();
+    this.bucket = new GcsClient({ apiEndpoint: options.apiEndpoint }).bucket(options.bucket);
+    this.probeBucket = new GcsClient({ apiEndpoint: options.apiEndpoint, retryOptions: { autoRetry: false } }).bucket(options.bucket);
+  }
+
+  async putFile(key: string, localPath: string, contentType: string): Promise<{ size: number }> {
+    return this.putStream(key, createReadStream(localPath), contentType);
+  }
+
+  async putStream(key: string, body: Readable, contentType: string, options: { maxBytes?: number } = {}): Promise<{ size: number }> {
+    assertStorageKey(key);
+    const limit = new ByteLimit(options.maxBytes ?? Number.POSITIVE_INFINITY);
+    // Destroying the write stream aborts the request, and GCS creates an object only from a complete one.
+    await pipeline(body, limit, this.bucket.file(key).createWriteStream({ resumable: false, contentType }));
+    return { size: limit.bytes };
+  }
+
+  async downloadTo(key: string, localPath: string): Promise<void> {
+    assertStorageKey(key);
+    await mkdir(path.dirname(localPath), { recursive: true });
+    const temp = `${localPath}.${randomBytes(6).toString('hex')}.part`;
+    try {
+      await pipeline(this.bucket.file(key).createReadStream(), createWriteStream(temp));
+      await rename(temp, localPath);
+    } catch (error) {
+      if (isNotFound(error)) throw new ObjectNotFoundError(key);
+      throw error;
+    } finally {
+      await rm(temp, { force: true });
+    }
+  }
+
+  async stat(key: string): Promise<StoredObject | null> {
+    assertStorageKey(key);
+    try {
+      const [metadata] = await this.bucket.file(key).getMetadata();
+      return { size: Number(metadata.size), contentType: metadata.contentType ?? null };
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    assertStorageKey(key);
+    await this.bucket.file(key).delete({ ignoreNotFound: true });
+  }
+
+  async signedReadUrl(key: string, ttlSeconds: number, options: { downloadFilename?: string } = {}): Promise<SignedUrl> {
+    assertStorageKey(key);
+    const { expires, expiresAt } = expiryFromNow(ttlSeconds);
+    const [url] = await this.bucket.file(key).getSignedUrl({
+      version: 'v4',
+      action: 'read',
+      expires: expires * 1000,
+      responseDisposition: options.downloadFilename === undefined ? undefined : attachmentDisposition(options.downloadFilename),
+    });
+    return { url, expires_at: expiresAt };
+  }
+
+  async signedUploadUrl(key: string, contentType: string, ttlSeconds: number): Promise<SignedUrl> {
+    assertStorageKey(key);
+    const { expires, expiresAt } = expiryFromNow(ttlSeconds);
+    const [url] = await this.bucket.file(key).getSignedUrl({ version: 'v4', action: 'write', expires: expires * 1000, contentType });
+    return { url, expires_at: expiresAt };
+  }
+
+  /** Lists at most one object: needs only object permissions, which the service account has. */
+  async check(): Promise<boolean> {
+    try {
+      await this.probeBucket.getFiles({ maxResults: 1, autoPaginate: false });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+function isNotFound(error: unknown): boolean {
+  return (error as { code?: unknown })?.code === 404;
+}

@@ -1,0 +1,28 @@
+import { Global, Module } from '@nestjs/common';
+import * as path from 'node:path';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { FilesController } from './files.controller';
+import { GcsStorage } from './gcs-storage';
+import { LocalStorage } from './local-storage';
+import { Storage } from './storage';
+import { loadSigningSecret, UrlSigner } from './url-signer';
+
+export async function createStorage(config: AppConfig): Promise<Storage> {
+  const { gcs, signingSecret } = config.storage;
+  if (gcs) return new GcsStorage({ bucket: gcs.bucket, apiEndpoint: gcs.apiEndpoint ?? undefined });
+  const secret = await loadSigningSecret(config.dataDir, signingSecret);
+  return new LocalStorage(path.join(config.dataDir, 'storage'), new UrlSigner(secret), config.publicBaseUrl);
+}
+
+/** `Storage` for every module, in every role (workers download inputs and upload outputs). */
+@Global()
+@Module({
+  providers: [{ provide: Storage, inject: [APP_CONFIG], useFactory: createStorage }],
+  exports: [Storage],
+})
+export class StorageModule {}
+
+/** The signed `/v1/files/` route of local storage; only where the REST API is served. */
+@Module({ controllers: [FilesController] })
+export class FilesModule {}

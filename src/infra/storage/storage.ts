@@ -1,0 +1,106 @@
+import { Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
+
+export interface SignedUrl {
+  url: string;
+  /** ISO 8601; the URL is refused after this instant. */
+  expires_at: string;
+}
+
+export interface StoredObject {
+  size: number;
+  contentType: string | null;
+}
+
+/**
+ * Where the service keeps files (uploads, ingested sources, render outputs), addressed by keys such
+ * as `ws_123/renders/render_abc.mp4`. `LocalStorage` (disk under DATA_DIR, served by the service's
+ * own signed `/v1/files/` route) by default; `GcsStorage` when GCS_BUCKET is set. Also the Nest
+ * injection token.
+ */
+export abstract class Storage {
+  abstract readonly driver: 'local' | 'gcs';
+  abstract putFile(key: string, localPath: string, contentType: string): Promise<{ size: number }>;
+  /** Streams `body` in, never buffering it whole. Past `maxBytes` it rejects with ObjectTooLargeError and stores nothing. */
+  abstract putStream(key: string, body: Readable, contentType: string, options?: { maxBytes?: number }): Promise<{ size: number }>;
+  /** Rejects with ObjectNotFoundError when the key names nothing. */
+  abstract downloadTo(key: string, localPath: string): Promise<void>;
+  abstract stat(key: string): Promise<StoredObject | null>;
+  /** Deleting a missing key succeeds. */
+  abstract delete(key: string): Promise<void>;
+  abstract signedReadUrl(key: string, ttlSeconds: number, options?: { downloadFilename?: string }): Promise<SignedUrl>;
+  /** A URL that accepts one `PUT` of the bytes with exactly this `Content-Type`. */
+  abstract signedUploadUrl(key: string, contentType: string, ttlSeconds: number): Promise<SignedUrl>;
+  /** Readiness: the store answers and can be written to. */
+  abstract check(): Promise<boolean>;
+}
+
+export class ObjectNotFoundError extends Error {
+  constructor(readonly key: string) {
+    super(`No stored object with key "${key}"`);
+  }
+}
+
+export class ObjectTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`The object exceeds the limit of ${maxBytes} bytes`);
+  }
+}
+
+const MAX_KEY_LENGTH = 1024;
+/**
+ * One path segment: letters, digits, `_`, `-`, `.`, not starting with a dot. That excludes `.`,
+ * `..` and hidden names (the local driver keeps its own bookkeeping in dot folders), and every
+ * character that would need escaping in a URL, a file name or a GCS object name.
+ */
+const KEY_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
+/** Why `key` is not a valid storage key, or null when it is. */
+export function storageKeyProblem(key: string): string | null {
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH) return `must be 1 to ${MAX_KEY_LENGTH} characters`;
+  if (key.startsWith('/')) return 'must be relative (no leading "/")';
+  for (const segment of key.split('/')) {
+    if (segment === '') return 'must not contain empty path segments';
+    if (!KEY_SEGMENT.test(segment)) {
+      return `segment "${segment}" must be letters, digits, "_", "-" or "." and must not start with "."`;
+    }
+  }
+  return null;
+}
+
+/** Keys are built by the service, never taken from a client as is: a bad one is a bug. */
+export function assertStorageKey(key: string): void {
+  const problem = storageKeyProblem(key);
+  if (problem) throw new Error(`Invalid storage key "${key}": ${problem}`);
+}
+
+/** Counts bytes passing through and fails with ObjectTooLargeError once they exceed `maxBytes`. */
+export class ByteLimit extends Transform {
+  bytes = 0;
+
+  constructor(private readonly maxBytes: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null, data?: Buffer) => void): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) callback(new ObjectTooLargeError(this.maxBytes));
+    else callback(null, chunk);
+  }
+}
+
+/**
+ * `attachment` with the file name: a quoted ASCII fallback, plus RFC 5987 `filename*` when the
+ * name has other characters, so every browser saves it under a sensible name.
+ */
+export function attachmentDisposition(filename: string): string {
+  const fallback = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  if (fallback === filename) return `attachment; filename="${filename}"`;
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+export function expiryFromNow(ttlSeconds: number): { expires: number; expiresAt: string } {
+  const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
+  return { expires, expiresAt: new Date(expires * 1000).toISOString() };
+}

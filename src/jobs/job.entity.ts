@@ -1,0 +1,93 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+export type JobKind = 'render' | 'task';
+export type JobStatus = 'ingesting' | 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
+export type ProgressStage = 'downloading' | 'compositing' | 'encoding' | 'uploading';
+
+export const TERMINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
+
+export interface JobOutput {
+  url: string;
+  width: number;
+  height: number;
+  duration: number;
+  size_bytes: number;
+}
+
+export interface JobError {
+  code: string;
+  message: string;
+}
+
+/** Renders and tasks share one table and one lifecycle (spec 2.2, 3). */
+@Entity('jobs')
+export class Job {
+  @PrimaryColumn('text')
+  id: string;
+
+  @Column('text', { name: 'workspace_id' })
+  workspaceId: string;
+
+  @Column('text')
+  kind: JobKind;
+
+  @Column('text', { name: 'task_type', nullable: true })
+  taskType: string | null;
+
+  @Column('text')
+  status: JobStatus;
+
+  @Column('boolean', { name: 'is_preview', default: false })
+  isPreview: boolean;
+
+  @Column('integer', { name: 'progress_percent', default: 0 })
+  progressPercent: number;
+
+  @Column('text', { name: 'progress_stage', nullable: true })
+  progressStage: ProgressStage | null;
+
+  /** The validated request as submitted. */
+  @Column('jsonb')
+  request: Record<string, unknown>;
+
+  @Column('jsonb', { nullable: true })
+  output: JobOutput | null;
+
+  @Column('jsonb', { nullable: true })
+  result: Record<string, unknown> | null;
+
+  @Column('jsonb', { nullable: true })
+  error: JobError | null;
+
+  @Column('jsonb', { default: {} })
+  metadata: Record<string, unknown>;
+
+  @Column('text', { name: 'webhook_url', nullable: true })
+  webhookUrl: string | null;
+
+  @Column('text', { name: 'project_id', nullable: true })
+  projectId: string | null;
+
+  /** Storage key of the artifact, for signed download URLs. */
+  @Column('text', { name: 'output_key', nullable: true })
+  outputKey: string | null;
+
+  /** Seconds of output of a completed render: the unit of render-minute billing. */
+  @Column('double precision', { name: 'output_seconds', nullable: true })
+  outputSeconds: number | null;
+
+  @Column('integer', { default: 0 })
+  attempts: number;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+
+  @Column('timestamptz', { name: 'started_at', nullable: true })
+  startedAt: Date | null;
+
+  @Column('timestamptz', { name: 'completed_at', nullable: true })
+  completedAt: Date | null;
+}

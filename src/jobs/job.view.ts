@@ -1,0 +1,24 @@
+import { Job } from './job.entity';
+
+/** The Job object of spec 2.2, as every route and webhook shows it. */
+export function toJobView(job: Job) {
+  return {
+    id: job.id,
+    kind: job.kind,
+    workspace_id: job.workspaceId,
+    status: job.status,
+    created_at: job.createdAt.toISOString(),
+    updated_at: job.updatedAt.toISOString(),
+    is_preview: job.isPreview,
+    task_type: job.taskType,
+    progress_percent: job.progressPercent,
+    progress_stage: job.progressStage,
+    output: job.output,
+    result: job.result,
+    error: job.error,
+    metadata: job.metadata,
+    completed_at: job.completedAt?.toISOString() ?? null,
+  };
+}
+
+export type JobView = ReturnType<typeof toJobView>;

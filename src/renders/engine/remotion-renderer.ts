@@ -1,0 +1,147 @@
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import type { HeadlessBrowser } from '@remotion/renderer';
+import { COMPOSITION_ID, CompositionProps, ResolvedRequest } from '../../../composition/src/schema';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { ensureCompositionBundle } from './composition-bundle';
+import { MediaServer } from './media-server';
+import { OutputPlan } from './output-formats';
+
+export type RenderStage = 'compositing' | 'encoding';
+
+export interface RenderArgs {
+  props: CompositionProps;
+  resolved: ResolvedRequest;
+  plan: OutputPlan;
+  outputPath: string;
+  onProgress: (stage: RenderStage, fraction: number) => void;
+  signal: AbortSignal;
+}
+
+/** Chromium flags for a headless render host with no GPU and no network beyond loopback. */
+const CHROMIUM_OPTIONS = { gl: 'angle' as const };
+
+/**
+ * Drives Remotion: one composition bundle and one warm browser per worker process, reused by every
+ * render; each render passes only its input props. Media reach the browser from `mediaServer`.
+ */
+@Injectable()
+export class RemotionRenderer implements OnModuleDestroy {
+  private bundle: Promise<string> | null = null;
+  private browser: Promise<HeadlessBrowser> | null = null;
+  readonly mediaServer = new MediaServer();
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  /** Bundles (or finds the bundle) and opens the browser ahead of the first job. */
+  async warmUp(): Promise<void> {
+    await Promise.all([this.serveUrl(), this.openBrowser(), this.mediaServer.start()]);
+  }
+
+  async render(args: RenderArgs): Promise<void> {
+    const { renderMedia, renderStill, makeCancelSignal } = await import('@remotion/renderer');
+    const [serveUrl, browser] = await Promise.all([this.serveUrl(), this.openBrowser()]);
+    const { resolved, plan } = args;
+    const inputProps = args.props as unknown as Record<string, unknown>;
+    const composition = {
+      id: COMPOSITION_ID,
+      width: resolved.width,
+      height: resolved.height,
+      fps: resolved.fps,
+      durationInFrames: resolved.durationInFrames,
+      defaultProps: {},
+      props: inputProps,
+      defaultCodec: null,
+      defaultOutName: null,
+      defaultVideoImageFormat: null,
+      defaultPixelFormat: null,
+      defaultProResProfile: null,
+      defaultSampleRate: null,
+    };
+    const { cancelSignal, cancel } = makeCancelSignal();
+    const onAbort = () => cancel();
+    args.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      if (plan.kind === 'still') {
+        args.onProgress('compositing', 0);
+        await renderStill({
+          composition,
+          serveUrl,
+          output: args.outputPath,
+          frame: 0,
+          imageFormat: plan.imageFormat,
+          ...(plan.imageFormat === 'jpeg' ? { jpegQuality: 90 } : {}),
+          inputProps,
+          puppeteerInstance: browser,
+          browserExecutable: this.config.render.browserExecutable,
+          chromiumOptions: CHROMIUM_OPTIONS,
+          cancelSignal,
+          overwrite: true,
+          logLevel: 'error',
+        });
+        args.onProgress('encoding', 1);
+        return;
+      }
+      await renderMedia({
+        composition,
+        serveUrl,
+        codec: plan.codec,
+        outputLocation: args.outputPath,
+        inputProps,
+        imageFormat: plan.imageFormat,
+        pixelFormat: plan.pixelFormat,
+        ...(plan.proResProfile ? { proResProfile: plan.proResProfile } : {}),
+        ...(plan.audioCodec ? { audioCodec: plan.audioCodec } : {}),
+        ...(plan.codec === 'h264' ? { colorSpace: 'bt709' as const } : {}),
+        ...(plan.imageFormat === 'jpeg' ? { jpegQuality: 90 } : {}),
+        concurrency: this.config.render.concurrency === 1 ? 1 : null,
+        puppeteerInstance: browser,
+        // Also here: without it Remotion would look for (and try to download) its own browser.
+        browserExecutable: this.config.render.browserExecutable,
+        chromiumOptions: CHROMIUM_OPTIONS,
+        cancelSignal,
+        overwrite: true,
+        logLevel: (process.env.REMOTION_LOG_LEVEL as 'verbose' | undefined) ?? 'error',
+        onProgress: ({ renderedFrames, progress }) => {
+          args.onProgress(renderedFrames < resolved.durationInFrames ? 'compositing' : 'encoding', progress);
+        },
+      });
+    } catch (error) {
+      // The browser may be what broke; a fresh one costs about a second at the next render.
+      if (!args.signal.aborted) await this.closeBrowser();
+      throw error;
+    } finally {
+      args.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private serveUrl(): Promise<string> {
+    this.bundle ??= ensureCompositionBundle(this.config.render.cacheDir).catch((error) => {
+      this.bundle = null;
+      throw error;
+    });
+    return this.bundle;
+  }
+
+  private openBrowser(): Promise<HeadlessBrowser> {
+    this.browser ??= import('@remotion/renderer')
+      .then(({ openBrowser }) =>
+        openBrowser('chrome', { browserExecutable: this.config.render.browserExecutable, chromiumOptions: CHROMIUM_OPTIONS, logLevel: 'error' }),
+      )
+      .catch((error) => {
+        this.browser = null;
+        throw error;
+      });
+    return this.browser;
+  }
+
+  private async closeBrowser(): Promise<void> {
+    const browser = this.browser;
+    this.browser = null;
+    await browser?.then((b) => b.close({ silent: true })).catch(() => undefined);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await Promise.all([this.closeBrowser(), this.mediaServer.stop()]);
+  }
+}

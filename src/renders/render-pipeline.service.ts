@@ -1,0 +1,147 @@
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  CompositionProps,
+  externalSources,
+  MediaInfo,
+  resolveRequest,
+  validateRenderRequest,
+} from '../../composition/src/schema';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { FetchError, GuardedFetcher } from '../infra/http/guarded-fetcher';
+import { Storage } from '../infra/storage/storage';
+import { Job, JobOutput, ProgressStage } from '../jobs/job.entity';
+import { OutputFormat, planOutput } from './engine/output-formats';
+import { probeMedia } from './engine/probe';
+import { RemotionRenderer } from './engine/remotion-renderer';
+import { RenderFailure } from './render-failure';
+
+export type ProgressReporter = (stage: ProgressStage, percent: number) => void;
+
+export interface RenderedArtifact {
+  key: string;
+  output: Omit<JobOutput, 'url'>;
+}
+
+/** Share of the progress bar each stage takes: inputs, frames + encoding, upload. */
+const DOWNLOAD_SHARE = [0, 10];
+const RENDER_SHARE = [10, 95];
+
+/**
+ * One render from request to stored artifact: download every input once (guarded fetcher),
+ * probe it, serve it to the browser on loopback, render, upload. Testable without the queue.
+ */
+@Injectable()
+export class RenderPipeline {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly fetcher: GuardedFetcher,
+    private readonly storage: Storage,
+    private readonly renderer: RemotionRenderer,
+  ) {}
+
+  async run(job: Job, signal: AbortSignal, report: ProgressReporter): Promise<RenderedArtifact> {
+    // The queue is a trust boundary: the stored request is validated again before use.
+    const parsed = validateRenderRequest(job.request);
+    if (!parsed.ok) throw new RenderFailure('invalid_request', `Stored request is invalid: ${parsed.errors[0].msg}`);
+    const request = parsed.value;
+    const workRoot = path.join(this.config.dataDir, 'work');
+    await mkdir(workRoot, { recursive: true });
+    const workDir = await mkdtemp(path.join(workRoot, `${job.id}-`));
+    let unmount = () => undefined as void;
+    try {
+      report('downloading', DOWNLOAD_SHARE[0]);
+      const inputs = await this.downloadInputs(request, workDir, signal, (fraction) =>
+        report('downloading', lerp(DOWNLOAD_SHARE, fraction)),
+      );
+      const mounted = this.renderer.mediaServer.mount(inputs.map((i) => ({ file: i.file, contentType: i.contentType })));
+      unmount = mounted.unmount;
+      const media: Record<string, MediaInfo> = {};
+      const sources: Record<string, string> = {};
+      inputs.forEach((input, index) => {
+        media[input.url] = input.info;
+        sources[input.url] = mounted.urls[index];
+      });
+      const resolved = resolveRequest(request, media);
+      const plan = planOutput((request.output_format ?? 'mp4') as OutputFormat, request.alpha ?? false);
+      const outputPath = path.join(workDir, `output.${plan.extension}`);
+      const props: CompositionProps = { request, media, sources };
+      await this.renderer.render({
+        props,
+        resolved,
+        plan,
+        outputPath,
+        signal,
+        onProgress: (stage, fraction) => report(stage, lerp(RENDER_SHARE, fraction)),
+      });
+      signal.throwIfAborted();
+
+      report('uploading', RENDER_SHARE[1]);
+      const key = `${job.workspaceId}/renders/${job.id}.${plan.extension}`;
+      const { size } = await this.storage.putFile(key, outputPath, plan.contentType);
+      const duration = plan.kind === 'still' ? 0 : resolved.durationInFrames / resolved.fps;
+      return { key, output: { width: resolved.width, height: resolved.height, duration, size_bytes: size } };
+    } finally {
+      unmount();
+      await rm(workDir, { recursive: true, force: true });
+    }
+  }
+
+  /** Fetches each distinct URL once and probes it; failures become the spec's source error codes. */
+  private async downloadInputs(
+    request: Parameters<typeof externalSources>[0],
+    workDir: string,
+    signal: AbortSignal,
+    progress: (fraction: number) => void,
+  ) {
+    const distinct = [...new Map(externalSources(request).map((s) => [s.url, s])).values()];
+    const inputs: { url: string; file: string; contentType: string; info: MediaInfo }[] = [];
+    for (const [index, source] of distinct.entries()) {
+      const file = path.join(workDir, `input-${index}${extensionOf(source.url)}`);
+      let contentType: string | null;
+      try {
+        ({ contentType } = await this.fetcher.downloadToFile(source.url, file, { signal }));
+      } catch (error) {
+        signal.throwIfAborted();
+        throw sourceFailure(source.url, source.pointer, error);
+      }
+      const probed = await probeMedia(file);
+      if (!probed || (source.kind !== 'image' && source.kind !== 'background' && source.kind !== 'watermark' && !probed.duration)) {
+        const size = (await stat(file)).size;
+        throw new RenderFailure(
+          'codec_unsupported',
+          `The file at ${source.pointer} (${size} bytes, ${contentType ?? 'unknown type'}) could not be decoded as ${source.kind}`,
+        );
+      }
+      inputs.push({ url: source.url, file, contentType: contentType ?? 'application/octet-stream', info: probed });
+      progress((index + 1) / distinct.length);
+    }
+    return inputs;
+  }
+}
+
+function sourceFailure(url: string, pointer: string, error: unknown): RenderFailure {
+  if (error instanceof FetchError) {
+    if (error.reason === 'http_status' && error.status === 404) {
+      return new RenderFailure('source_not_found', `The source at ${pointer} answered 404 Not Found`);
+    }
+    if (error.reason === 'too_large') return new RenderFailure('source_too_large', `The source at ${pointer} is larger than 5 GiB`);
+    return new RenderFailure('invalid_source', `The source at ${pointer} could not be fetched: ${error.message}`);
+  }
+  return new RenderFailure('invalid_source', `The source at ${pointer} could not be fetched`);
+}
+
+function extensionOf(url: string): string {
+  try {
+    const ext = path.extname(new URL(url).pathname).toLowerCase();
+    return /^\.[a-z0-9]{1,5}$/.test(ext) ? ext : '';
+  } catch {
+    return '';
+  }
+}
+
+function lerp([from, to]: number[], fraction: number): number {
+  return Math.round(from + (to - from) * Math.min(1, Math.max(0, fraction)));
+}

@@ -1,0 +1,175 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Job as QueueJob } from 'pg-boss';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { QueueService } from '../infra/queue/queue.service';
+import { Storage } from '../infra/storage/storage';
+import { Job, ProgressStage } from '../jobs/job.entity';
+import { RemotionRenderer } from './engine/remotion-renderer';
+import { RenderFailure } from './render-failure';
+import { RenderPipeline } from './render-pipeline.service';
+import { RENDER_DEAD_LETTER_QUEUE, RENDER_QUEUE, RENDER_RETRY_LIMIT, RenderQueuePayload } from './render-queue';
+
+/** Progress rows are written at most this often; each write also tells whether the job was cancelled. */
+const PROGRESS_WRITE_INTERVAL_MS = 500;
+const CANCEL_POLL_INTERVAL_MS = 1000;
+
+/**
+ * The `render` queue's handler: claims the job row, runs the pipeline, records the outcome. A
+ * worker that dies mid-render stops heart-beating; pg-boss then hands the job to another worker,
+ * which claims the row again (it is still `processing`) and renders from the start.
+ */
+@Injectable()
+export class RenderWorker implements OnApplicationBootstrap {
+  private readonly logger = new Logger('RenderWorker');
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly queue: QueueService,
+    private readonly pipeline: RenderPipeline,
+    private readonly renderer: RemotionRenderer,
+    private readonly storage: Storage,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.queue.ensureQueue(RENDER_DEAD_LETTER_QUEUE, { retryLimit: 5, retryDelay: 5 });
+    await this.queue.ensureQueue(RENDER_QUEUE, {
+      retryLimit: RENDER_RETRY_LIMIT,
+      retryDelay: 5,
+      expireInSeconds: 4 * 3600,
+      heartbeatSeconds: this.config.render.heartbeatSeconds,
+      deadLetter: RENDER_DEAD_LETTER_QUEUE,
+    });
+    if (!this.queue.runsWorkers) return;
+    this.renderer.warmUp().catch((error) => this.logger.error(`Warm-up failed: ${(error as Error).message}`));
+    this.queue.registerWorker<RenderQueuePayload>(RENDER_QUEUE, (jobs) => this.handle(jobs), {
+      localConcurrency: this.config.render.concurrency,
+      batchSize: 1,
+    });
+    // Every attempt crashed (e.g. the worker was killed each time): the job must still end.
+    this.queue.registerWorker<RenderQueuePayload>(RENDER_DEAD_LETTER_QUEUE, async (jobs) => {
+      for (const dead of jobs) {
+        if (typeof dead.data?.job_id === 'string') {
+          await this.fail(dead.data.job_id, 'internal', `Rendering failed after ${RENDER_RETRY_LIMIT + 1} attempts`);
+        }
+      }
+    });
+  }
+
+  async handle(jobs: QueueJob<RenderQueuePayload>[]): Promise<void> {
+    for (const queued of jobs) await this.process(queued);
+  }
+
+  private async process(queued: QueueJob<RenderQueuePayload>): Promise<void> {
+    const jobId = typeof queued.data?.job_id === 'string' ? queued.data.job_id : null;
+    if (!jobId) {
+      this.logger.error(`Dropping malformed queue entry ${queued.id}`);
+      return;
+    }
+    const job = await this.claim(jobId);
+    if (!job) return; // cancelled or already finished
+    const abort = new AbortController();
+    queued.signal?.addEventListener('abort', () => abort.abort(new Error('queue expiry')), { once: true });
+    const progress = new ProgressWriter(this.db, job.id, abort);
+    try {
+      const artifact = await this.pipeline.run(job, abort.signal, (stage, percent) => progress.report(stage, percent));
+      await progress.stop();
+      const [, completed]: [unknown, number] = await this.db.query(
+        `UPDATE jobs SET status = 'completed', output = $2, output_key = $3, output_seconds = $4,
+           progress_percent = 100, progress_stage = NULL, completed_at = now(), updated_at = now()
+         WHERE id = $1 AND status = 'processing'`,
+        [job.id, JSON.stringify(artifact.output), artifact.key, artifact.output.duration],
+      );
+      if (completed === 0) await this.storage.delete(artifact.key); // cancelled while uploading
+    } catch (error) {
+      await progress.stop();
+      if (abort.signal.aborted && !queued.signal?.aborted) return; // cancelled by the user
+      if (error instanceof RenderFailure) {
+        await this.fail(job.id, error.code, error.message);
+        return;
+      }
+      if (queued.retryCount < RENDER_RETRY_LIMIT) {
+        this.logger.warn(`Render ${job.id} attempt ${queued.retryCount + 1} failed, will retry: ${(error as Error).message}`);
+        throw error;
+      }
+      this.logger.error(`Render ${job.id} failed: ${(error as Error).stack ?? error}`);
+      await this.fail(job.id, 'internal', 'Rendering failed unexpectedly; the error has been logged');
+    }
+  }
+
+  /** queued → processing; a retried job is already processing and is claimed again. */
+  private async claim(jobId: string): Promise<Job | null> {
+    const [rows] = await this.db.query(
+      `UPDATE jobs SET status = 'processing', started_at = COALESCE(started_at, now()), attempts = attempts + 1,
+         progress_percent = 0, progress_stage = 'downloading', updated_at = CASE WHEN status = 'queued' THEN now() ELSE updated_at END
+       WHERE id = $1 AND status IN ('queued', 'processing') RETURNING id`,
+      [jobId],
+    );
+    if (!rows?.length) return null;
+    return this.db.getRepository(Job).findOneBy({ id: jobId });
+  }
+
+  private async fail(jobId: string, code: string, message: string): Promise<void> {
+    await this.db.query(
+      `UPDATE jobs SET status = 'failed', error = $2, progress_stage = NULL, completed_at = now(), updated_at = now()
+       WHERE id = $1 AND status = 'processing'`,
+      [jobId, JSON.stringify({ code, message })],
+    );
+  }
+}
+
+/**
+ * Writes progress without touching `updated_at` (it marks status changes), throttled. Every write
+ * and a one-second poll check the row is still `processing`; when it is not, the render is aborted.
+ */
+class ProgressWriter {
+  private last = 0;
+  private pending: { stage: ProgressStage; percent: number } | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private readonly poll: NodeJS.Timeout;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly jobId: string,
+    private readonly abort: AbortController,
+  ) {
+    this.poll = setInterval(() => this.flush(true), CANCEL_POLL_INTERVAL_MS);
+  }
+
+  report(stage: ProgressStage, percent: number): void {
+    this.pending = { stage, percent };
+    if (Date.now() - this.last >= PROGRESS_WRITE_INTERVAL_MS) this.flush(false);
+  }
+
+  private flush(pollOnly: boolean): void {
+    const update = this.pending;
+    if (!update && !pollOnly) return;
+    this.pending = null;
+    this.last = Date.now();
+    this.writing = this.writing
+      .then(async () => {
+        let stillProcessing: boolean;
+        if (update) {
+          const [, affected]: [unknown, number] = await this.db.query(
+            `UPDATE jobs SET progress_stage = $2, progress_percent = GREATEST(progress_percent, $3)
+             WHERE id = $1 AND status = 'processing'`,
+            [this.jobId, update.stage, Math.min(99, update.percent)],
+          );
+          stillProcessing = affected > 0;
+        } else {
+          const rows: unknown[] = await this.db.query(`SELECT 1 FROM jobs WHERE id = $1 AND status = 'processing'`, [this.jobId]);
+          stillProcessing = rows.length > 0;
+        }
+        if (!stillProcessing) this.abort.abort(new Error('cancelled'));
+      })
+      .catch(() => undefined);
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.poll);
+    await this.writing;
+  }
+}

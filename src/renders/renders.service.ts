@@ -1,0 +1,153 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, LessThan } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import {
+  findUnsupported,
+  findViolations,
+  RenderRequest,
+  resolveRequest,
+  truncateViolations,
+  validateRenderRequest,
+} from '../../composition/src/schema';
+import { ApiError } from '../common/errors/api-error';
+import { IdempotencyService } from '../common/idempotency/idempotency.service';
+import { newId } from '../common/ids';
+import { decodeCursor, Page, toPageAsync } from '../common/pagination/pagination';
+import { QueueService } from '../infra/queue/queue.service';
+import { Job, JobStatus, TERMINAL_STATUSES } from '../jobs/job.entity';
+import { JobPresenter } from '../jobs/job.presenter';
+import { JobView } from '../jobs/job.view';
+import { QuotaService } from '../jobs/quota.service';
+import { Workspace } from '../workspaces/workspace.entity';
+import { RENDER_QUEUE, RenderQueuePayload } from './render-queue';
+
+export type RenderSubmitOut = JobView & { ok: boolean; violations: ReturnType<typeof truncateViolations> };
+
+export interface SubmitOptions {
+  idempotencyKey?: string;
+  projectId?: string;
+  isPreview?: boolean;
+}
+
+/** Parses a render request at the boundary; every problem is a 422 in the spec's shape. */
+export function parseRenderRequest(body: unknown): RenderRequest {
+  const parsed = validateRenderRequest(body);
+  if (!parsed.ok) throw ApiError.validation(parsed.errors);
+  const unsupported = findUnsupported(parsed.value);
+  if (unsupported.length > 0) {
+    const names = unsupported.map((u) => u.pointer || '/').join(', ');
+    throw new ApiError('unsupported_feature', `Not supported by this renderer yet: ${names}. GET /v1/capabilities lists what is`, {
+      errors: unsupported,
+    });
+  }
+  return parsed.value;
+}
+
+@Injectable()
+export class RendersService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly queue: QueueService,
+    private readonly quota: QuotaService,
+    private readonly idempotency: IdempotencyService,
+    private readonly presenter: JobPresenter,
+  ) {}
+
+  async submit(workspace: Workspace, body: unknown, options: SubmitOptions = {}): Promise<{ replayed: boolean; body: RenderSubmitOut }> {
+    const request = parseRenderRequest(body);
+    const knownSeconds = resolveRequest(request, {}).durationSeconds;
+    if (!options.isPreview) await this.quota.assertRenderAllowed(workspace, knownSeconds);
+    const violations = findViolations(request);
+    const ok = !violations.some((v) => v.severity === 'error');
+
+    return this.db.transaction(async (tx) =>
+      this.idempotency.run(
+        tx,
+        { workspaceId: workspace.id, scope: 'renders', key: options.idempotencyKey, payload: body },
+        async () => {
+          const job = await this.insertJob(tx, workspace, request, options);
+          await this.queue.sendInTransaction(tx, RENDER_QUEUE, { job_id: job.id } satisfies RenderQueuePayload);
+          const view = await this.presenter.present(job);
+          return { ...view, ok, violations: truncateViolations(violations) };
+        },
+      ),
+    );
+  }
+
+  private async insertJob(tx: EntityManager, workspace: Workspace, request: RenderRequest, options: SubmitOptions): Promise<Job> {
+    const id = newId('render');
+    const job = tx.create(Job, {
+      id,
+      workspaceId: workspace.id,
+      kind: 'render',
+      taskType: null,
+      status: 'queued',
+      isPreview: options.isPreview ?? false,
+      request: request as Record<string, unknown>,
+      metadata: (request.metadata ?? {}) as Record<string, unknown>,
+      webhookUrl: request.webhook_url ?? null,
+      projectId: options.projectId ?? null,
+    });
+    // jsonb columns typed as records trip TypeORM's deep-partial typing; the entity is complete.
+    await tx.insert(Job, job as QueryDeepPartialEntity<Job>);
+    return tx.findOneByOrFail(Job, { id });
+  }
+
+  async get(workspace: Workspace, id: string): Promise<JobView> {
+    return this.presenter.present(await this.find(workspace, id));
+  }
+
+  async list(workspace: Workspace, query: { status?: JobStatus; project_id?: string; limit: number; cursor?: string }): Promise<Page<JobView>> {
+    const before = decodeCursor(query.cursor, 'render');
+    const rows = await this.db.getRepository(Job).find({
+      where: {
+        workspaceId: workspace.id,
+        kind: 'render',
+        isPreview: false,
+        ...(query.status ? { status: query.status } : {}),
+        ...(query.project_id ? { projectId: query.project_id } : {}),
+        ...(before ? { id: LessThan(before) } : {}),
+      },
+      order: { id: 'DESC' },
+      take: query.limit + 1,
+    });
+    return toPageAsync(rows, query.limit, (job) => this.presenter.present(job));
+  }
+
+  async download(workspace: Workspace, id: string): Promise<{ url: string; expires_at: string }> {
+    const job = await this.find(workspace, id);
+    if (job.status !== 'completed' || !job.outputKey) {
+      throw new ApiError('not_found', `Render ${id} has no artifact${job.status === 'completed' ? '' : ` (status ${job.status})`}`);
+    }
+    return this.presenter.downloadUrl(job);
+  }
+
+  /**
+   * Moves a non-terminal render to `cancelled`. A worker rendering it notices within a second
+   * (its progress writes stop matching) and stops the browser and encoder.
+   */
+  async cancel(workspace: Workspace, id: string): Promise<JobView> {
+    const job = await this.db.transaction(async (tx) => {
+      const current = await tx
+        .getRepository(Job)
+        .createQueryBuilder('j')
+        .setLock('pessimistic_write')
+        .where('j.id = :id AND j.workspaceId = :ws AND j.kind = :kind', { id, ws: workspace.id, kind: 'render' })
+        .getOne();
+      if (!current) throw ApiError.notFound('Render');
+      if (TERMINAL_STATUSES.includes(current.status)) {
+        throw new ApiError('conflict', `Render ${id} is already ${current.status}`, { status: current.status });
+      }
+      await tx.update(Job, { id }, { status: 'cancelled', completedAt: new Date(), progressStage: null });
+      return tx.findOneByOrFail(Job, { id });
+    });
+    return this.presenter.present(job);
+  }
+
+  private async find(workspace: Workspace, id: string): Promise<Job> {
+    const job = await this.db.getRepository(Job).findOneBy({ id, workspaceId: workspace.id, kind: 'render' });
+    if (!job) throw ApiError.notFound('Render');
+    return job;
+  }
+}

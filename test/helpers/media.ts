@@ -1,0 +1,101 @@
+import { execFile } from 'node:child_process';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** A test clip made by Debian's ffmpeg: colour bars with a 440 Hz tone. */
+export async function makeVideo(file: string, o: { width: number; height: number; seconds: number; fps: number; audio?: boolean }) {
+  const args = ['-y', '-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=${o.width}x${o.height}:rate=${o.fps}:duration=${o.seconds}`];
+  if (o.audio !== false) args.push('-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=48000:duration=${o.seconds}`);
+  args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p');
+  if (o.audio !== false) args.push('-c:a', 'aac', '-shortest');
+  args.push(file);
+  await run('ffmpeg', args);
+}
+
+export async function makeImage(file: string, color: string, width: number, height: number) {
+  await run('ffmpeg', ['-y', '-v', 'error', '-f', 'lavfi', '-i', `color=c=${color}:s=${width}x${height}`, '-frames:v', '1', file]);
+}
+
+export interface Probe {
+  format: { duration?: string; format_name: string; size: string };
+  streams: {
+    codec_type: string;
+    codec_name: string;
+    width?: number;
+    height?: number;
+    pix_fmt?: string;
+    color_range?: string;
+    r_frame_rate?: string;
+    nb_frames?: string;
+    nb_read_frames?: string;
+    tags?: Record<string, string>;
+  }[];
+}
+
+export async function probe(file: string): Promise<Probe> {
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-count_frames', '-print_format', 'json', '-show_format', '-show_streams', file]);
+  return JSON.parse(stdout) as Probe;
+}
+
+/**
+ * RGBA of one pixel of the frame at `seconds`, decoded by ffmpeg. VP9 with alpha needs the libvpx
+ * decoder to keep its alpha plane.
+ */
+export async function pixelAt(file: string, seconds: number, x: number, y: number, options: { vp9Alpha?: boolean } = {}): Promise<[number, number, number, number]> {
+  const args = ['-v', 'error'];
+  if (options.vp9Alpha) args.push('-c:v', 'libvpx-vp9');
+  args.push('-ss', String(seconds), '-i', file, '-frames:v', '1', '-vf', `format=rgba,crop=1:1:${x}:${y}`, '-f', 'rawvideo', '-pix_fmt', 'rgba', '-');
+  const { stdout } = await run('ffmpeg', args, { encoding: 'buffer' });
+  const bytes = stdout as unknown as Buffer;
+  return [bytes[0], bytes[1], bytes[2], bytes[3]];
+}
+
+/** Mean loudness of the audio, in dB (about -91 for silence). */
+export async function meanVolumeDb(file: string): Promise<number> {
+  const { stderr } = await run('ffmpeg', ['-v', 'info', '-i', file, '-af', 'volumedetect', '-f', 'null', '-']);
+  const match = /mean_volume: (-?[\d.]+) dB/.exec(stderr);
+  if (!match) throw new Error('no volume measured');
+  return Number(match[1]);
+}
+
+export function near(actual: number[], expected: number[], tolerance = 40): boolean {
+  return expected.every((value, i) => Math.abs(actual[i] - value) <= tolerance);
+}
+
+/** Serves a folder on 127.0.0.1 (with Range support), as a stand-in for a public media host. */
+export async function serveFolder(dir: string): Promise<{ url: string; requests: string[]; close(): Promise<void>; server: Server }> {
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    const name = decodeURIComponent((req.url ?? '/').split('?')[0]).slice(1);
+    requests.push(`${req.method} /${name}`);
+    const file = path.join(dir, path.basename(name));
+    if (!name || !existsSync(file)) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    const size = statSync(file).size;
+    const type = file.endsWith('.mp4') ? 'video/mp4' : file.endsWith('.png') ? 'image/png' : file.endsWith('.wav') ? 'audio/wav' : 'application/octet-stream';
+    res.writeHead(200, { 'Content-Type': type, 'Content-Length': size });
+    if (req.method === 'HEAD') res.end();
+    else createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, requests, server, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+export async function waitFor<T>(fn: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 120_000, intervalMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await fn();
+  while (!done(value)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting; last value: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+    value = await fn();
+  }
+  return value;
+}

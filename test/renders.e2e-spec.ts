@@ -1,0 +1,298 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { DataSource } from 'typeorm';
+import { makeImage, makeVideo, meanVolumeDb, near, pixelAt, probe, serveFolder, waitFor } from './helpers/media';
+import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
+
+const BLUE = [0, 0, 255];
+const RED = [255, 0, 0];
+const GREEN = [0, 128, 0];
+
+/**
+ * Renders end to end against real PostgreSQL, Chromium and ffmpeg. Outputs are tiny (≤ 320x180,
+ * ≤ 2 s) so the suite stays fast; each one is decoded and checked pixel by pixel.
+ */
+describe('renders', () => {
+  let app: TestApp;
+  let key: string;
+  let media: Awaited<ReturnType<typeof serveFolder>>;
+  const fixtures = mkdtempSync(path.join(tmpdir(), 'vrs-fixtures-'));
+  const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-outputs-'));
+
+  beforeAll(async () => {
+    await makeVideo(path.join(fixtures, 'clip.mp4'), { width: 320, height: 180, seconds: 3, fps: 25 });
+    await makeImage(path.join(fixtures, 'green.png'), 'green', 64, 64);
+    writeFileSync(path.join(fixtures, 'garbage.mp4'), 'this is not a video');
+    media = await serveFolder(fixtures);
+    app = await startTestApp({ env: { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true' } });
+    ({ key } = await signupVerified(app));
+  }, 180_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await media?.close();
+    rmSync(fixtures, { recursive: true, force: true });
+    rmSync(outputs, { recursive: true, force: true });
+  });
+
+  async function submit(body: object, headers: Record<string, string> = {}) {
+    return app.http.post('/v1/renders').set(bearer(key)).set(headers).send(body);
+  }
+
+  /** Polls until the job ends; returns the job and every (status, stage, percent) seen. */
+  async function finish(id: string) {
+    const seen: { status: string; stage: string | null; percent: number }[] = [];
+    const job = await waitFor(
+      async () => {
+        const res = await app.http.get(`/v1/renders/${id}`).set(bearer(key)).expect(200);
+        seen.push({ status: res.body.status, stage: res.body.progress_stage, percent: res.body.progress_percent });
+        return res.body;
+      },
+      (body) => ['completed', 'failed', 'cancelled'].includes(body.status),
+      180_000,
+      100,
+    );
+    return { job, seen };
+  }
+
+  async function download(id: string, name: string): Promise<string> {
+    const res = await app.http.get(`/v1/renders/${id}/download`).set(bearer(key)).expect(200);
+    expect(Date.parse(res.body.expires_at) - Date.now()).toBeLessThanOrEqual(15 * 60_000);
+    const file = await fetch(res.body.url);
+    expect(file.status).toBe(200);
+    const target = path.join(outputs, name);
+    writeFileSync(target, Buffer.from(await file.arrayBuffer()));
+    return target;
+  }
+
+  const redBox = { type: 'shape', shape: 'rectangle', x: '25%', y: '50%', width: '20%', height: '20%', x_anchor: '50%', y_anchor: '50%', fill_color: '#ff0000', time: 0.5 };
+
+  it('renders an mp4 (H.264 + AAC, tv range) with shapes, text, an image and a video clip, pixel-exact in place and time', async () => {
+    const res = await submit({
+      width: 320,
+      height: 180,
+      duration: 2,
+      frame_rate: 24,
+      background_color: '#0000ff',
+      metadata: { order: 42 },
+      elements: [
+        { type: 'video', source_url: `${media.url}/clip.mp4`, x: '85%', y: '80%', width: '25%', height: '25%', volume: 1, out_point: 2 },
+        redBox,
+        { type: 'image', source_url: `${media.url}/green.png`, x: '75%', y: '25%', width: 40, height: 40, fit: 'cover' },
+        { type: 'text', text: 'Hello', x: '50%', y: '85%', width: '40%', height: '20%', font_size: 20, fill_color: '#ffffff' },
+      ],
+    });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ kind: 'render', status: 'queued', progress_percent: 0, metadata: { order: 42 }, ok: true, violations: [] });
+    expect(res.body.id).toMatch(/^render_/);
+
+    const { job, seen } = await finish(res.body.id);
+    expect(job.error).toBeNull();
+    expect(job.status).toBe('completed');
+    expect(job.output).toMatchObject({ width: 320, height: 180, duration: 2 });
+    expect(job.output.size_bytes).toBeGreaterThan(1000);
+    expect(job.completed_at).not.toBeNull();
+    const stages = seen.map((s) => s.stage).filter(Boolean);
+    expect(stages.length).toBeGreaterThan(0);
+    const percents = seen.map((s) => s.percent);
+    expect([...percents].sort((a, b) => a - b)).toEqual(percents); // never goes back
+
+    const file = await download(job.id, 'mp4.mp4');
+    const info = await probe(file);
+    const video = info.streams.find((s) => s.codec_type === 'video')!;
+    const audio = info.streams.find((s) => s.codec_type === 'audio');
+    expect(video).toMatchObject({ codec_name: 'h264', width: 320, height: 180, pix_fmt: 'yuv420p', color_range: 'tv', r_frame_rate: '24/1' });
+    expect(Number(video.nb_read_frames)).toBe(48);
+    expect(Number(info.format.duration)).toBeCloseTo(2, 1);
+    expect(audio?.codec_name).toBe('aac');
+    expect(await meanVolumeDb(file)).toBeGreaterThan(-40); // the clip's tone is mixed in
+
+    expect(near(await pixelAt(file, 1, 80, 90), RED)).toBe(true); // the box, at x=25% y=50%, at t=1 s
+    expect(near(await pixelAt(file, 0.2, 80, 90), BLUE)).toBe(true); // not yet there at t=0.2 s
+    expect(near(await pixelAt(file, 1, 160, 20), BLUE)).toBe(true); // background elsewhere
+    expect(near(await pixelAt(file, 1, 240, 45), GREEN)).toBe(true); // the image at x=75% y=25%
+  });
+
+  it('renders stills: png and jpg take one frame', async () => {
+    for (const format of ['png', 'jpg'] as const) {
+      const res = await submit({ width: 160, height: 90, output_format: format, background_color: '#0000ff', elements: [{ ...redBox, time: 0 }] });
+      expect(res.status).toBe(202);
+      const { job } = await finish(res.body.id);
+      expect(job.status).toBe('completed');
+      const file = await download(job.id, `still.${format}`);
+      const info = await probe(file);
+      expect(info.streams[0]).toMatchObject({ codec_name: format === 'png' ? 'png' : 'mjpeg', width: 160, height: 90 });
+      expect(near(await pixelAt(file, 0, 40, 45), RED)).toBe(true);
+      expect(near(await pixelAt(file, 0, 120, 20), BLUE)).toBe(true);
+    }
+  });
+
+  it('renders webm with a real alpha channel, ProRes 4444 mov with alpha, and gif', async () => {
+    const body = { width: 64, height: 36, duration: 0.5, frame_rate: 10, background_color: '#00000000', elements: [{ ...redBox, time: 0 }] };
+    const webm = await submit({ ...body, output_format: 'webm', alpha: true });
+    const mov = await submit({ ...body, output_format: 'mov', alpha: true });
+    const gif = await submit({ ...body, output_format: 'gif', background_color: '#0000ff' });
+    for (const res of [webm, mov, gif]) expect(res.status).toBe(202);
+
+    const webmFile = await download((await finish(webm.body.id)).job.id, 'alpha.webm');
+    const webmVideo = (await probe(webmFile)).streams.find((s) => s.codec_type === 'video')!;
+    expect(webmVideo.codec_name).toBe('vp9');
+    expect(webmVideo.tags?.alpha_mode ?? webmVideo.tags?.ALPHA_MODE).toBe('1');
+    expect((await pixelAt(webmFile, 0.2, 50, 5, { vp9Alpha: true }))[3]).toBeLessThan(30); // transparent
+    const inside = await pixelAt(webmFile, 0.2, 16, 18, { vp9Alpha: true });
+    expect(inside[3]).toBeGreaterThan(220);
+    expect(near(inside, RED)).toBe(true);
+
+    const movFile = await download((await finish(mov.body.id)).job.id, 'alpha.mov');
+    const movVideo = (await probe(movFile)).streams.find((s) => s.codec_type === 'video')!;
+    expect(movVideo.codec_name).toBe('prores');
+    expect(movVideo.pix_fmt).toMatch(/^yuva444p/);
+    expect((await pixelAt(movFile, 0.2, 50, 5))[3]).toBeLessThan(30);
+
+    const gifFile = await download((await finish(gif.body.id)).job.id, 'anim.gif');
+    const gifVideo = (await probe(gifFile)).streams[0];
+    expect(gifVideo).toMatchObject({ codec_name: 'gif', width: 64, height: 36 });
+    expect(near(await pixelAt(gifFile, 0.2, 16, 18), RED, 60)).toBe(true);
+  });
+
+  it('takes the canvas size from the first visual element when width/height are omitted', async () => {
+    const res = await submit({ duration: 0.5, frame_rate: 10, elements: [{ type: 'video', source_url: `${media.url}/clip.mp4`, out_point: 0.5 }] });
+    const { job } = await finish(res.body.id);
+    expect(job.output).toMatchObject({ width: 320, height: 180 });
+  });
+
+  it('fails the job with the source error codes', async () => {
+    const cases = [
+      [`${media.url}/missing.mp4`, 'source_not_found'],
+      [`${media.url}/garbage.mp4`, 'codec_unsupported'],
+      ['http://127.0.0.1:1/unreachable.mp4', 'invalid_source'],
+    ] as const;
+    for (const [url, code] of cases) {
+      const res = await submit({ width: 64, height: 36, duration: 0.5, elements: [{ type: 'video', source_url: url, out_point: 0.5 }] });
+      expect(res.status).toBe(202);
+      const { job } = await finish(res.body.id);
+      expect(job.status).toBe('failed');
+      expect(job.error.code).toBe(code);
+      expect(job.error.message.length).toBeGreaterThan(10);
+    }
+  });
+
+  it('rejects invalid and unsupported requests with 422 and suggestions', async () => {
+    const typo = await submit({ elements: [{ type: 'video', source_url: `${media.url}/clip.mp4`, volumee: 1 }] });
+    expect(typo.status).toBe(422);
+    expect(typo.body.error.details.errors[0]).toMatchObject({
+      type: 'extra_forbidden',
+      loc: ['body', 'elements', 0, 'video', 'volumee'],
+      pointer: '/elements/0/volumee',
+      suggestion: 'volume',
+    });
+    const misplaced = await submit({ elements: [{ type: 'video', source_url: `${media.url}/clip.mp4`, duration: 3 }] });
+    expect(misplaced.status).toBe(422);
+    expect(misplaced.body.error.details.errors[0].msg).toMatch(/out_point/);
+    expect(misplaced.body.error.details.errors[0]).not.toHaveProperty('suggestion');
+    const alpha = await submit({ output_format: 'mp4', alpha: true, elements: [] });
+    expect(alpha.status).toBe(422);
+    expect(alpha.body.error.details.errors[0].pointer).toBe('/alpha');
+    const unsupported = await submit({ elements: [{ type: 'video', source_url: `${media.url}/clip.mp4`, out_point: 1, blend_mode: 'multiply' }] });
+    expect(unsupported.status).toBe(422);
+    expect(unsupported.body.error.code).toBe('unsupported_feature');
+    expect(unsupported.body.error.message).toContain('/elements/0/blend_mode');
+  });
+
+  it('reports cross-element violations but still accepts the render', async () => {
+    const res = await submit({
+      width: 64,
+      height: 36,
+      duration: 0.5,
+      elements: [{ ...redBox, id: 'a', time: 0 }, { ...redBox, id: 'b', time: 0, x: 500 }],
+      transitions: [],
+    });
+    expect(res.status).toBe(202);
+    expect(res.body.ok).toBe(false);
+    expect(res.body.violations[0]).toMatchObject({ severity: 'error', element_ids: ['b'] });
+    expect(res.body.violations[0].pointer).toMatch(/^\/elements\/1/);
+  });
+
+  it('replays an Idempotency-Key, refuses it with another body, and makes one job under concurrent duplicates', async () => {
+    const body = { width: 64, height: 36, duration: 0.5, elements: [{ ...redBox, time: 0 }] };
+    const first = await submit(body, { 'Idempotency-Key': 'idem-1' });
+    expect(first.status).toBe(202);
+    const replay = await submit(body, { 'Idempotency-Key': 'idem-1' });
+    expect(replay.status).toBe(200);
+    expect(replay.body).toEqual(first.body);
+    const other = await submit({ ...body, duration: 1 }, { 'Idempotency-Key': 'idem-1' });
+    expect(other.status).toBe(409);
+    expect(other.body.error.code).toBe('conflict');
+
+    const concurrent = await Promise.all(Array.from({ length: 6 }, () => submit(body, { 'Idempotency-Key': 'idem-race' })));
+    const ids = new Set(concurrent.map((r) => r.body.id));
+    expect(ids.size).toBe(1);
+    expect(concurrent.filter((r) => r.status === 202)).toHaveLength(1);
+    const rows = await app.running.app.get(DataSource).query(
+      `SELECT count(*)::int AS n FROM jobs WHERE id = $1`, [[...ids][0]],
+    );
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('lists renders newest first with status filter and cursor, and hides other workspaces', async () => {
+    const page = await app.http.get('/v1/renders?limit=2').set(bearer(key)).expect(200);
+    expect(page.body.data).toHaveLength(2);
+    expect(page.body.has_more).toBe(true);
+    expect(page.body.data[0].id > page.body.data[1].id).toBe(true);
+    const next = await app.http.get(`/v1/renders?limit=2&cursor=${page.body.next_cursor}`).set(bearer(key)).expect(200);
+    expect(next.body.data[0].id < page.body.data[1].id).toBe(true);
+    const failed = await app.http.get('/v1/renders?status=failed&limit=200').set(bearer(key)).expect(200);
+    expect(failed.body.data.length).toBeGreaterThanOrEqual(3);
+    expect(failed.body.data.every((j: { status: string }) => j.status === 'failed')).toBe(true);
+    const badStatus = await app.http.get('/v1/renders?status=done').set(bearer(key));
+    expect(badStatus.status).toBe(422);
+
+    const other = await signupVerified(app);
+    const someId = page.body.data[0].id;
+    for (const route of [`/v1/renders/${someId}`, `/v1/renders/${someId}/download`]) {
+      const res = await app.http.get(route).set(bearer(other.key));
+      expect(res.status).toBe(404);
+    }
+    expect((await app.http.post(`/v1/renders/${someId}/cancel`).set(bearer(other.key))).status).toBe(404);
+    const theirs = await app.http.get('/v1/renders').set(bearer(other.key)).expect(200);
+    expect(theirs.body.data).toEqual([]);
+  });
+
+  it('cancels a running render (the work stops) and refuses to cancel a finished one', async () => {
+    const res = await submit({ width: 320, height: 180, duration: 30, frame_rate: 30, background_color: '#0000ff', elements: [redBox] });
+    await waitFor(
+      async () => (await app.http.get(`/v1/renders/${res.body.id}`).set(bearer(key))).body,
+      (job) => job.status === 'processing' && job.progress_percent > 10,
+      120_000,
+    );
+    const cancelled = await app.http.post(`/v1/renders/${res.body.id}/cancel`).set(bearer(key));
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.status).toBe('cancelled');
+    // The worker notices and frees itself: a following render completes promptly.
+    const next = await submit({ width: 64, height: 36, output_format: 'png', elements: [{ ...redBox, time: 0 }] });
+    const { job } = await finish(next.body.id);
+    expect(job.status).toBe('completed');
+    const still = await app.http.get(`/v1/renders/${res.body.id}`).set(bearer(key)).expect(200);
+    expect(still.body.status).toBe('cancelled');
+    expect(still.body.output).toBeNull();
+    const again = await app.http.post(`/v1/renders/${next.body.id}/cancel`).set(bearer(key));
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('conflict');
+  });
+
+  it('refuses renders past the free plan minutes with 402 and counts usage', async () => {
+    const usage = await app.http.get('/v1/workspace/usage').set(bearer(key)).expect(200);
+    expect(usage.body.render_count).toBeGreaterThanOrEqual(5);
+    expect(usage.body.render_minutes).toBeGreaterThan(0);
+    const ws = (await app.http.get('/v1/workspace').set(bearer(key))).body.id;
+    await app.running.app.get(DataSource).query(
+      `INSERT INTO jobs (id, workspace_id, kind, status, request, output_seconds, completed_at) VALUES ('render_QUOTA', $1, 'render', 'completed', '{}', 3600, now())`,
+      [ws],
+    );
+    const res = await submit({ width: 64, height: 36, duration: 1, elements: [] });
+    expect(res.status).toBe(402);
+    expect(res.body.error.code).toBe('quota_exceeded');
+    expect(res.body.error.details.render_minutes_limit).toBe(60);
+  });
+});
