@@ -10,7 +10,7 @@ describe('POST /v1/auth/sync with OIDC ID tokens', () => {
 
   beforeAll(async () => {
     await idp.start();
-    app = await startTestApp({ env: { ...idp.env(), TRUST_PROXY: 'true' } });
+    app = await startTestApp({ role: 'api', env: { ...idp.env(), TRUST_PROXY: 'true' } });
   });
   afterAll(async () => {
     await app.close();
@@ -91,6 +91,7 @@ describe('POST /v1/auth/sync with OIDC ID tokens', () => {
 
   it('answers 503 when the JWKS cannot be fetched, and 422 for a body without id_token', async () => {
     const dead = await startTestApp({
+      role: 'api',
       env: { OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, OIDC_JWKS_URL: 'http://127.0.0.1:1/jwks.json' },
     });
     try {
@@ -115,8 +116,8 @@ describe('rate limits are shared by API processes on one database', () => {
 
   beforeAll(async () => {
     await idp.start();
-    a = await startTestApp({ env: idp.env() });
-    b = await startTestApp({ env: idp.env(), databaseUrl: a.databaseUrl });
+    a = await startTestApp({ role: 'api', env: idp.env() });
+    b = await startTestApp({ role: 'api', env: idp.env(), databaseUrl: a.databaseUrl });
   });
   afterAll(async () => {
     await b.close();

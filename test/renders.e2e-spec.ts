@@ -25,7 +25,7 @@ describe('renders', () => {
     await makeImage(path.join(fixtures, 'green.png'), 'green', 64, 64);
     writeFileSync(path.join(fixtures, 'garbage.mp4'), 'this is not a video');
     media = await serveFolder(fixtures);
-    app = await startTestApp({ env: { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true' } });
+    app = await startTestApp({ role: 'all', env: { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true' } });
     ({ key } = await signupVerified(app));
   }, 180_000);
 

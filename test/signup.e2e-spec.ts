@@ -6,7 +6,7 @@ import { bearer, latestCodeFromFiles, nextIp, startTestApp, TestApp } from './he
 describe('self-serve signup (file mailer, the embedded default)', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ env: { TRUST_PROXY: 'true' } });
+    app = await startTestApp({ role: 'api', env: { TRUST_PROXY: 'true' } });
   });
   afterAll(() => app.close());
 
@@ -183,7 +183,7 @@ describe('signup over SMTP', () => {
     smtp.listen(0, '127.0.0.1');
     await once(smtp.server, 'listening');
     const port = (smtp.server.address() as AddressInfo).port;
-    app = await startTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Service <noreply@test.local>' } });
+    app = await startTestApp({ role: 'api', env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Service <noreply@test.local>' } });
   });
   afterAll(async () => {
     await app.close();
@@ -203,7 +203,7 @@ describe('signup over SMTP', () => {
   });
 
   it('changes nothing and answers 503 when the mail cannot be sent', async () => {
-    const broken = await startTestApp({ env: { SMTP_URL: 'smtp://127.0.0.1:1' } });
+    const broken = await startTestApp({ role: 'api', env: { SMTP_URL: 'smtp://127.0.0.1:1' } });
     try {
       const res = await broken.http.post('/v1/signup').send({ workspace_name: 'X', email: 'down@example.com' });
       expect(res.status).toBe(503);

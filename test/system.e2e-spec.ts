@@ -1,17 +1,19 @@
 import { Client } from 'pg';
+import { waitFor } from './helpers/media';
 import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
 describe('system routes, discovery and the error envelope', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ env: { TRUST_PROXY: 'true', BODY_LIMIT: '2kb' } });
+    app = await startTestApp({ role: 'all', env: { TRUST_PROXY: 'true', BODY_LIMIT: '2kb' } });
   });
   afterAll(() => app.close());
 
   it('answers health, readiness and version without a key', async () => {
     expect((await app.http.get('/v1/health').expect(200)).body).toEqual({ status: 'ok' });
-    const ready = await app.http.get('/v1/ready').expect(200);
-    expect(ready.body).toEqual({ status: 'ok', checks: { database: 'ok', queue: 'ok', storage: 'ok' } });
+    // This process runs workers too, so it is ready once the renderer has warmed up.
+    const ready = await waitFor(() => app.http.get('/v1/ready'), (res) => res.status === 200, 60_000);
+    expect(ready.body).toEqual({ status: 'ok', checks: { database: 'ok', queue: 'ok', storage: 'ok', renderer: 'ok' } });
     const version = await app.http.get('/v1/version').expect(200);
     expect(version.body).toMatchObject({ version: '0.2.0', api_version: 'v1' });
     expect(version.body).toHaveProperty('commit');
@@ -41,6 +43,18 @@ describe('system routes, discovery and the error envelope', () => {
       expect(Array.isArray(res.body[catalog])).toBe(true);
       for (const entry of res.body[catalog]) expect(typeof entry.supported).toBe('boolean');
     }
+    expect(Object.keys(res.body.element_schemas).sort()).toEqual(['audio', 'image', 'shape', 'text', 'video']);
+    const video = res.body.element_schemas.video;
+    expect(video.additionalProperties).toBe(false);
+    expect(video.properties).toHaveProperty('volume');
+    expect(video.properties.blend_mode['x-supported']).toBe(false);
+    expect(video.properties.volume['x-supported']).toBeUndefined();
+    expect(res.body.request_schema.properties).toHaveProperty('elements');
+    expect(res.body.request_schema.properties.transitions['x-supported']).toBe(false);
+    expect(res.body.formats.map((f: { name: string; supported: boolean }) => [f.name, f.supported])).toEqual([
+      ['mp4', true], ['webm', true], ['mov', true], ['gif', true], ['png', true], ['jpg', true],
+    ]);
+    expect(res.body.fonts.length).toBeGreaterThanOrEqual(8);
     expect(res.body.onboarding.steps.map((s: { path: string }) => s.path)).toEqual(['/v1/signup', '/v1/signup/verify', '/v1/skills']);
   });
 
@@ -127,7 +141,7 @@ describe('system routes, discovery and the error envelope', () => {
 describe('readiness follows the database', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await startTestApp({ role: 'api' });
   });
   afterAll(() => app.close());
 
@@ -147,12 +161,8 @@ describe('readiness follows the database', () => {
       await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
       await admin.end();
     }
-    let status = 0;
-    for (let i = 0; i < 20 && status !== 200; i++) {
-      status = (await app.http.get('/v1/ready')).status;
-      if (status !== 200) await new Promise((r) => setTimeout(r, 250));
-    }
-    expect(status).toBe(200);
+    const back = await waitFor(() => app.http.get('/v1/ready'), (res) => res.status === 200, 30_000, 250);
+    expect(back.body.checks.database).toBe('ok');
   });
 });
 
@@ -161,7 +171,8 @@ describe('roles', () => {
     const worker = await startTestApp({ role: 'worker' });
     try {
       await worker.http.get('/v1/health').expect(200);
-      await worker.http.get('/v1/ready').expect(200);
+      const ready = await waitFor(() => worker.http.get('/v1/ready'), (res) => res.status === 200, 60_000);
+      expect(ready.body.checks.renderer).toBe('ok');
       const signup = await worker.http.post('/v1/signup').send({ workspace_name: 'x', email: 'w@example.com' });
       expect(signup.status).toBe(404);
       expect(signup.body.error.code).toBe('not_found');

@@ -4,7 +4,7 @@ import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-ap
 describe('workspace and API keys', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ env: { TRUST_PROXY: 'true' } });
+    app = await startTestApp({ role: 'api', env: { TRUST_PROXY: 'true' } });
   });
   afterAll(() => app.close());
 

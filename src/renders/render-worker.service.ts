@@ -6,6 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { QueueService } from '../infra/queue/queue.service';
 import { Storage } from '../infra/storage/storage';
+import { ReadinessRegistry } from '../system/readiness.registry';
 import { Job, ProgressStage } from '../jobs/job.entity';
 import { RemotionRenderer } from './engine/remotion-renderer';
 import { RenderFailure } from './render-failure';
@@ -32,6 +33,7 @@ export class RenderWorker implements OnApplicationBootstrap {
     private readonly pipeline: RenderPipeline,
     private readonly renderer: RemotionRenderer,
     private readonly storage: Storage,
+    private readonly readiness: ReadinessRegistry,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -44,6 +46,7 @@ export class RenderWorker implements OnApplicationBootstrap {
       deadLetter: RENDER_DEAD_LETTER_QUEUE,
     });
     if (!this.queue.runsWorkers) return;
+    this.readiness.register('renderer', () => this.renderer.ready());
     this.renderer.warmUp().catch((error) => this.logger.error(`Warm-up failed: ${(error as Error).message}`));
     this.queue.registerWorker<RenderQueuePayload>(RENDER_QUEUE, (jobs) => this.handle(jobs), {
       localConcurrency: this.config.render.concurrency,

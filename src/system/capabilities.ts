@@ -1,15 +1,11 @@
+import { CATALOGS, CatalogEntry, elementJsonSchemas, requestJsonSchema } from '../../composition/src/schema';
 import { RATE_LIMITS } from '../common/rate-limit/rate-limits';
 import { PLANS } from '../workspaces/plans';
 
-export interface CatalogEntry {
-  name: string;
-  supported: boolean;
-  description?: string;
-}
-
 /**
- * The unauthenticated machine-readable catalog. Entries say whether the renderer supports them;
- * the render pipeline fills in element schemas, formats and effects as it lands.
+ * The unauthenticated machine-readable catalog. Catalogs and JSON Schemas come from the one schema
+ * in composition/; every entry says whether the renderer supports it (`supported`, and
+ * `x-supported: false` on schema properties that are accepted but not drawn yet).
  */
 export function buildCapabilities(version: string) {
   const rateLimits = Object.fromEntries(
@@ -17,23 +13,17 @@ export function buildCapabilities(version: string) {
       .filter(([, rule]) => rule.published)
       .map(([scope, rule]) => [scope, { limit: rule.limit, window_seconds: rule.windowSeconds, per: rule.per }]),
   );
-  const formats: CatalogEntry[] = ['mp4', 'webm', 'mov', 'gif', 'png', 'jpg'].map((name) => ({ name, supported: false }));
   return {
     version,
-    formats,
-    effects: [] as CatalogEntry[],
-    motions: [] as CatalogEntry[],
-    transitions: [] as CatalogEntry[],
-    blend_modes: [] as CatalogEntry[],
-    easings: [] as CatalogEntry[],
+    ...CATALOGS,
     task_types: [
       { name: 'transcribe', supported: false },
       { name: 'remove_background', supported: false },
       { name: 'super_resolution', supported: false },
       { name: 'gaze_redirect', supported: false },
     ] as CatalogEntry[],
-    element_schemas: {} as Record<string, unknown>,
-    request_schema: null as unknown,
+    element_schemas: elementJsonSchemas(),
+    request_schema: requestJsonSchema(),
     limits: {
       width: { min: 16, max: 8192 },
       height: { min: 16, max: 8192 },

@@ -7,6 +7,7 @@ import { QueueService } from '../infra/queue/queue.service';
 import { Storage } from '../infra/storage/storage';
 import { API_VERSION, readBuildInfo, SERVICE_VERSION } from './build-info';
 import { buildCapabilities } from './capabilities';
+import { ReadinessRegistry } from './readiness.registry';
 
 type CheckState = 'ok' | 'unavailable';
 
@@ -19,6 +20,7 @@ export class SystemService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly queue: QueueService,
     private readonly storage: Storage,
+    private readonly readinessChecks: ReadinessRegistry,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.buildInfo = readBuildInfo(config.commit);
@@ -34,8 +36,15 @@ export class SystemService {
   }
 
   async readiness(): Promise<{ status: CheckState; checks: Record<string, CheckState> }> {
-    const [database, queue, storage] = await Promise.all([this.checkDatabase(), this.checkQueue(), this.checkStorage()]);
-    const checks = { database, queue, storage };
+    const extra = this.readinessChecks.entries();
+    const [database, queue, storage, ...others] = await Promise.all([
+      this.checkDatabase(),
+      this.checkQueue(),
+      this.checkStorage(),
+      ...extra.map(([, check]) => run(check)),
+    ]);
+    const checks: Record<string, CheckState> = { database, queue, storage };
+    extra.forEach(([name], index) => (checks[name] = others[index]));
     const status = Object.values(checks).every((c) => c === 'ok') ? 'ok' : 'unavailable';
     return { status, checks };
   }
@@ -49,13 +58,17 @@ export class SystemService {
     }
   }
 
-  private async checkQueue(): Promise<CheckState> {
-    return (await withTimeout(this.queue.check(), 3000).catch(() => false)) ? 'ok' : 'unavailable';
+  private checkQueue(): Promise<CheckState> {
+    return run(() => this.queue.check());
   }
 
-  private async checkStorage(): Promise<CheckState> {
-    return (await withTimeout(this.storage.check(), 3000).catch(() => false)) ? 'ok' : 'unavailable';
+  private checkStorage(): Promise<CheckState> {
+    return run(() => this.storage.check());
   }
+}
+
+async function run(check: () => Promise<boolean>): Promise<CheckState> {
+  return (await withTimeout(check(), 3000).catch(() => false)) ? 'ok' : 'unavailable';
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

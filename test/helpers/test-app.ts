@@ -21,6 +21,7 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Share another app's database (two API processes on one database). */
   databaseUrl?: string;
+  /** Default `all`; tests that render nothing pass `api`, which opens no browser. */
   role?: Role;
 }
 

@@ -33,9 +33,17 @@ export class RemotionRenderer implements OnModuleDestroy {
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
+  private warm = false;
+
   /** Bundles (or finds the bundle) and opens the browser ahead of the first job. */
   async warmUp(): Promise<void> {
     await Promise.all([this.serveUrl(), this.openBrowser(), this.mediaServer.start()]);
+    this.warm = true;
+  }
+
+  /** Readiness of a worker: the bundle is loaded and a browser has opened. */
+  async ready(): Promise<boolean> {
+    return this.warm;
   }
 
   async render(args: RenderArgs): Promise<void> {

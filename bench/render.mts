@@ -1,0 +1,178 @@
+// `npm run bench:render`: renders a fixed set of compositions through the built service (API +
+// warm worker in one process, real PostgreSQL, Debian Chromium) and prints wall time, frames per
+// second and peak memory (summed RSS of this process and its children), next to two baselines:
+// the machine's own ffmpeg with a hand-written filter graph, and a plain Remotion renderMedia() call
+// with <OffthreadVideo>. Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded one.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const root = path.resolve(import.meta.dirname, '..');
+const { createApp } = require(path.join(root, 'dist/src/bootstrap.js'));
+const { loadConfig } = require(path.join(root, 'dist/src/config/app-config.js'));
+
+const work = mkdtempSync(path.join(tmpdir(), 'bench-render-'));
+const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
+
+// Fixtures: a 10 s 1080p clip with a tone (BT.709-tagged), and a logo.
+const clip = path.join(work, 'clip.mp4');
+const logo = path.join(work, 'logo.png');
+ffmpeg('-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30:duration=10', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=10',
+  '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709',
+  '-c:a', 'aac', '-shortest', clip);
+ffmpeg('-f', 'lavfi', '-i', 'color=c=orange:s=200x200', '-frames:v', '1', logo);
+
+const files = createServer((req, res) => {
+  const file = path.join(work, path.basename(req.url ?? ''));
+  try {
+    const body = readFileSync(file);
+    res.writeHead(200, { 'Content-Type': file.endsWith('.png') ? 'image/png' : 'video/mp4', 'Content-Length': body.length }).end(body);
+  } catch {
+    res.writeHead(404).end();
+  }
+});
+await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+const filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+
+/** Summed RSS (bytes) of a process and all its descendants, from /proc. */
+function treeRss(pid: number): number {
+  const children = new Map<number, number[]>();
+  let rss = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const stack = [pid];
+  while (stack.length) {
+    const current = stack.pop()!;
+    try {
+      const status = readFileSync(`/proc/${current}/status`, 'utf8');
+      rss += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+    } catch {
+      // gone
+    }
+    stack.push(...(children.get(current) ?? []));
+  }
+  return rss;
+}
+
+async function measure<T>(pid: () => number, run: () => Promise<T>): Promise<{ seconds: number; peakBytes: number; value: T }> {
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, treeRss(pid()))), 100);
+  const started = performance.now();
+  try {
+    const value = await run();
+    return { seconds: (performance.now() - started) / 1000, peakBytes: peak, value };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+// The service, as `npm start` runs it (api + worker in one process).
+const port = 18000 + Math.floor(Math.random() * 1000);
+const config = loadConfig({ ...process.env, DATA_DIR: path.join(work, 'data'), PORT: String(port), HOST: '127.0.0.1', ALLOW_PRIVATE_NETWORK: 'true', LOG_LEVEL: 'error', EMBEDDED_PG_PORT: '54359' });
+const service = await createApp(config, 'all');
+await service.app.listen(port, '127.0.0.1');
+const api = `http://127.0.0.1:${port}`;
+const call = async (method: string, route: string, body?: unknown, key?: string) => {
+  const res = await fetch(api + route, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  return { status: res.status, body: await res.json() };
+};
+const email = 'bench@example.com';
+const signup = await call('POST', '/v1/signup', { workspace_name: 'bench', email });
+const mailDir = path.join(config.dataDir, 'mail');
+const code = /verification code is (\d{6})/.exec(readFileSync(path.join(mailDir, readdirSync(mailDir)[0]), 'utf8'))![1];
+await call('POST', '/v1/signup/verify', { email, code });
+const key: string = signup.body.api_key.key;
+
+async function renderThroughService(request: object): Promise<{ frames: number; output: { size_bytes: number } }> {
+  const submitted = await call('POST', '/v1/renders', request, key);
+  if (submitted.status !== 202) throw new Error(JSON.stringify(submitted.body));
+  for (;;) {
+    const job = (await call('GET', `/v1/renders/${submitted.body.id}`, undefined, key)).body;
+    if (job.status === 'completed') return { frames: Math.round(job.output.duration * ((request as { frame_rate?: number }).frame_rate ?? 30)), output: job.output };
+    if (job.status === 'failed' || job.status === 'cancelled') throw new Error(JSON.stringify(job.error));
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const scene = (width: number, height: number) => ({
+  width, height, duration: 10, frame_rate: 30,
+  background_gradient: 'linear-gradient(90deg, #1d4ed8, #9333ea)',
+  elements: [
+    { type: 'shape', shape: 'rectangle', x: '70%', y: '50%', width: '20%', height: '20%', fill_color: '#ef4444' },
+    { type: 'video', source_url: `${filesUrl}/clip.mp4`, x: '35%', y: '50%', width: '50%', height: '50%', out_point: 10 },
+    { type: 'image', source_url: `${filesUrl}/logo.png`, x: '10%', y: '15%', width: '10%', height: '18%' },
+    { type: 'text', text: 'Render service benchmark', x: '50%', y: '85%', width: '80%', height: '12%', font_size: Math.round(height / 15), fill_color: '#ffffff', fade_in_duration: 1 },
+  ],
+});
+
+const rows: [string, number, number | null, number][] = [];
+const self = () => process.pid;
+
+// Warm-up: the first job of a worker opens the browser and loads the bundle.
+await renderThroughService({ width: 64, height: 64, output_format: 'png', elements: [] });
+
+for (const [label, request] of [
+  ['service: 1080p30 10 s mp4 (text, image, shape, video)', scene(1920, 1080)],
+  ['service: 720p30 10 s mp4 (same)', scene(1280, 720)],
+  ['service: 1080p30 5 s webm with alpha', { ...scene(1920, 1080), duration: 5, output_format: 'webm', alpha: true, background_gradient: undefined, background_color: '#00000000' }],
+  ['service: 1080p png still (warm worker)', { ...scene(1920, 1080), output_format: 'png', duration: undefined }],
+] as const) {
+  const result = await measure(self, () => renderThroughService(request));
+  rows.push([label, result.seconds, result.value.frames > 1 ? result.value.frames / result.seconds : null, result.peakBytes]);
+}
+await service.close();
+
+// Baseline 1: the machine's ffmpeg with a comparable hand-written filter graph (x264 medium, CRF 18).
+const font = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+const graph = [
+  'gradients=s=1920x1080:c0=0x1d4ed8:c1=0x9333ea:x0=0:y0=540:x1=1920:y1=540:d=10:r=30[bg]',
+  '[bg]drawbox=x=1152:y=432:w=384:h=216:color=0xef4444:t=fill[b1]',
+  '[0:v]scale=960:540[clip]',
+  '[b1][clip]overlay=x=192:y=270[b2]',
+  `[b2][1:v]overlay=x='100+t*140':y=60[b3]`,
+  `[b3]drawtext=fontfile=${font}:text='Render service benchmark':fontsize=72:fontcolor=white:x=(w-tw)/2:y=900:alpha='min(1,t)'[v]`,
+].join(';');
+let ffmpegPid = 0;
+const ffmpegRun = await measure(() => ffmpegPid, () => new Promise<void>((resolve, reject) => {
+  const child = spawn('ffmpeg', ['-v', 'error', '-y', '-i', clip, '-loop', '1', '-i', logo, '-filter_complex', graph, '-map', '[v]', '-map', '0:a',
+    '-t', '10', '-c:v', 'libx264', '-preset', 'medium', '-crf', '18', '-pix_fmt', 'yuv420p', '-c:a', 'aac', path.join(work, 'ffmpeg.mp4')]);
+  ffmpegPid = child.pid!;
+  child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}`))));
+}));
+rows.push(['floor: ffmpeg filter graph, 1080p30 10 s H.264', ffmpegRun.seconds, 300 / ffmpegRun.seconds, ffmpegRun.peakBytes]);
+
+// Baseline 2: plain renderMedia() with <OffthreadVideo>, as a user would write it.
+let baselinePid = 0;
+const baseline = await measure(() => baselinePid, () => new Promise<number>((resolve, reject) => {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'baseline/render-baseline.mts'), `${filesUrl}/clip.mp4`, `${filesUrl}/logo.png`, path.join(work, 'baseline.mp4'), config.render.cacheDir, config.render.browserExecutable], { stdio: ['ignore', 'pipe', 'inherit'] });
+  baselinePid = child.pid!;
+  let out = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!).seconds) : reject(new Error(`baseline exited ${code}`))));
+}));
+rows.push(['baseline: plain renderMedia + <OffthreadVideo>, 1080p30 10 s', baseline.value, 300 / baseline.value, baseline.peakBytes]);
+
+files.close();
+rmSync(work, { recursive: true, force: true });
+
+const header = ['case', 'wall s', 'fps', 'peak memory MB'];
+const lines = rows.map(([label, seconds, fps, peak]) => [label, seconds.toFixed(1), fps === null ? '–' : fps.toFixed(1), (peak / 1024 / 1024).toFixed(0)]);
+const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+console.log(fmt(header));
+console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+for (const line of lines) console.log(fmt(line));
+process.exit(0);
