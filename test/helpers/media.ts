@@ -63,6 +63,50 @@ export async function meanVolumeDb(file: string): Promise<number> {
   return Number(match[1]);
 }
 
+/**
+ * Loudness of the audio between two instants (seconds), optionally through extra filters first
+ * (e.g. `lowpass=f=1000` to hear one tone of a mix). Silence reads about -91 dB.
+ */
+export async function volumeDb(file: string, from: number, to: number, filters?: string): Promise<{ mean: number; max: number }> {
+  const chain = [`atrim=start=${from}:end=${to}`, ...(filters ? [filters] : []), 'volumedetect'].join(',');
+  const { stderr } = await run('ffmpeg', ['-v', 'info', '-i', file, '-vn', '-af', chain, '-f', 'null', '-']);
+  const level = (name: string) => {
+    const match = new RegExp(`${name}: (-?[\\d.]+|-inf) dB`).exec(stderr);
+    if (!match) throw new Error(`no ${name} measured between ${from} s and ${to} s`);
+    return match[1] === '-inf' ? -Infinity : Number(match[1]);
+  };
+  return { mean: level('mean_volume'), max: level('max_volume') };
+}
+
+/** A whole decoded frame (rgb24), for checks over regions: ink of a text, bars of an image. */
+export interface Frame {
+  width: number;
+  height: number;
+  data: Buffer;
+  at(x: number, y: number): [number, number, number];
+}
+
+export async function frameAt(file: string, seconds = 0): Promise<Frame> {
+  const { stdout: size } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', file]);
+  const [width, height] = size.trim().split(',').map(Number);
+  const { stdout } = await run(
+    'ffmpeg',
+    ['-v', 'error', '-ss', String(seconds), '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+    { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
+  );
+  const data = stdout as unknown as Buffer;
+  if (data.length !== width * height * 3) throw new Error(`decoded ${data.length} bytes, expected ${width}x${height} rgb24`);
+  return {
+    width,
+    height,
+    data,
+    at: (x, y) => {
+      const offset = (y * width + x) * 3;
+      return [data[offset], data[offset + 1], data[offset + 2]];
+    },
+  };
+}
+
 export function near(actual: number[], expected: number[], tolerance = 40): boolean {
   return expected.every((value, i) => Math.abs(actual[i] - value) <= tolerance);
 }

@@ -34,6 +34,7 @@ export class RemotionRenderer implements OnModuleDestroy {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   private warm = false;
+  private closing = false;
 
   /** Bundles (or finds the bundle) and opens the browser ahead of the first job. */
   async warmUp(): Promise<void> {
@@ -132,6 +133,7 @@ export class RemotionRenderer implements OnModuleDestroy {
   }
 
   private openBrowser(): Promise<HeadlessBrowser> {
+    if (this.closing) return Promise.reject(new Error('The renderer is shutting down'));
     this.browser ??= import('@remotion/renderer')
       .then(({ openBrowser }) =>
         openBrowser('chrome', { browserExecutable: this.config.render.browserExecutable, chromiumOptions: CHROMIUM_OPTIONS, logLevel: 'error' }),
@@ -149,7 +151,10 @@ export class RemotionRenderer implements OnModuleDestroy {
     await browser?.then((b) => b.close({ silent: true })).catch(() => undefined);
   }
 
+  /** Waits for a warm-up still under way, so no bundling or browser outlives the application. */
   async onModuleDestroy(): Promise<void> {
+    this.closing = true;
+    await this.bundle?.catch(() => undefined);
     await Promise.all([this.closeBrowser(), this.mediaServer.stop()]);
   }
 }
