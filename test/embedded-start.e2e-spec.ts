@@ -14,8 +14,8 @@ describe('start with no configuration (embedded PostgreSQL)', () => {
   const config = loadConfig({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: '54349', LOG_LEVEL: 'error', HOST: '127.0.0.1', PORT: '0' });
   const started: RunningApp[] = [];
 
-  async function boot(role: 'all' | 'api' = 'all') {
-    const running = await createApp(config, role);
+  async function boot() {
+    const running = await createApp(config, 'api');
     started.push(running);
     await running.app.listen(0, '127.0.0.1');
     return { running, http: request(running.app.getHttpServer()) };
@@ -33,7 +33,7 @@ describe('start with no configuration (embedded PostgreSQL)', () => {
     const signup = await first.http.post('/v1/signup').send({ workspace_name: 'Local', email: 'local@example.com' }).expect(201);
 
     // A second process (e.g. `npm start -- worker` beside `npm start -- api`) reuses the server.
-    const second = await boot('api');
+    const second = await boot();
     const gated = await second.http.get('/v1/workspace').set('Authorization', `Bearer ${signup.body.api_key.key}`);
     expect(gated.body.error.code).toBe('email_not_verified');
     await second.running.close();

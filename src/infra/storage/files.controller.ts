@@ -143,7 +143,10 @@ function tooLarge(limit: number): ApiError {
  */
 function detachableBody(req: Request): PassThrough {
   const body = new PassThrough();
-  req.once('error', (error) => body.destroy(error));
+  // The storage may have stopped reading (and stopped listening) before the client goes away;
+  // a late error must not become an unhandled 'error' event that brings the process down.
+  body.on('error', () => undefined);
+  req.on('error', (error) => body.destroy(error));
   req.once('close', () => {
     if (!req.complete) body.destroy(new Error('The client closed the connection during the upload'));
   });
