@@ -1,0 +1,16 @@
+import { Job } from '../jobs/job.entity';
+
+export type JobEventType = 'render.completed' | 'render.failed' | 'render.progress' | 'task.completed' | 'task.failed' | 'task.progress';
+
+/**
+ * Where job and asset events leave the domain code. Renders, tasks and ingest call it; the webhooks
+ * module decides who receives what (decisions.md: workspace webhooks, or the job's own
+ * `webhook_url`, which overrides them; progress events only to the per-request URL).
+ */
+export abstract class EventPublisher {
+  /** A job reached `completed`/`failed` (type says which) or made progress (`*.progress`). */
+  abstract jobEvent(type: JobEventType, job: Job): Promise<void>;
+
+  /** An external file was copied into storage (`ingest_external`): one `asset.ready` per file. */
+  abstract assetReady(workspaceId: string, asset: Record<string, unknown>, webhookUrl: string | null): Promise<void>;
+}
