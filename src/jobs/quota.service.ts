@@ -23,8 +23,8 @@ export class QuotaService {
 
   /**
    * Refuses a render that would go past the month's allowance. `requestedSeconds` is the output
-   * duration when the request already determines it; unknown media lengths count as zero here
-   * (the render is billed by what it actually produced).
+   * duration as far as the request tells before any media is probed (unknown media lengths take
+   * the schema's fallback); the render is billed by what it actually produced.
    */
   async assertRenderAllowed(workspace: Workspace, requestedSeconds: number): Promise<void> {
     const limitSeconds = planOf(workspace.plan).renderMinutesPerMonth * 60;

@@ -33,6 +33,7 @@ export interface Probe {
     r_frame_rate?: string;
     nb_frames?: string;
     nb_read_frames?: string;
+    duration?: string;
     tags?: Record<string, string>;
   }[];
 }
@@ -76,6 +77,17 @@ export async function volumeDb(file: string, from: number, to: number, filters?:
     return match[1] === '-inf' ? -Infinity : Number(match[1]);
   };
   return { mean: level('mean_volume'), max: level('max_volume') };
+}
+
+/**
+ * The audio as mono 16-bit samples at `rate` Hz, optionally through extra filters first, for
+ * timing checks finer than volumedetect windows.
+ */
+export async function audioSamples(file: string, rate = 48000, filters?: string): Promise<Int16Array> {
+  const args = ['-v', 'error', '-i', file, '-vn', ...(filters ? ['-af', filters] : []), '-ac', '1', '-ar', String(rate), '-f', 's16le', '-'];
+  const { stdout } = await run('ffmpeg', args, { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
+  const bytes = stdout as unknown as Buffer;
+  return new Int16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + (bytes.length & ~1)));
 }
 
 /** A whole decoded frame (rgb24), for checks over regions: ink of a text, bars of an image. */
