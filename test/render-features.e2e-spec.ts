@@ -201,7 +201,7 @@ describe('render features (through the REST API)', () => {
   const box = (x: number | string, y: number | string, width: number | string, height: number | string) => ({ x, y, width, height });
   const shape = (fill_color: string, place: object, rest: object = {}) => ({ type: 'shape', fill_color, ...place, ...rest });
 
-  it('lays out px and percent positions and sizes, anchors 0% vs 50%, z_rotation, x/y_scale, flips and visible: false', async () => {
+  it('lays out px and percent positions and sizes, anchors 0% vs 50%, x/y/z_rotation, x/y_scale, flips and visible: false', async () => {
     const { job, file } = await render('layout', still(320, 180, {
       background_color: '#0000ff',
       elements: [
@@ -211,6 +211,8 @@ describe('render features (through the REST API)', () => {
         shape('#00ff00', box('37.5%', '25%', '12.5%', '20%')), // 100..140 x 27..63
         shape('#ffffff', box(200, 45, 40, 40), { z_rotation: '45deg' }), // a diamond, half-diagonal 28.3
         shape('#ffff00', box(280, 45, 40, 40), { x_scale: '50%', y_scale: '150%' }), // 270..290 x 15..75
+        shape('#ffffff', box(81, 30, 30, 30), { x_rotation: '60deg' }), // 66..96 x 15..45, seen 15 px tall
+        shape('#ffffff', box(249, 45, 30, 30), { y_rotation: 60 }), // 234..264 x 30..60, seen 15 px wide
         { type: 'image', source_url: url('halves.png'), ...box(40, 135, 40, 40) }, // 20..60 x 115..155
         { type: 'image', source_url: url('halves.png'), ...box(120, 135, 40, 40), flip_horizontal: true }, // 100..140
         { type: 'image', source_url: url('tophalves.png'), ...box(200, 135, 40, 40), flip_vertical: true }, // 180..220
@@ -241,6 +243,14 @@ describe('render features (through the REST API)', () => {
     c.colour('rotated square: tip right of the centre', frame.at(225, 45), WHITE);
     c.colour('rotated square: unrotated bottom-right corner now empty', frame.at(218, 63), BLUE);
     c.colour('rotated square: unrotated top-left corner now empty', frame.at(182, 27), BLUE);
+    c.colour('x_rotation 60deg: centre', frame.at(81, 30), WHITE);
+    c.colour('x_rotation 60deg: as wide as before', frame.at(70, 30), WHITE);
+    c.colour('x_rotation 60deg: half as tall (top)', frame.at(81, 19), BLUE);
+    c.colour('x_rotation 60deg: half as tall (bottom)', frame.at(81, 41), BLUE);
+    c.colour('y_rotation 60: centre', frame.at(249, 45), WHITE);
+    c.colour('y_rotation 60: as tall as before', frame.at(249, 33), WHITE);
+    c.colour('y_rotation 60: half as wide (left)', frame.at(237, 45), BLUE);
+    c.colour('y_rotation 60: half as wide (right)', frame.at(261, 45), BLUE);
     c.colour('y_scale 150%: taller at the top', frame.at(280, 18), YELLOW);
     c.colour('y_scale 150%: taller at the bottom', frame.at(280, 72), YELLOW);
     c.colour('x_scale 50%: narrower on the left', frame.at(265, 45), BLUE);
@@ -307,7 +317,7 @@ describe('render features (through the REST API)', () => {
     c.assertAll();
   });
 
-  it('fits images: contain leaves bars, cover fills (cropping), fill stretches; cover by default; media aspect when one size is set', async () => {
+  it('fits images: contain leaves bars, cover fills (cropping), fill stretches; cover by default; one size set: the media aspect or aspect_ratio', async () => {
     const stripes = (fit: string | undefined, place: object) => ({ type: 'image', source_url: url('stripes.png'), ...place, ...(fit ? { fit } : {}) });
     const { file } = await render('fit', still(320, 180, {
       background_color: '#0000ff',
@@ -318,6 +328,7 @@ describe('render features (through the REST API)', () => {
         stripes(undefined, box(290, 60, 40, 40)), // 270..310: cover
         { type: 'image', source_url: url('stripes.png'), x: 160, y: 150, width: 80 }, // 80x40 from the image's 2:1
         { type: 'image', source_url: url('yellow.png'), ...box('75%', '75%', 40, 40) },
+        shape('#ffffff', { x: 50, y: 140, width: 60, aspect_ratio: 2 }), // 20..80 x 125..155
       ],
     }));
     const frame = await frameAt(file);
@@ -341,6 +352,11 @@ describe('render features (through the REST API)', () => {
     c.colour('width only: 40 px tall, top inside', frame.at(160, 133), RED);
     c.colour('width only: 40 px tall, nothing above', frame.at(160, 127), BLUE);
     c.colour('image at x=75% y=75%', frame.at(240, 135), YELLOW);
+    c.colour('aspect_ratio 2: 30 px tall, top inside', frame.at(50, 127), WHITE);
+    c.colour('aspect_ratio 2: 30 px tall, bottom inside', frame.at(50, 153), WHITE);
+    c.colour('aspect_ratio 2: nothing above', frame.at(50, 122), BLUE);
+    c.colour('aspect_ratio 2: nothing below', frame.at(50, 158), BLUE);
+    c.colour('aspect_ratio 2: 60 px wide', frame.at(22, 140), WHITE);
     c.assertAll();
   });
 
@@ -373,7 +389,7 @@ describe('render features (through the REST API)', () => {
     c.assertAll();
   });
 
-  it('styles text: fill colour, background box with padding, stroke, wrapping in its box, line height, alignment, size, weight, letter spacing, transform', async () => {
+  it('styles text: fill colour, background box with padding, stroke, wrapping in its box, line height, alignment, size (and its default), weight, italic, letter spacing, transform', async () => {
     const text = (content: string, x: number, y: number, rest: object = {}) => ({ type: 'text', text: content, x, y, x_anchor: 0, y_anchor: 0, font_size: 20, fill_color: '#ffffff', ...rest });
     const words = 'HHH EEE FFF TTT LLL EEE HHH';
     const { file } = await render('text', still(480, 360, {
@@ -394,6 +410,10 @@ describe('render features (through the REST API)', () => {
         text('HELLO', 245, 315),
         text('Right', 330, 10, { width: 140, height: 40, x_alignment: 'right' }),
         text('Mid', 330, 70, { width: 140, height: 80, x_alignment: 'center', y_alignment: 'bottom' }),
+        text('IIII', 330, 175, { font_size: 30 }),
+        text('IIII', 330, 225, { font_size: 30, font_style: 'italic' }),
+        text('HH', 330, 285, { font_size: undefined }), // default: canvas height / 20 = 18 px
+        text('HH', 400, 285, { font_size: 360 / 20 }),
       ],
     }));
     const frame = await frameAt(file);
@@ -453,6 +473,24 @@ describe('render features (through the REST API)', () => {
     const mid = inkIn(frame, [320, 62, 480, 160], brightInk);
     c.near('x_alignment center: ink centred on the box (400)', (mid.left + mid.right) / 2, 400, 2);
     c.that('y_alignment bottom: in the last line box of the box (126..150)', mid.top >= 150 - 24 && mid.bottom <= 150, [mid.top, mid.bottom]);
+
+    /** Horizontal shift of the ink's left edge from its top row to its bottom row. */
+    const slant = (region: Region) => {
+      const ink = inkIn(frame, region, brightInk);
+      const leftmost = (y: number) => {
+        for (let x = region[0]; x < region[2]; x += 1) if (brightInk(frame.at(x, y))) return x;
+        return NaN;
+      };
+      return leftmost(ink.top + 1) - leftmost(ink.bottom - 1);
+    };
+    const upright = slant([320, 165, 480, 215]);
+    const italic = slant([320, 215, 480, 265]);
+    c.that('font_style normal: upright', Math.abs(upright) <= 1, upright);
+    c.that('font_style italic: slanted to the right', italic >= 3, italic);
+    const defaultSize = inkIn(frame, [320, 275, 400, 320], brightInk);
+    const explicitSize = inkIn(frame, [390, 275, 480, 320], brightInk);
+    const sizeDifference = maskDifference(defaultSize.mask, explicitSize.mask);
+    c.that('font_size omitted: canvas height / 20', defaultSize.count > 50 && sizeDifference <= 5, { sizeDifference, ink: defaultSize.count });
     c.assertAll();
   });
 
@@ -573,9 +611,9 @@ describe('render features (through the REST API)', () => {
       elements: [
         { type: 'audio', source_url: tone, out_point: 0.6 }, // 0 .. 0.6
         { type: 'video', source_url: clip, time: 0.3, out_point: 0.6, x: '25%', width: '50%', height: '100%' }, // 0.3 .. 0.9
-        { type: 'audio', source_url: tone, time: 0.9, out_point: 0.15, visible: false }, // 0.9 .. 1.05, not played
-        { type: 'audio', source_url: tone, time: 1.05, out_point: 0.45, volume: '50%' }, // 1.05 .. 1.5
-        { type: 'video', source_url: clip, time: 1.05, out_point: 0.45, volume: 0, x: '75%', width: '50%', height: '100%' },
+        { type: 'audio', source_url: tone, time: 0.9, out_point: 0.2, visible: false }, // 0.9 .. 1.1, not played
+        { type: 'audio', source_url: tone, time: 1.1, out_point: 0.4, volume: '50%' }, // 1.1 .. 1.5
+        { type: 'video', source_url: clip, time: 1.1, out_point: 0.4, volume: 0, x: '75%', width: '50%', height: '100%' },
       ],
     });
     const c = new Checks();
@@ -586,16 +624,16 @@ describe('render features (through the REST API)', () => {
     const toneAlone = await band(0.05, 0.25);
     const both = await band(0.38, 0.55);
     const clipAlone = await band(0.65, 0.85);
-    const gap = await volumeDb(file, 0.93, 1.02);
-    const halfAndMuted = await band(1.12, 1.43);
+    const gap = await volumeDb(file, 0.93, 1.07);
+    const halfAndMuted = await band(1.15, 1.45);
     c.that(`audio element: its ${AUDIO_TONE_HZ} Hz tone alone (0.05–0.25 s)`, toneAlone.tone > -35 && toneAlone.clip < toneAlone.tone - 30, toneAlone);
     c.that('audio element and video sound mixed (0.38–0.55 s)', both.tone > -35 && both.clip > -35, both);
     c.that(`video element: its ${CLIP_TONE_HZ} Hz tone alone (0.65–0.85 s)`, clipAlone.clip > -35 && clipAlone.tone < clipAlone.clip - 30, clipAlone);
-    c.that('silence after out_point, with the invisible audio element (0.93–1.02 s)', gap.max < -60, gap);
-    c.near('volume 50%: the tone 6 dB lower (1.12–1.43 s)', halfAndMuted.tone, toneAlone.tone - 6.02, 1.5);
+    c.that('silence after out_point, with the invisible audio element (0.93–1.07 s)', gap.max < -60, gap);
+    c.near('volume 50%: the tone 6 dB lower (1.15–1.45 s)', halfAndMuted.tone, toneAlone.tone - 6.02, 1.5);
     c.that('volume 0: the video playing beside it is silent', halfAndMuted.clip < halfAndMuted.tone - 30, halfAndMuted);
     // The same, to the millisecond: each sound starts and stops with its element (±15 ms).
-    const expectedSpans = { tone: [{ start: 0, end: 0.6 }, { start: 1.05, end: 1.5 }], clip: [{ start: 0.3, end: 0.9 }] };
+    const expectedSpans = { tone: [{ start: 0, end: 0.6 }, { start: 1.1, end: 1.5 }], clip: [{ start: 0.3, end: 0.9 }] };
     const spans = {
       tone: soundSpans(await audioSamples(file, 48000, HIGH_BAND), 48000),
       clip: soundSpans(await audioSamples(file, 48000, LOW_BAND), 48000),

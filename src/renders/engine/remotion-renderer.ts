@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import type { HeadlessBrowser } from '@remotion/renderer';
 import { COMPOSITION_ID, CompositionProps, ResolvedRequest } from '../../../composition/src/schema';
@@ -91,16 +96,22 @@ export class RemotionRenderer implements OnModuleDestroy {
         args.onProgress('encoding', 1);
         return;
       }
+      // AAC: Remotion muxes a raw AAC stream without the encoder-delay edit list, so the sound
+      // would play ~43 ms late. It hands over the mix as WAV instead and ffmpeg encodes and muxes
+      // it, writing the edit list.
+      const separateAudio = plan.audioCodec === 'aac';
+      const videoPath = separateAudio ? withSuffix(args.outputPath, '.video') : args.outputPath;
+      const audioPath = path.join(path.dirname(args.outputPath), 'audio.wav');
       await renderMedia({
         composition,
         serveUrl,
         codec: plan.codec,
-        outputLocation: args.outputPath,
+        outputLocation: videoPath,
         inputProps,
         imageFormat: plan.imageFormat,
         pixelFormat: plan.pixelFormat,
         ...(plan.proResProfile ? { proResProfile: plan.proResProfile } : {}),
-        ...(plan.audioCodec ? { audioCodec: plan.audioCodec } : {}),
+        ...(separateAudio ? { separateAudioTo: audioPath } : plan.audioCodec ? { audioCodec: plan.audioCodec } : {}),
         ...(plan.codec === 'h264' ? { colorSpace: 'bt709' as const } : {}),
         ...(plan.imageFormat === 'jpeg' ? { jpegQuality: 90 } : {}),
         concurrency: this.config.render.concurrency === 1 ? 1 : null,
@@ -115,6 +126,7 @@ export class RemotionRenderer implements OnModuleDestroy {
           args.onProgress(renderedFrames < resolved.durationInFrames ? 'compositing' : 'encoding', progress);
         },
       });
+      if (separateAudio) await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
     } catch (error) {
       // The browser may be what broke; a fresh one costs about a second at the next render.
       if (!args.signal.aborted) await this.closeBrowser();
@@ -157,4 +169,24 @@ export class RemotionRenderer implements OnModuleDestroy {
     await this.bundle?.catch(() => undefined);
     await Promise.all([this.closeBrowser(), this.mediaServer.stop()]);
   }
+}
+
+const execFileAsync = promisify(execFile);
+
+function withSuffix(file: string, suffix: string): string {
+  const ext = path.extname(file);
+  return `${file.slice(0, -ext.length)}${suffix}${ext}`;
+}
+
+/** Video stream copied, WAV mix encoded to AAC with its priming recorded, moov atom up front. */
+async function muxAacAudio(videoPath: string, audioPath: string, outputPath: string, signal: AbortSignal): Promise<void> {
+  if (!existsSync(audioPath)) {
+    await rename(videoPath, outputPath); // nothing audible: no audio track
+    return;
+  }
+  await execFileAsync(
+    'ffmpeg',
+    ['-v', 'error', '-y', '-i', videoPath, '-i', audioPath, '-map', '0:v', '-map', '1:a', '-c:v', 'copy', '-c:a', 'aac', '-b:a', '320k', '-movflags', '+faststart', '-shortest', outputPath],
+    { signal, timeout: 10 * 60_000 },
+  );
 }
