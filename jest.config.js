@@ -23,4 +23,6 @@ module.exports = {
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   testTimeout: 60000,
+  // Chromium and pg pools close asynchronously after the last test; never let CI wait on them.
+  forceExit: true,
 };

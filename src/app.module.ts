@@ -2,6 +2,7 @@ import { DynamicModule, MiddlewareConsumer, Module, NestModule, Provider } from 
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeysModule } from './api-keys/api-keys.module';
+import { AssetsModule } from './assets/assets.module';
 import { JobsModule } from './jobs/jobs.module';
 import { RendersModule } from './renders/renders.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -21,6 +22,8 @@ import { FilesModule, StorageModule } from './infra/storage/storage.module';
 import { DATABASE_URL, RUNTIME_ROLE } from './infra/tokens';
 import { SkillsModule } from './skills/skills.module';
 import { SystemModule } from './system/system.module';
+import { UploadsModule } from './uploads/uploads.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 
 export interface AppModuleOptions {
@@ -60,8 +63,10 @@ export class AppModule implements NestModule {
         RateLimitModule,
         SystemModule,
         JobsModule,
+        WebhooksModule.forRole(servesApi),
+        AssetsModule.forRole(servesApi),
         RendersModule.forRole(servesApi),
-        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule] : []),
+        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule] : []),
       ],
       providers: globals,
       exports: [DATABASE_URL, RUNTIME_ROLE],

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { MAX_FILE_BYTES } from '../common/limits';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '../webhooks/retry-schedule';
 import { PROJECT_ROOT } from './paths';
 
 /** Which parts of the service this process runs. */
@@ -33,6 +34,16 @@ export interface AppConfig {
   storage: StorageConfig;
   /** Lets the guarded fetcher reach loopback and private addresses (local development, tests). */
   allowPrivateNetwork: boolean;
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** An attempt fails when the endpoint has not answered within this many seconds. */
+  timeoutSeconds: number;
+  /** Seconds before each retry after a failed attempt; its length + 1 is the number of attempts. */
+  retryScheduleSeconds: number[];
+  /** Accept plain-http webhook URLs (local development and tests); https only otherwise. */
+  allowHttp: boolean;
 }
 
 export interface StorageConfig {
@@ -90,6 +101,9 @@ export const ENV_VARS = [
   'STORAGE_SIGNING_SECRET',
   'UPLOAD_MAX_BYTES',
   'ALLOW_PRIVATE_NETWORK',
+  'ALLOW_HTTP_WEBHOOKS',
+  'WEBHOOK_TIMEOUT_S',
+  'WEBHOOK_RETRY_SCHEDULE',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -175,6 +189,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     uploadMaxBytes: int('UPLOAD_MAX_BYTES', MAX_FILE_BYTES, 1, MAX_FILE_BYTES),
   };
   const allowPrivateNetwork = oneOf('ALLOW_PRIVATE_NETWORK', ['true', 'false'] as const, 'false') === 'true';
+  const retrySchedule = parseRetrySchedule(str('WEBHOOK_RETRY_SCHEDULE') ?? DEFAULT_RETRY_SCHEDULE_SECONDS.join(','));
+  if ('problem' in retrySchedule) problems.push(retrySchedule.problem);
+  const webhooks: WebhookConfig = {
+    timeoutSeconds: int('WEBHOOK_TIMEOUT_S', 10, 1, 60),
+    retryScheduleSeconds: 'delays' in retrySchedule ? retrySchedule.delays : [...DEFAULT_RETRY_SCHEDULE_SECONDS],
+    allowHttp: oneOf('ALLOW_HTTP_WEBHOOKS', ['true', 'false'] as const, 'false') === 'true',
+  };
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -195,6 +216,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     render,
     storage,
     allowPrivateNetwork,
+    webhooks,
   };
 }
 

@@ -6,6 +6,7 @@ export type JobEventType = 'render.completed' | 'render.failed' | 'render.progre
  * Where job and asset events leave the domain code. Renders, tasks and ingest call it; the webhooks
  * module decides who receives what (decisions.md: workspace webhooks, or the job's own
  * `webhook_url`, which overrides them; progress events only to the per-request URL).
+ * Neither method rejects: a failure to publish is logged, and the caller's work goes on.
  */
 export abstract class EventPublisher {
   /** A job reached `completed`/`failed` (type says which) or made progress (`*.progress`). */

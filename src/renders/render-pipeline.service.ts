@@ -10,7 +10,8 @@ import {
 } from '../../composition/src/schema';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { FetchError, GuardedFetcher } from '../infra/http/guarded-fetcher';
+import { MediaIntake } from '../assets/media-intake.service';
+import { SourceFailure } from '../assets/source-failure';
 import { Storage } from '../infra/storage/storage';
 import { Job, JobOutput, ProgressStage } from '../jobs/job.entity';
 import { OutputFormat, planOutput } from './engine/output-formats';
@@ -30,14 +31,14 @@ const DOWNLOAD_SHARE = [0, 10];
 const RENDER_SHARE = [10, 95];
 
 /**
- * One render from request to stored artifact: download every input once (guarded fetcher),
+ * One render from request to stored artifact: bring every input in once (MediaIntake),
  * probe it, serve it to the browser on loopback, render, upload. Testable without the queue.
  */
 @Injectable()
 export class RenderPipeline {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly fetcher: GuardedFetcher,
+    private readonly intake: MediaIntake,
     private readonly storage: Storage,
     private readonly renderer: RemotionRenderer,
   ) {}
@@ -53,7 +54,7 @@ export class RenderPipeline {
     let unmount = () => undefined as void;
     try {
       report('downloading', DOWNLOAD_SHARE[0]);
-      const inputs = await this.downloadInputs(request, workDir, signal, (fraction) =>
+      const inputs = await this.downloadInputs(job, request, workDir, signal, (fraction) =>
         report('downloading', lerp(DOWNLOAD_SHARE, fraction)),
       );
       const mounted = this.renderer.mediaServer.mount(inputs.map((i) => ({ file: i.file, contentType: i.contentType })));
@@ -89,8 +90,12 @@ export class RenderPipeline {
     }
   }
 
-  /** Fetches each distinct URL once and probes it; failures become the spec's source error codes. */
+  /**
+   * Brings each distinct URL in once (from storage when the service holds it, else through the
+   * guarded fetcher) and probes it; failures become the spec's source error codes.
+   */
   private async downloadInputs(
+    job: Job,
     request: Parameters<typeof externalSources>[0],
     workDir: string,
     signal: AbortSignal,
@@ -102,10 +107,11 @@ export class RenderPipeline {
       const file = path.join(workDir, `input-${index}${extensionOf(source.url)}`);
       let contentType: string | null;
       try {
-        ({ contentType } = await this.fetcher.downloadToFile(source.url, file, { signal }));
+        ({ contentType } = await this.intake.fetchInput(job, source, file, signal));
       } catch (error) {
         signal.throwIfAborted();
-        throw sourceFailure(source.url, source.pointer, error);
+        if (error instanceof SourceFailure) throw new RenderFailure(error.code, error.message);
+        throw error;
       }
       const probed = await probeMedia(file);
       if (!probed || (source.kind !== 'image' && source.kind !== 'background' && source.kind !== 'watermark' && !probed.duration)) {
@@ -120,17 +126,6 @@ export class RenderPipeline {
     }
     return inputs;
   }
-}
-
-function sourceFailure(url: string, pointer: string, error: unknown): RenderFailure {
-  if (error instanceof FetchError) {
-    if (error.reason === 'http_status' && error.status === 404) {
-      return new RenderFailure('source_not_found', `The source at ${pointer} answered 404 Not Found`);
-    }
-    if (error.reason === 'too_large') return new RenderFailure('source_too_large', `The source at ${pointer} is larger than 5 GiB`);
-    return new RenderFailure('invalid_source', `The source at ${pointer} could not be fetched: ${error.message}`);
-  }
-  return new RenderFailure('invalid_source', `The source at ${pointer} could not be fetched`);
 }
 
 function extensionOf(url: string): string {

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Job as QueueJob } from 'pg-boss';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { EventPublisher } from '../events/event-publisher';
 import { APP_CONFIG } from '../config/config.module';
 import { QueueService } from '../infra/queue/queue.service';
 import { Storage } from '../infra/storage/storage';
@@ -34,6 +35,7 @@ export class RenderWorker implements OnApplicationBootstrap {
     private readonly renderer: RemotionRenderer,
     private readonly storage: Storage,
     private readonly readiness: ReadinessRegistry,
+    private readonly events: EventPublisher,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -44,6 +46,7 @@ export class RenderWorker implements OnApplicationBootstrap {
       expireInSeconds: 4 * 3600,
       heartbeatSeconds: this.config.render.heartbeatSeconds,
       deadLetter: RENDER_DEAD_LETTER_QUEUE,
+      notify: true,
     });
     if (!this.queue.runsWorkers) return;
     this.readiness.register('renderer', () => this.renderer.ready());
@@ -51,6 +54,10 @@ export class RenderWorker implements OnApplicationBootstrap {
     this.queue.registerWorker<RenderQueuePayload>(RENDER_QUEUE, (jobs) => this.handle(jobs), {
       localConcurrency: this.config.render.concurrency,
       batchSize: 1,
+      // NOTIFY wakes an idle worker at once; a wake-up that arrives while it renders is lost, so
+      // a busy worker still looks for the next job within a second of finishing.
+      pollingIntervalSeconds: 1,
+      notifyPollingIntervalSeconds: 1,
     });
     // Every attempt crashed (e.g. the worker was killed each time): the job must still end.
     this.queue.registerWorker<RenderQueuePayload>(RENDER_DEAD_LETTER_QUEUE, async (jobs) => {
@@ -78,7 +85,11 @@ export class RenderWorker implements OnApplicationBootstrap {
     queued.signal?.addEventListener('abort', () => abort.abort(new Error('queue expiry')), { once: true });
     const progress = new ProgressWriter(this.db, job.id, abort);
     try {
-      const artifact = await this.pipeline.run(job, abort.signal, (stage, percent) => progress.report(stage, percent));
+      const artifact = await this.pipeline.run(job, abort.signal, (stage, percent) => {
+        progress.report(stage, percent);
+        // Not awaited: the publisher throttles, and a progress event never holds up the render.
+        void this.events.jobEvent('render.progress', { ...job, progressStage: stage, progressPercent: Math.min(99, Math.floor(percent)) });
+      });
       await progress.stop();
       const [, completed]: [unknown, number] = await this.db.query(
         `UPDATE jobs SET status = 'completed', output = $2, output_key = $3, output_seconds = $4,
@@ -87,6 +98,7 @@ export class RenderWorker implements OnApplicationBootstrap {
         [job.id, JSON.stringify(artifact.output), artifact.key, artifact.output.duration],
       );
       if (completed === 0) await this.storage.delete(artifact.key); // cancelled while uploading
+      else await this.publishOutcome('render.completed', job.id);
     } catch (error) {
       await progress.stop();
       if (abort.signal.aborted && !queued.signal?.aborted) return; // cancelled by the user
@@ -116,11 +128,21 @@ export class RenderWorker implements OnApplicationBootstrap {
   }
 
   private async fail(jobId: string, code: string, message: string): Promise<void> {
-    await this.db.query(
+    const [, failed]: [unknown, number] = await this.db.query(
       `UPDATE jobs SET status = 'failed', error = $2, progress_stage = NULL, completed_at = now(), updated_at = now()
        WHERE id = $1 AND status = 'processing'`,
       [jobId, JSON.stringify({ code, message })],
     );
+    if (failed > 0) await this.publishOutcome('render.failed', jobId);
+  }
+
+  /** Sends the job as it ended to its webhooks; a failure here is logged and the outcome stands. */
+  private async publishOutcome(type: 'render.completed' | 'render.failed', jobId: string): Promise<void> {
+    try {
+      await this.events.jobEvent(type, await this.db.getRepository(Job).findOneByOrFail({ id: jobId }));
+    } catch (error) {
+      this.logger.error(`Could not publish ${type} for ${jobId}: ${(error as Error).message}`);
+    }
   }
 }
 

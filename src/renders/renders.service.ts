@@ -10,6 +10,7 @@ import {
   truncateViolations,
   validateRenderRequest,
 } from '../../composition/src/schema';
+import { MediaIntake } from '../assets/media-intake.service';
 import { ApiError } from '../common/errors/api-error';
 import { IdempotencyService } from '../common/idempotency/idempotency.service';
 import { newId } from '../common/ids';
@@ -52,13 +53,15 @@ export class RendersService {
     private readonly quota: QuotaService,
     private readonly idempotency: IdempotencyService,
     private readonly presenter: JobPresenter,
+    private readonly intake: MediaIntake,
   ) {}
 
   async submit(workspace: Workspace, body: unknown, options: SubmitOptions = {}): Promise<{ replayed: boolean; body: RenderSubmitOut }> {
-    const request = parseRenderRequest(body);
-    const knownSeconds = resolveRequest(request, {}).durationSeconds;
+    // Sources are checked (and stored assets read) before anything is written: a 422 leaves no trace.
+    const { request, ingest, media } = await this.intake.prepareRender(workspace, parseRenderRequest(body));
+    const knownSeconds = resolveRequest(request, media).durationSeconds;
     if (!options.isPreview) await this.quota.assertRenderAllowed(workspace, knownSeconds);
-    const violations = findViolations(request);
+    const violations = findViolations(request, media);
     const ok = !violations.some((v) => v.severity === 'error');
 
     return this.db.transaction(async (tx) =>
@@ -66,8 +69,10 @@ export class RendersService {
         tx,
         { workspaceId: workspace.id, scope: 'renders', key: options.idempotencyKey, payload: body },
         async () => {
-          const job = await this.insertJob(tx, workspace, request, options);
-          await this.queue.sendInTransaction(tx, RENDER_QUEUE, { job_id: job.id } satisfies RenderQueuePayload);
+          // External files to copy first: the job waits in `ingesting` for the ingest queue.
+          const job = await this.insertJob(tx, workspace, request, options, ingest ? 'ingesting' : 'queued');
+          if (ingest) await this.intake.enqueueIngest(tx, job.id);
+          else await this.queue.sendInTransaction(tx, RENDER_QUEUE, { job_id: job.id } satisfies RenderQueuePayload);
           const view = await this.presenter.present(job);
           return { ...view, ok, violations: truncateViolations(violations) };
         },
@@ -75,14 +80,20 @@ export class RendersService {
     );
   }
 
-  private async insertJob(tx: EntityManager, workspace: Workspace, request: RenderRequest, options: SubmitOptions): Promise<Job> {
+  private async insertJob(
+    tx: EntityManager,
+    workspace: Workspace,
+    request: RenderRequest,
+    options: SubmitOptions,
+    status: Extract<JobStatus, 'ingesting' | 'queued'>,
+  ): Promise<Job> {
     const id = newId('render');
     const job = tx.create(Job, {
       id,
       workspaceId: workspace.id,
       kind: 'render',
       taskType: null,
-      status: 'queued',
+      status,
       isPreview: options.isPreview ?? false,
       request: request as Record<string, unknown>,
       metadata: (request.metadata ?? {}) as Record<string, unknown>,

@@ -24,6 +24,10 @@ export class Workspace {
   @Column('text', { default: 'free' })
   plan: string;
 
+  /** Default of a render's `ingest_external` when the request omits it. */
+  @Column('boolean', { name: 'ingest_external', default: true })
+  ingestExternal: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -6,6 +6,8 @@ export interface WorkspaceView {
   email: string | null;
   email_verified: boolean;
   plan: string;
+  /** Default of `ingest_external` for renders that omit it. */
+  ingest_external: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -17,6 +19,7 @@ export function toWorkspaceView(ws: Workspace): WorkspaceView {
     email: ws.email,
     email_verified: ws.emailVerifiedAt !== null,
     plan: ws.plan,
+    ingest_external: ws.ingestExternal,
     created_at: ws.createdAt.toISOString(),
     updated_at: ws.updatedAt.toISOString(),
   };

@@ -24,9 +24,9 @@ export class WorkspacesController {
   }
 
   @Patch()
-  @ApiOperation({ summary: 'Rename the workspace' })
+  @ApiOperation({ summary: 'Rename the workspace or change its ingest_external default' })
   update(@CurrentWorkspace() ws: Workspace, @Body() body: UpdateWorkspaceDto) {
-    return this.workspaces.rename(ws, body.name);
+    return this.workspaces.update(ws, body);
   }
 
   @Delete()

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { ApiError } from '../common/errors/api-error';
+import { UpdateWorkspaceDto } from './dto/update-workspace.dto';
 import { Workspace } from './workspace.entity';
 import { toWorkspaceView, WorkspaceView } from './workspace.view';
 
@@ -8,8 +10,11 @@ import { toWorkspaceView, WorkspaceView } from './workspace.view';
 export class WorkspacesService {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async rename(workspace: Workspace, name: string): Promise<WorkspaceView> {
-    await this.db.getRepository(Workspace).update({ id: workspace.id }, { name });
+  async update(workspace: Workspace, changes: UpdateWorkspaceDto): Promise<WorkspaceView> {
+    if (changes.name === undefined && changes.ingest_external === undefined) {
+      throw ApiError.validation([{ type: 'missing', loc: ['body'], msg: 'Send name, ingest_external or both', pointer: '' }]);
+    }
+    await this.db.getRepository(Workspace).update({ id: workspace.id }, { name: changes.name, ingestExternal: changes.ingest_external });
     return toWorkspaceView(await this.db.getRepository(Workspace).findOneByOrFail({ id: workspace.id }));
   }
 

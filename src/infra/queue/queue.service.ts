@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { Job as QueueJob, PgBoss } from 'pg-boss';
+import { Job as QueueJob, PgBoss, type SendOptions, type WorkOptions } from 'pg-boss';
 import type { EntityManager } from 'typeorm';
 import { DATABASE_URL, RUNTIME_ROLE } from '../tokens';
 import type { AppConfig, Role } from '../../config/app-config';
@@ -10,7 +10,7 @@ export type JobHandler<T> = (jobs: QueueJob<T>[]) => Promise<void>;
 interface WorkerRegistration {
   queue: string;
   handler: JobHandler<unknown>;
-  options: { localConcurrency?: number; batchSize?: number };
+  options: Pick<WorkOptions, 'localConcurrency' | 'batchSize' | 'notifyPollingIntervalSeconds' | 'pollingIntervalSeconds'>;
 }
 
 /**
@@ -36,6 +36,8 @@ export class QueueService implements OnModuleInit, OnApplicationShutdown {
       connectionString: this.databaseUrl,
       schema: 'pgboss',
       max: 4,
+      // Queues created with `notify: true` wake their workers at once instead of at the next poll.
+      useListenNotify: true,
       superviseIntervalSeconds: this.config.render.superviseSeconds,
       monitorIntervalSeconds: this.config.render.superviseSeconds,
     });
@@ -50,7 +52,9 @@ export class QueueService implements OnModuleInit, OnApplicationShutdown {
     if (this.workers.some((w) => w.queue === queue)) throw new Error(`Queue "${queue}" has two handlers`);
     this.workers.push({ queue, handler: handler as JobHandler<unknown>, options });
     if (this.runsWorkers && this.boss) {
-      void this.boss.work(queue, options, handler as never);
+      this.boss.work(queue, options, handler as never).catch((error: Error) => {
+        this.logger.error(`Queue "${queue}" has no worker: ${error.message}`);
+      });
     }
   }
 
@@ -76,10 +80,12 @@ export class QueueService implements OnModuleInit, OnApplicationShutdown {
 
   /**
    * Enqueues inside the caller's transaction: the queue entry exists only if the job row commits,
-   * so a job is never queued without its row nor saved without its queue entry.
+   * so a job is never queued without its row nor saved without its queue entry. `options` can
+   * delay the entry (`startAfter`), e.g. a scheduled webhook retry.
    */
-  async sendInTransaction(tx: EntityManager, queue: string, data: object): Promise<string | null> {
+  async sendInTransaction(tx: EntityManager, queue: string, data: object, options: Omit<SendOptions, 'db'> = {}): Promise<string | null> {
     return this.instance.send(queue, data, {
+      ...options,
       db: { executeSql: async (text: string, values?: unknown[]) => ({ rows: await tx.query(text, values) }) },
     });
   }

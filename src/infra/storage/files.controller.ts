@@ -10,6 +10,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { FILES_ROUTE_PREFIX, LocalStorage } from './local-storage';
 import { attachmentDisposition, ObjectTooLargeError, Storage, storageKeyProblem } from './storage';
 import type { FileGrant } from './url-signer';
+import { UploadEvents } from './upload-events';
 
 const FILES_ROUTE = new RegExp(`^${FILES_ROUTE_PREFIX.replace(/\//g, '\\/')}`, 'i');
 
@@ -32,6 +33,7 @@ export class FilesController {
   constructor(
     private readonly storage: Storage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly uploadEvents: UploadEvents,
   ) {}
 
   /** Express answers HEAD through the GET route, with the headers and without the body. */
@@ -82,9 +84,9 @@ export class FilesController {
     }
     const limit = this.config.storage.uploadMaxBytes;
     if (Number(req.headers['content-length']) > limit) throw tooLarge(limit);
+    let size: number;
     try {
-      const { size } = await storage.putStream(key, detachableBody(req), contentType, { maxBytes: limit });
-      return { key, size };
+      ({ size } = await storage.putStream(key, detachableBody(req), contentType, { maxBytes: limit }));
     } catch (error) {
       if (error instanceof ObjectTooLargeError) {
         // Read and discard the rest, as Node does for bodies nobody reads: closing the connection
@@ -95,6 +97,8 @@ export class FilesController {
       if (!req.complete) throw new ApiError('invalid_request', 'The upload ended before the whole body arrived');
       throw error;
     }
+    await this.uploadEvents.uploaded(key);
+    return { key, size };
   }
 
   private localStorage(req: Request): LocalStorage {

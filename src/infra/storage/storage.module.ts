@@ -6,6 +6,7 @@ import { FilesController } from './files.controller';
 import { GcsStorage } from './gcs-storage';
 import { LocalStorage } from './local-storage';
 import { Storage } from './storage';
+import { UploadEvents } from './upload-events';
 import { loadSigningSecret, UrlSigner } from './url-signer';
 
 export async function createStorage(config: AppConfig): Promise<Storage> {
@@ -18,8 +19,8 @@ export async function createStorage(config: AppConfig): Promise<Storage> {
 /** `Storage` for every module, in every role (workers download inputs and upload outputs). */
 @Global()
 @Module({
-  providers: [{ provide: Storage, inject: [APP_CONFIG], useFactory: createStorage }],
-  exports: [Storage],
+  providers: [{ provide: Storage, inject: [APP_CONFIG], useFactory: createStorage }, UploadEvents],
+  exports: [Storage, UploadEvents],
 })
 export class StorageModule {}
 

@@ -1,10 +1,16 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsString, MaxLength, MinLength } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 
 export class UpdateWorkspaceDto {
-  @ApiProperty({ description: 'Display name', example: 'Acme video', minLength: 1, maxLength: 100 })
+  @ApiPropertyOptional({ description: 'Display name', example: 'Acme video', minLength: 1, maxLength: 100 })
+  @IsOptional()
   @IsString()
   @MinLength(1)
   @MaxLength(100)
-  name: string;
+  name?: string;
+
+  @ApiPropertyOptional({ description: 'Default of `ingest_external` for renders that omit it (initially true)' })
+  @IsOptional()
+  @IsBoolean()
+  ingest_external?: boolean;
 }

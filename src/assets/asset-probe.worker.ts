@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import * as path from 'node:path';
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Job as QueueJob } from 'pg-boss';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { QueueService } from '../infra/queue/queue.service';
+import { ObjectNotFoundError, Storage } from '../infra/storage/storage';
+import { Asset } from './asset.entity';
+import { AssetsService } from './assets.service';
+import { ASSET_PROBE_QUEUE, AssetProbePayload } from './intake-queues';
+import { probeAsset } from './probe-asset';
+
+/** Attempts after the first when reading the bytes fails unexpectedly (storage or database trouble). */
+const PROBE_RETRY_LIMIT = 3;
+
+/**
+ * The `asset-probe` queue's handler: reads uploaded bytes with ffprobe and records duration, size
+ * and codecs (a probed value replaces a client-supplied one). A readable asset is announced with
+ * `asset.ready`, the signal to retry a request refused with `asset_not_ready`.
+ */
+@Injectable()
+export class AssetProbeWorker implements OnApplicationBootstrap {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly queue: QueueService,
+    private readonly storage: Storage,
+    private readonly assets: AssetsService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.queue.ensureQueue(ASSET_PROBE_QUEUE, { retryLimit: PROBE_RETRY_LIMIT, retryDelay: 5, expireInSeconds: 15 * 60 });
+    this.queue.registerWorker<AssetProbePayload>(ASSET_PROBE_QUEUE, (jobs) => this.handle(jobs), { localConcurrency: 2, batchSize: 1 });
+  }
+
+  private async handle(jobs: QueueJob<AssetProbePayload>[]): Promise<void> {
+    for (const job of jobs) {
+      const assetId = job.data?.asset_id;
+      if (typeof assetId !== 'string') continue;
+      try {
+        await this.probe(assetId);
+      } catch (error) {
+        if (job.retryCount < PROBE_RETRY_LIMIT) throw error;
+        // Out of attempts: back to `reserved`, so the next read of the asset or request naming it starts a new probe.
+        await this.db.query(`UPDATE assets SET status = 'reserved', updated_at = now() WHERE id = $1 AND status = 'probing'`, [assetId]);
+      }
+    }
+  }
+
+  private async probe(assetId: string): Promise<void> {
+    const asset = await this.db.getRepository(Asset).findOneBy({ id: assetId, status: 'probing' });
+    if (!asset) return; // deleted, or already probed by an earlier delivery
+    const workDir = path.join(this.config.dataDir, 'work');
+    await mkdir(workDir, { recursive: true });
+    const file = path.join(workDir, `probe-${asset.id}-${randomBytes(6).toString('hex')}${path.extname(asset.storageKey)}`);
+    try {
+      try {
+        await this.storage.downloadTo(asset.storageKey, file);
+      } catch (error) {
+        if (!(error instanceof ObjectNotFoundError)) throw error;
+        // The bytes went away (a failed re-upload); the slot waits for them again.
+        await this.db.query(`UPDATE assets SET status = 'reserved', updated_at = now() WHERE id = $1 AND status = 'probing'`, [asset.id]);
+        return;
+      }
+      const size = (await this.storage.stat(asset.storageKey))?.size ?? null;
+      const probe = await probeAsset(file, asset.kind);
+      const [, updated]: [unknown, number] = probe.readable
+        ? await this.db.query(
+            `UPDATE assets SET status = 'present', size_bytes = $2, duration = COALESCE($3, duration), width = COALESCE($4, width),
+               height = COALESCE($5, height), video_codec = $6, audio_codec = $7, updated_at = now()
+             WHERE id = $1 AND status = 'probing'`,
+            [asset.id, size, probe.duration, probe.width, probe.height, probe.videoCodec, probe.audioCodec],
+          )
+        : await this.db.query(
+            `UPDATE assets SET status = 'unreadable', size_bytes = $2, probe_error = $3, updated_at = now() WHERE id = $1 AND status = 'probing'`,
+            [asset.id, size, probe.problem],
+          );
+      if (updated === 0 || !probe.readable) return;
+      const probed = await this.db.getRepository(Asset).findOneByOrFail({ id: asset.id });
+      await this.assets.announceReady(probed, null);
+    } finally {
+      await rm(file, { force: true });
+    }
+  }
+
+}

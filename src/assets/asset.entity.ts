@@ -1,0 +1,82 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+export type AssetKind = 'video' | 'audio' | 'image';
+
+/**
+ * Where an asset is in its life (spec 3, "reserved to present"):
+ * - `reserved`: an upload slot exists; no bytes have been seen in storage yet.
+ * - `probing`: the bytes are stored; ffprobe has not read them yet.
+ * - `ingesting`: an external file is being copied in for a render (`ingest_external`).
+ * - `present`: stored and probed.
+ * - `unreadable`: stored, but ffprobe could not decode them as their kind.
+ */
+export type AssetStatus = 'reserved' | 'probing' | 'ingesting' | 'present' | 'unreadable';
+
+/** bigint columns come back from pg as strings; sizes stay far below 2^53. */
+const bigintAsNumber = {
+  to: (value: number | null) => value,
+  from: (value: string | null) => (value === null ? null : Number(value)),
+};
+
+/** A file the workspace keeps in the service's storage: uploaded, or copied from an external URL. */
+@Entity('assets')
+export class Asset {
+  @PrimaryColumn('text')
+  id: string;
+
+  @Column('text', { name: 'workspace_id' })
+  workspaceId: string;
+
+  @Column('text')
+  kind: AssetKind;
+
+  @Column('text')
+  status: AssetStatus;
+
+  /** The external URL this asset is the stored copy of; null for uploads. */
+  @Column('text', { name: 'ingested_from', nullable: true })
+  ingestedFrom: string | null;
+
+  @Column('text', { name: 'storage_key' })
+  storageKey: string;
+
+  @Column('text', { name: 'content_type' })
+  contentType: string;
+
+  /** The upload's filename, the last segment of the ingested URL, or else the storage key. */
+  @Column('text')
+  name: string;
+
+  @Column('bigint', { name: 'size_bytes', nullable: true, transformer: bigintAsNumber })
+  sizeBytes: number | null;
+
+  /** Seconds; client-supplied at reservation until the probe replaces it. */
+  @Column('double precision', { nullable: true })
+  duration: number | null;
+
+  @Column('integer', { nullable: true })
+  width: number | null;
+
+  @Column('integer', { nullable: true })
+  height: number | null;
+
+  @Column('text', { name: 'video_codec', nullable: true })
+  videoCodec: string | null;
+
+  @Column('text', { name: 'audio_codec', nullable: true })
+  audioCodec: string | null;
+
+  /** Why the probe found the bytes unreadable. */
+  @Column('text', { name: 'probe_error', nullable: true })
+  probeError: string | null;
+
+  /** While `ingesting`: the copier renews this; once it lapses another worker may take the copy over. */
+  @Column('timestamptz', { name: 'ingest_lease_until', nullable: true })
+  ingestLeaseUntil: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

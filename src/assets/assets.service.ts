@@ -1,0 +1,137 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ApiError } from '../common/errors/api-error';
+import { decodeCursor, Page, toPage } from '../common/pagination/pagination';
+import { EventPublisher } from '../events/event-publisher';
+import { QueueService } from '../infra/queue/queue.service';
+import { Storage } from '../infra/storage/storage';
+import { UploadEvents } from '../infra/storage/upload-events';
+import { Workspace } from '../workspaces/workspace.entity';
+import { Asset, AssetKind, AssetStatus } from './asset.entity';
+import { isAssetStorageKey } from './asset-storage-key';
+import { AssetUrls } from './asset-urls';
+import { AssetDetailView, AssetView, toAssetView } from './asset.view';
+import { ASSET_PROBE_QUEUE, AssetProbePayload } from './intake-queues';
+
+/** `GET …/content` hands out a signed URL valid this long. */
+const CONTENT_URL_TTL_SECONDS = 15 * 60;
+
+/** States whose bytes may be replaced by a new upload to the same slot, which is then probed again. */
+const REUPLOADABLE: AssetStatus[] = ['reserved', 'present', 'unreadable'];
+
+/**
+ * The workspace's assets: listing, detail, deletion, and the step from "bytes stored" to
+ * "probing". Local uploads announce themselves (UploadEvents); GCS uploads go straight to Google,
+ * so a reserved asset is also checked against storage whenever it is read or named in a request,
+ * and probed once its bytes show up there.
+ */
+@Injectable()
+export class AssetsService implements OnModuleInit {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly storage: Storage,
+    private readonly queue: QueueService,
+    private readonly urls: AssetUrls,
+    private readonly uploadEvents: UploadEvents,
+    private readonly events: EventPublisher,
+  ) {}
+
+  onModuleInit(): void {
+    this.uploadEvents.onUploaded((key) => this.uploadLanded(key));
+  }
+
+  view(asset: Asset): AssetView {
+    return toAssetView(asset, this.urls.sourceUrl(asset.id));
+  }
+
+  /** `asset.ready` with the asset, to the job's own webhook_url when given, else the workspace's webhooks. */
+  async announceReady(asset: Asset, webhookUrl: string | null): Promise<void> {
+    await this.events.assetReady(asset.workspaceId, { ...this.view(asset), bytes_uploaded: true }, webhookUrl);
+  }
+
+  /**
+   * Assets usable now or once their bytes land, newest first: images as soon as reserved, video
+   * and audio once a duration is known (client-supplied or probed). Copies still in progress and
+   * unreadable files are left out.
+   */
+  async list(workspace: Workspace, query: { kind?: AssetKind; limit: number; cursor?: string }): Promise<Page<AssetView>> {
+    const before = decodeCursor(query.cursor, 'asset');
+    const builder = this.db
+      .getRepository(Asset)
+      .createQueryBuilder('a')
+      .where('a.workspaceId = :ws', { ws: workspace.id })
+      .andWhere(`a.status IN ('reserved', 'probing', 'present')`)
+      .andWhere(`(a.kind = 'image' OR a.duration IS NOT NULL)`)
+      .orderBy('a.id', 'DESC')
+      .take(query.limit + 1);
+    if (query.kind) builder.andWhere('a.kind = :kind', { kind: query.kind });
+    if (before) builder.andWhere('a.id < :before', { before });
+    return toPage(await builder.getMany(), query.limit, (asset) => this.view(asset));
+  }
+
+  /** Any asset of the workspace, listed or not, with `bytes_uploaded` read from storage. */
+  async detail(workspace: Workspace, id: string): Promise<AssetDetailView> {
+    let asset = await this.find(workspace.id, id);
+    const stored = await this.storage.stat(asset.storageKey);
+    if (stored && asset.status === 'reserved' && (await this.startProbe(asset.id, ['reserved']))) {
+      asset = await this.find(workspace.id, id);
+    }
+    return { ...this.view(asset), bytes_uploaded: stored !== null };
+  }
+
+  /** Removes the row, then the stored file. Requests that name its URL afterwards get source_not_found. */
+  async remove(workspace: Workspace, id: string): Promise<void> {
+    const asset = await this.find(workspace.id, id);
+    await this.db.getRepository(Asset).delete({ id: asset.id });
+    await this.storage.delete(asset.storageKey);
+  }
+
+  /** Where the bytes of the asset behind a `source_url` can be read: a short-lived signed URL. */
+  async contentUrl(workspace: Workspace, id: string): Promise<string> {
+    const asset = await this.find(workspace.id, id);
+    if (!(await this.storage.stat(asset.storageKey))) throw new ApiError('not_found', `Asset ${id} has no stored bytes yet`);
+    return (await this.storage.signedReadUrl(asset.storageKey, CONTENT_URL_TTL_SECONDS)).url;
+  }
+
+  /**
+   * For a request naming a reserved asset: when storage now holds its bytes (a GCS upload, which
+   * announces nothing), the probe starts. Returns the asset as it is afterwards.
+   */
+  async refreshReserved(asset: Asset): Promise<Asset> {
+    if (asset.status !== 'reserved' || !(await this.storage.stat(asset.storageKey))) return asset;
+    await this.startProbe(asset.id, ['reserved']);
+    return this.db.getRepository(Asset).findOneByOrFail({ id: asset.id });
+  }
+
+  private async find(workspaceId: string, id: string): Promise<Asset> {
+    const asset = await this.db.getRepository(Asset).findOneBy({ id, workspaceId });
+    if (!asset) throw ApiError.notFound('Asset');
+    return asset;
+  }
+
+  /**
+   * A local upload completed. An upload to the slot of a deleted asset (its URL outlives it by up
+   * to an hour) is removed again rather than left in storage with no row.
+   */
+  private async uploadLanded(key: string): Promise<void> {
+    if (!isAssetStorageKey(key)) return;
+    const asset = await this.db.getRepository(Asset).findOneBy({ storageKey: key });
+    if (asset) await this.startProbe(asset.id, REUPLOADABLE);
+    else await this.storage.delete(key);
+  }
+
+  /** Moves the asset to `probing` and enqueues the probe, together; false when it was in none of `from`. */
+  private async startProbe(assetId: string, from: AssetStatus[]): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [rows]: [{ id: string }[], number] = await tx.query(
+        `UPDATE assets SET status = 'probing', probe_error = NULL, updated_at = now()
+         WHERE id = $1 AND status = ANY($2) AND ingested_from IS NULL RETURNING id`,
+        [assetId, from],
+      );
+      if (rows.length === 0) return false;
+      await this.queue.sendInTransaction(tx, ASSET_PROBE_QUEUE, { asset_id: assetId } satisfies AssetProbePayload);
+      return true;
+    });
+  }
+}

@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { ExternalSource } from '../../composition/src/schema';
+import { newId } from '../common/ids';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { GuardedFetcher } from '../infra/http/guarded-fetcher';
+import { Storage } from '../infra/storage/storage';
+import { Asset, AssetKind } from './asset.entity';
+import { assetStorageKey } from './asset-storage-key';
+import { assetKindOf, contentTypeOfExtension, extensionOfName } from './media-types';
+import { probeAsset } from './probe-asset';
+import { sourceFailureOf } from './source-failure';
+
+/** A copier renews its claim this often; a claim not renewed for LEASE_SECONDS is taken over. */
+const LEASE_SECONDS = 60;
+const LEASE_RENEW_MS = 20_000;
+/** How often a job waiting on another job's copy of the same URL looks again. */
+const WAIT_POLL_MS = 500;
+
+/** A copy that cannot succeed: the job fails with this code. */
+export class IngestFailure extends Error {
+  constructor(
+    readonly code: 'ingest_failed' | 'codec_unsupported',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Stored copies of external files, one per URL per workspace (`ingest_external`). The asset row is
+ * the claim: the first job to insert it copies, with a lease it keeps renewing; others needing the
+ * same URL wait for it, and take over if the lease lapses (the copier died). A failed copy leaves
+ * nothing behind, so a later job tries afresh.
+ */
+@Injectable()
+export class ExternalCopies {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly fetcher: GuardedFetcher,
+    private readonly storage: Storage,
+  ) {}
+
+  /** The present copy of `source.url`, made now (`copied`) or found. Rejects with IngestFailure. */
+  async ensureCopy(workspaceId: string, source: ExternalSource, signal: AbortSignal): Promise<{ asset: Asset; copied: boolean }> {
+    for (;;) {
+      signal.throwIfAborted();
+      const claimed = await this.claim(workspaceId, source);
+      if (claimed) return { asset: await this.copy(claimed, source, signal), copied: true };
+      const existing = await this.db.getRepository(Asset).findOneBy({ workspaceId, ingestedFrom: source.url });
+      if (existing?.status === 'present') return { asset: existing, copied: false };
+      if (existing) {
+        const takenOver = await this.takeOverLapsed(existing.id);
+        if (takenOver) return { asset: await this.copy(takenOver, source, signal), copied: true };
+        await sleep(WAIT_POLL_MS, undefined, { signal });
+      }
+      // No row: the other copy failed or the asset was deleted; claim it again.
+    }
+  }
+
+  private async claim(workspaceId: string, source: ExternalSource): Promise<Asset | null> {
+    const id = newId('asset');
+    const extension = extensionOfName(new URL(source.url).pathname);
+    const [row] = await this.db.query(
+      `INSERT INTO assets (id, workspace_id, kind, status, ingested_from, storage_key, content_type, name, ingest_lease_until)
+       VALUES ($1, $2, $3, 'ingesting', $4, $5, 'application/octet-stream', $6, now() + make_interval(secs => $7))
+       ON CONFLICT (workspace_id, ingested_from) DO NOTHING RETURNING id`,
+      [id, workspaceId, kindOfSource(source), source.url, assetStorageKey(workspaceId, id, extension), nameOfUrl(source.url), LEASE_SECONDS],
+    );
+    return row ? this.db.getRepository(Asset).findOneByOrFail({ id }) : null;
+  }
+
+  private async takeOverLapsed(assetId: string): Promise<Asset | null> {
+    const [rows]: [{ id: string }[], number] = await this.db.query(
+      `UPDATE assets SET status = 'ingesting', ingest_lease_until = now() + make_interval(secs => $2), updated_at = now()
+       WHERE id = $1 AND status <> 'present' AND (ingest_lease_until IS NULL OR ingest_lease_until < now()) RETURNING id`,
+      [assetId, LEASE_SECONDS],
+    );
+    return rows.length ? this.db.getRepository(Asset).findOneByOrFail({ id: assetId }) : null;
+  }
+
+  /** Download (guarded fetcher, 5 GiB cap) → probe → store → present. */
+  private async copy(asset: Asset, source: ExternalSource, signal: AbortSignal): Promise<Asset> {
+    const renew = setInterval(() => {
+      this.db
+        .query(`UPDATE assets SET ingest_lease_until = now() + make_interval(secs => $2) WHERE id = $1 AND status = 'ingesting'`, [asset.id, LEASE_SECONDS])
+        .catch(() => undefined); // a missed renewal only risks a second copier, never a wrong result
+    }, LEASE_RENEW_MS);
+    const workDir = path.join(this.config.dataDir, 'work');
+    await mkdir(workDir, { recursive: true });
+    const file = path.join(workDir, `ingest-${asset.id}-${randomBytes(6).toString('hex')}${path.extname(asset.storageKey)}`);
+    try {
+      let download;
+      try {
+        download = await this.fetcher.downloadToFile(source.url, file, { signal });
+      } catch (error) {
+        signal.throwIfAborted();
+        throw new IngestFailure('ingest_failed', `${sourceFailureOf(error, source.pointer).message}; it was not copied into storage`);
+      }
+      const contentType = download.contentType ?? contentTypeOfExtension(path.extname(asset.storageKey)) ?? 'application/octet-stream';
+      const kind = assetKindOf(contentType) ?? asset.kind;
+      const probe = await probeAsset(file, kind);
+      if (!probe.readable) {
+        throw new IngestFailure(
+          'codec_unsupported',
+          `The file at ${source.pointer} (${download.size} bytes, ${contentType}) could not be decoded as ${kind}: ${probe.problem}`,
+        );
+      }
+      await this.storage.putFile(asset.storageKey, file, contentType);
+      await this.db.query(
+        `UPDATE assets SET status = 'present', kind = $2, content_type = $3, size_bytes = $4, duration = $5, width = $6, height = $7,
+           video_codec = $8, audio_codec = $9, ingest_lease_until = NULL, updated_at = now()
+         WHERE id = $1`,
+        [asset.id, kind, contentType, download.size, probe.duration, probe.width, probe.height, probe.videoCodec, probe.audioCodec],
+      );
+      return this.db.getRepository(Asset).findOneByOrFail({ id: asset.id });
+    } catch (error) {
+      await this.db.query(`DELETE FROM assets WHERE id = $1 AND status = 'ingesting'`, [asset.id]);
+      await this.storage.delete(asset.storageKey);
+      throw error;
+    } finally {
+      clearInterval(renew);
+      await rm(file, { force: true });
+    }
+  }
+}
+
+function kindOfSource(source: ExternalSource): AssetKind {
+  return source.kind === 'video' || source.kind === 'audio' ? source.kind : 'image';
+}
+
+/** The URL's last path segment, decoded, as the asset's display name. */
+function nameOfUrl(url: string): string {
+  const { hostname, pathname } = new URL(url);
+  const last = pathname.split('/').filter(Boolean).pop();
+  if (!last) return hostname;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}

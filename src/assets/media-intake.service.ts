@@ -1,0 +1,186 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { ExternalSource, externalSources, MediaInfo, RenderRequest } from '../../composition/src/schema';
+import { ApiError, ValidationErrorItem } from '../common/errors/api-error';
+import { GuardedFetcher } from '../infra/http/guarded-fetcher';
+import { QueueService } from '../infra/queue/queue.service';
+import { ObjectNotFoundError, Storage } from '../infra/storage/storage';
+import { Job } from '../jobs/job.entity';
+import { Workspace } from '../workspaces/workspace.entity';
+import { Asset } from './asset.entity';
+import { AssetUrls } from './asset-urls';
+import { AssetsService } from './assets.service';
+import { INGEST_QUEUE, IngestPayload } from './intake-queues';
+import { firstFailingSource } from './source-checks';
+import { SourceFailure, sourceFailureOf } from './source-failure';
+
+export interface RenderIntake {
+  /** The request to store: `ingest_external` resolved (the workspace default when omitted). */
+  request: RenderRequest;
+  /** Whether external files must be copied first: the job starts `ingesting`. */
+  ingest: boolean;
+  /** What is already known of the sources (stored assets), for the duration estimate and violations. */
+  media: Record<string, MediaInfo>;
+}
+
+/**
+ * Where renders meet media: the submit-time checks of every source, the decision to ingest, and
+ * for the worker, each input as a local file, from storage when the service holds it.
+ */
+@Injectable()
+export class MediaIntake {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly fetcher: GuardedFetcher,
+    private readonly storage: Storage,
+    private readonly queue: QueueService,
+    private readonly urls: AssetUrls,
+    private readonly assets: AssetsService,
+  ) {}
+
+  /**
+   * Submit: assets named by `source_url` must be this workspace's and ready (else 422
+   * source_not_found / asset_not_ready / codec_unsupported); external URLs get a quick reachability
+   * check (422 invalid_source / source_not_found / source_too_large), except those already copied.
+   */
+  async prepareRender(workspace: Workspace, request: RenderRequest): Promise<RenderIntake> {
+    const ingest = request.ingest_external ?? workspace.ingestExternal;
+    if (!ingest) this.assertTrimmed(request);
+    const sources = externalSources(request);
+    const media: Record<string, MediaInfo> = {};
+    for (const source of sources.filter((s) => this.isHosted(s.url))) media[source.url] = await this.readyAsset(workspace.id, source);
+
+    let toFetch = sources.filter((s) => !this.isHosted(s.url));
+    if (ingest && toFetch.length > 0) {
+      const copies = await this.db.getRepository(Asset).findBy({
+        workspaceId: workspace.id,
+        ingestedFrom: In(toFetch.map((s) => s.url)),
+        status: 'present',
+      });
+      for (const copy of copies) media[copy.ingestedFrom!] = mediaInfoOf(copy);
+      toFetch = toFetch.filter((s) => !copies.some((copy) => copy.ingestedFrom === s.url));
+    }
+    const failure = await firstFailingSource(this.fetcher, toFetch);
+    if (failure) throw new ApiError(failure.code, failure.message, { pointer: failure.pointer });
+    return { request: { ...request, ingest_external: ingest }, ingest: ingest && toFetch.length > 0, media };
+  }
+
+  /** Enqueues the copy inside the submit transaction (the job row and its queue entry commit together). */
+  async enqueueIngest(tx: EntityManager, jobId: string): Promise<void> {
+    await this.queue.sendInTransaction(tx, INGEST_QUEUE, { job_id: jobId } satisfies IngestPayload);
+  }
+
+  /** The sources of a stored request that are not the service's own assets. */
+  externalOnly(sources: ExternalSource[]): ExternalSource[] {
+    return sources.filter((s) => !this.isHosted(s.url));
+  }
+
+  /**
+   * Worker: the bytes of one source into `file`. Assets and (for ingesting jobs) stored copies come
+   * from storage; anything else through the guarded fetcher. Rejects with SourceFailure.
+   */
+  async fetchInput(job: Job, source: ExternalSource, file: string, signal: AbortSignal): Promise<{ contentType: string | null }> {
+    const assetId = this.urls.assetIdOf(source.url);
+    if (assetId) {
+      const asset = await this.db.getRepository(Asset).findOneBy({ id: assetId, workspaceId: job.workspaceId });
+      if (asset && (await this.readStored(asset, file))) return { contentType: asset.contentType };
+      throw new SourceFailure('source_not_found', `The asset at ${source.pointer} (${assetId}) no longer exists or has no bytes`, source.pointer);
+    }
+    if (job.request.ingest_external === true) {
+      const copy = await this.db.getRepository(Asset).findOneBy({ workspaceId: job.workspaceId, ingestedFrom: source.url, status: 'present' });
+      // A copy deleted since ingest is fetched again rather than failing the render.
+      if (copy && (await this.readStored(copy, file))) return { contentType: copy.contentType };
+    }
+    try {
+      return await this.fetcher.downloadToFile(source.url, file, { signal });
+    } catch (error) {
+      signal.throwIfAborted();
+      throw sourceFailureOf(error, source.pointer);
+    }
+  }
+
+  private isHosted(url: string): boolean {
+    return this.urls.assetIdOf(url) !== null;
+  }
+
+  private async readStored(asset: Asset, file: string): Promise<boolean> {
+    try {
+      await this.storage.downloadTo(asset.storageKey, file);
+      return true;
+    } catch (error) {
+      if (error instanceof ObjectNotFoundError) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * An asset named in a request: usable once its bytes are stored and either probed or, for video
+   * and audio, given a client-supplied duration (spec 4.3: usable immediately).
+   */
+  private async readyAsset(workspaceId: string, source: ExternalSource): Promise<MediaInfo> {
+    const assetId = this.urls.assetIdOf(source.url)!;
+    const found = await this.db.getRepository(Asset).findOneBy({ id: assetId, workspaceId });
+    if (!found) {
+      // Another workspace's asset reads exactly like a missing one.
+      throw new ApiError('source_not_found', `The source at ${source.pointer} names asset ${assetId}, which this workspace does not have`, {
+        pointer: source.pointer,
+      });
+    }
+    const asset = await this.assets.refreshReserved(found);
+    const notReady = (why: string) =>
+      new ApiError(
+        'asset_not_ready',
+        `Asset ${asset.id} at ${source.pointer} ${why}; retry after its asset.ready event (GET /v1/workspace/assets/${asset.id} shows its status)`,
+        { pointer: source.pointer, asset_id: asset.id, status: asset.status },
+      );
+    switch (asset.status) {
+      case 'present':
+        return mediaInfoOf(asset);
+      case 'probing':
+        if (asset.kind !== 'image' && asset.duration !== null) return mediaInfoOf(asset);
+        throw notReady('is still being probed');
+      case 'reserved':
+        throw notReady('has no uploaded bytes yet (PUT them to its upload_url)');
+      case 'ingesting':
+        throw notReady('is still being copied into storage');
+      case 'unreadable':
+        throw new ApiError('codec_unsupported', `Asset ${asset.id} at ${source.pointer} cannot be decoded: ${asset.probeError}`, {
+          pointer: source.pointer,
+          asset_id: asset.id,
+        });
+    }
+  }
+
+  /**
+   * Spec 2.3: without ingest, external video and audio go to the renderer unread, so their length
+   * must be given (`out_point`). The service's own assets have a known length.
+   */
+  private assertTrimmed(request: RenderRequest): void {
+    const missing: ValidationErrorItem[] = [];
+    (request.elements ?? []).forEach((element, index) => {
+      if ((element.type === 'video' || element.type === 'audio') && element.out_point === undefined && !this.isHosted(element.source_url)) {
+        missing.push({
+          type: 'missing',
+          loc: ['body', 'elements', index, element.type, 'out_point'],
+          msg: `out_point is required on ${element.type} from an external URL when ingest_external is false; set out_point, or ingest_external: true to let the service read the file first`,
+          pointer: `/elements/${index}/out_point`,
+        });
+      }
+    });
+    if (missing.length > 0) throw ApiError.validation(missing);
+  }
+}
+
+/** What resolveRequest and the violations can use; stream flags only once probed. */
+function mediaInfoOf(asset: Asset): MediaInfo {
+  const info: MediaInfo = {};
+  if (asset.duration !== null) info.duration = asset.duration;
+  if (asset.width !== null) info.width = asset.width;
+  if (asset.height !== null) info.height = asset.height;
+  if (asset.status === 'present') {
+    info.has_video = asset.videoCodec !== null;
+    info.has_audio = asset.audioCodec !== null;
+  }
+  return info;
+}

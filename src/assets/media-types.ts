@@ -1,0 +1,61 @@
+import type { AssetKind } from './asset.entity';
+
+/** `type/subtype` with optional parameters, printable ASCII only: it travels in a URL and a header. */
+export const CONTENT_TYPE_PATTERN = /^[A-Za-z0-9][\w!#$&^.+-]*\/[A-Za-z0-9][\w!#$&^.+-]*(\s*;[\x20-\x7e]*)?$/;
+
+/** Extensions of the common types, for storage keys (players and ffprobe like a familiar one). */
+const EXTENSION_BY_TYPE: Record<string, string> = {
+  'video/mp4': '.mp4',
+  'video/webm': '.webm',
+  'video/quicktime': '.mov',
+  'video/x-matroska': '.mkv',
+  'video/mpeg': '.mpg',
+  'video/ogg': '.ogv',
+  'audio/mpeg': '.mp3',
+  'audio/mp4': '.m4a',
+  'audio/aac': '.aac',
+  'audio/wav': '.wav',
+  'audio/x-wav': '.wav',
+  'audio/wave': '.wav',
+  'audio/ogg': '.ogg',
+  'audio/flac': '.flac',
+  'audio/opus': '.opus',
+  'audio/webm': '.weba',
+  'image/png': '.png',
+  'image/jpeg': '.jpg',
+  'image/gif': '.gif',
+  'image/webp': '.webp',
+  'image/avif': '.avif',
+  'image/svg+xml': '.svg',
+};
+
+const TYPE_BY_EXTENSION: Record<string, string> = Object.fromEntries(
+  Object.entries(EXTENSION_BY_TYPE).reverse().map(([type, extension]) => [extension, type]),
+);
+
+/** `video/mp4; codecs=…` → `video/mp4`. */
+export function essenceOf(contentType: string): string {
+  return contentType.split(';')[0].trim().toLowerCase();
+}
+
+/** video/*, audio/* and image/* are assets; nothing else is. */
+export function assetKindOf(contentType: string): AssetKind | null {
+  const top = essenceOf(contentType).split('/')[0];
+  return top === 'video' || top === 'audio' || top === 'image' ? top : null;
+}
+
+/** `.mp4` from a file name or URL path ending in one, lower-cased; '' when there is none. */
+export function extensionOfName(name: string): string {
+  const match = /\.([A-Za-z0-9]{1,8})$/.exec(name);
+  return match ? `.${match[1].toLowerCase()}` : '';
+}
+
+/** The name's own extension, else the usual one of the content type, else none. */
+export function storageExtension(name: string | null, contentType: string | null): string {
+  return (name ? extensionOfName(name) : '') || (contentType ? EXTENSION_BY_TYPE[essenceOf(contentType)] ?? '' : '');
+}
+
+/** For files served without a Content-Type: the type their extension usually has. */
+export function contentTypeOfExtension(extension: string): string | null {
+  return TYPE_BY_EXTENSION[extension] ?? null;
+}

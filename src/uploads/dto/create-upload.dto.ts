@@ -1,0 +1,41 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsNumber, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { CONTENT_TYPE_PATTERN } from '../../assets/media-types';
+
+export class CreateUploadDto {
+  @ApiProperty({ description: 'MIME type of the file: video/…, audio/… or image/…; the PUT must send exactly this Content-Type', example: 'video/mp4' })
+  @IsString()
+  @MinLength(3)
+  @MaxLength(255)
+  @Matches(CONTENT_TYPE_PATTERN, { message: 'content_type must be a MIME type such as video/mp4' })
+  content_type: string;
+
+  @ApiPropertyOptional({ description: 'Sets the stored extension and the asset display name', example: 'intro.mp4', maxLength: 255 })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  @Matches(/^[^\x00-\x1f\x7f]+$/, { message: 'filename must not contain control characters' })
+  filename?: string;
+
+  @ApiPropertyOptional({ description: 'Seconds, as probed by the client (video and audio only): the asset is listed at once; the server probe overrides it' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsPositive({ message: 'duration must be greater than 0' })
+  @Max(24 * 3600)
+  duration?: number;
+
+  @ApiPropertyOptional({ description: 'Pixels, as probed by the client (video or image)' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(16384)
+  width?: number;
+
+  @ApiPropertyOptional({ description: 'Pixels, as probed by the client (video or image)' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(16384)
+  height?: number;
+}

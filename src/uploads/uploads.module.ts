@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { UploadsController } from './uploads.controller';
+import { UploadsService } from './uploads.service';
+
+/** `POST /v1/uploads` (REST API only); the asset it reserves lives in AssetsModule. */
+@Module({ controllers: [UploadsController], providers: [UploadsService] })
+export class UploadsModule {}

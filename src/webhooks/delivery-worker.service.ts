@@ -1,0 +1,222 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Job as QueueJob } from 'pg-boss';
+import type { Readable } from 'node:stream';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { FetchError, GuardedFetcher } from '../infra/http/guarded-fetcher';
+import { QueueService } from '../infra/queue/queue.service';
+import { DeliveryAttemptPayload, WEBHOOK_DELIVERY_QUEUE } from './delivery-queue';
+import { DeliveryScheduler } from './delivery-scheduler';
+import { retryDelayAfter } from './retry-schedule';
+import { SigningSecrets } from './signing-secrets.service';
+import { DeliveryStatus } from './webhook-delivery.entity';
+import { EventType, isProgressEvent } from './webhook-events';
+import { signWebhook } from './webhook-signer';
+
+/**
+ * Attempts run side by side in each worker process, so a slow or dead endpoint (each attempt is
+ * cut off after WEBHOOK_TIMEOUT_S) holds up only its own attempts, never other endpoints'.
+ */
+const DELIVERY_CONCURRENCY = 16;
+/** How much of an endpoint's answer is kept on the delivery, for the deliveries list. */
+const EXCERPT_BYTES = 1024;
+
+interface AttemptTarget {
+  workspaceId: string;
+  webhookId: string | null;
+  /** The webhook's current URL, or the job's own `webhook_url`. */
+  url: string;
+  webhookEnabled: boolean | null;
+  eventId: string;
+  type: EventType;
+  timestamp: Date;
+  data: Record<string, unknown>;
+}
+
+interface AttemptOutcome {
+  responseStatus: number | null;
+  responseExcerpt: string | null;
+  /** Null when the endpoint answered 2xx. */
+  error: string | null;
+  /** A failure that a retry cannot fix (the URL itself is unusable). */
+  final: boolean;
+}
+
+/**
+ * The `webhook-delivery` queue's handler: one queue entry is one attempt. It signs the event with
+ * the workspace's current secret, POSTs it through the guarded fetcher, records the outcome on the
+ * delivery and, on failure, queues the next attempt per WEBHOOK_RETRY_SCHEDULE with a delay
+ * (pg-boss keeps it in the database, so it survives restarts of every process).
+ */
+@Injectable()
+export class DeliveryWorker implements OnApplicationBootstrap {
+  private readonly logger = new Logger('WebhookDelivery');
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly queue: QueueService,
+    private readonly fetcher: GuardedFetcher,
+    private readonly secrets: SigningSecrets,
+    private readonly scheduler: DeliveryScheduler,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    // pg-boss's own retries only cover a handler that throws (the database was unreachable);
+    // endpoint failures are retried on the webhook schedule instead.
+    await this.queue.ensureQueue(WEBHOOK_DELIVERY_QUEUE, {
+      retryLimit: 5,
+      retryDelay: 10,
+      retryBackoff: true,
+      expireInSeconds: this.config.webhooks.timeoutSeconds + 60,
+    });
+    if (!this.queue.runsWorkers) return;
+    this.queue.registerWorker<DeliveryAttemptPayload>(
+      WEBHOOK_DELIVERY_QUEUE,
+      async (jobs: QueueJob<DeliveryAttemptPayload>[]) => {
+        for (const job of jobs) await this.attempt(job.data);
+      },
+      { localConcurrency: DELIVERY_CONCURRENCY, batchSize: 1 },
+    );
+  }
+
+  private async attempt(payload: DeliveryAttemptPayload): Promise<void> {
+    const target = await this.load(payload);
+    if (!target) return; // superseded by a manual retry, finished, or deleted with its webhook
+    if (target.webhookId && !target.webhookEnabled && !payload.manual) {
+      await this.giveUp(payload, 'The webhook is disabled; enable it and retry the delivery');
+    } else if (/^http:/i.test(target.url) && !this.config.webhooks.allowHttp) {
+      // A job's own webhook_url, or a deployment that stopped allowing http since registration.
+      await this.giveUp(payload, 'Webhook URLs must use https');
+    } else {
+      await this.record(payload, target, await this.post(target));
+    }
+  }
+
+  /** Ends a delivery that must not be sent, without counting an attempt. */
+  private async giveUp(payload: DeliveryAttemptPayload, reason: string): Promise<void> {
+    await this.db.query(
+      `UPDATE webhook_deliveries SET status = 'failed', error = $3, next_attempt_at = NULL, attempt_token = NULL, updated_at = now()
+       WHERE id = $1 AND attempt_token = $2`,
+      [payload.delivery_id, payload.token, reason],
+    );
+  }
+
+  private async load(payload: DeliveryAttemptPayload): Promise<AttemptTarget | null> {
+    const [row] = await this.db.query(
+      `SELECT d.workspace_id, d.webhook_id, d.url, d.status, d.attempt_token, w.url AS webhook_url, w.enabled AS webhook_enabled,
+              e.id AS event_id, e.type, e.data, e.created_at
+       FROM webhook_deliveries d
+       JOIN events e ON e.id = d.event_id
+       LEFT JOIN webhooks w ON w.id = d.webhook_id
+       WHERE d.id = $1`,
+      [payload.delivery_id],
+    );
+    if (!row || row.status !== 'pending' || row.attempt_token !== payload.token) return null;
+    return {
+      workspaceId: row.workspace_id,
+      webhookId: row.webhook_id,
+      url: row.webhook_url ?? row.url,
+      webhookEnabled: row.webhook_enabled,
+      eventId: row.event_id,
+      type: row.type,
+      timestamp: row.created_at,
+      data: row.data,
+    };
+  }
+
+  private async post(target: AttemptTarget): Promise<AttemptOutcome> {
+    const body = JSON.stringify({ type: target.type, timestamp: target.timestamp.toISOString(), data: target.data });
+    const secret = await this.secrets.get(target.workspaceId);
+    // Signed at each attempt: verifiers refuse timestamps more than 5 minutes old, and a rotated
+    // secret applies to retries too.
+    const headers = signWebhook(secret, target.eventId, Math.floor(Date.now() / 1000), body);
+    const timeoutMs = this.config.webhooks.timeoutSeconds * 1000;
+    try {
+      const response = await this.fetcher.request(target.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+        connectTimeoutMs: timeoutMs,
+        readTimeoutMs: timeoutMs,
+        // A webhook endpoint answers itself; following a redirect would re-send the signed body elsewhere.
+        maxRedirects: 0,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      const excerpt = await readExcerpt(response.body);
+      const ok = response.status >= 200 && response.status <= 299;
+      const error = ok ? null : `The endpoint answered HTTP ${response.status}`;
+      return { responseStatus: response.status, responseExcerpt: excerpt, error, final: false };
+    } catch (error) {
+      const final = error instanceof FetchError && error.reason === 'invalid_url';
+      return { responseStatus: null, responseExcerpt: null, error: this.describe(error), final };
+    }
+  }
+
+  private describe(error: unknown): string {
+    if (!(error instanceof FetchError)) return `Delivery failed: ${(error as Error).message}`;
+    switch (error.reason) {
+      case 'aborted':
+      case 'connect_timeout':
+      case 'read_timeout':
+        return `No answer within ${this.config.webhooks.timeoutSeconds} s`;
+      case 'too_many_redirects':
+        return 'The endpoint answered with a redirect; webhook deliveries do not follow redirects';
+      default:
+        return error.message;
+    }
+  }
+
+  /**
+   * Records the attempt. Only the attempt the delivery is waiting for decides what happens next;
+   * one superseded by a manual retry while it was in flight is counted but changes nothing else.
+   */
+  private async record(payload: DeliveryAttemptPayload, target: AttemptTarget, outcome: AttemptOutcome): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [current]: { attempts: number; attempt_token: string | null }[] = await tx.query(
+        `SELECT attempts, attempt_token FROM webhook_deliveries WHERE id = $1 FOR UPDATE`,
+        [payload.delivery_id],
+      );
+      if (!current) return;
+      const attempts = current.attempts + 1;
+      const decides = current.attempt_token === payload.token;
+      const succeeded = outcome.error === null;
+      // Progress is stale by the time a retry would go: one attempt only.
+      const retries = decides && !succeeded && !outcome.final && !isProgressEvent(target.type);
+      const retryIn = retries ? retryDelayAfter(this.config.webhooks.retryScheduleSeconds, attempts) : null;
+      const status: DeliveryStatus = succeeded ? 'succeeded' : retryIn === null ? 'failed' : 'pending';
+      await tx.query(
+        `UPDATE webhook_deliveries SET attempts = $2, url = $3, response_status = $4, response_excerpt = $5, error = $6,
+           last_attempt_at = now(), updated_at = now(),
+           status = CASE WHEN $7 THEN $8 ELSE status END,
+           next_attempt_at = CASE WHEN $7 THEN NULL ELSE next_attempt_at END,
+           attempt_token = CASE WHEN $7 THEN NULL ELSE attempt_token END
+         WHERE id = $1`,
+        [payload.delivery_id, attempts, target.url, outcome.responseStatus, outcome.responseExcerpt, outcome.error, decides, status],
+      );
+      if (retryIn !== null) await this.scheduler.schedule(tx, payload.delivery_id, retryIn, { manual: false });
+    });
+    if (outcome.error) this.logger.warn(`Delivery ${payload.delivery_id} (${target.type}) attempt failed: ${outcome.error}`);
+  }
+}
+
+/** The start of an answer, as text; a body that breaks off or stalls keeps what arrived. */
+async function readExcerpt(body: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+      if (size >= EXCERPT_BYTES) break;
+    }
+  } catch {
+    // The status already decided the attempt; the excerpt is only a clue for the user.
+  } finally {
+    body.destroy();
+  }
+  // PostgreSQL text cannot hold NUL characters.
+  return Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8').replace(/\0/g, '');
+}

@@ -1,0 +1,52 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { PageQueryDto } from '../../common/pagination/pagination';
+import type { DeliveryStatus } from '../webhook-delivery.entity';
+import { SUBSCRIBABLE_EVENTS } from '../webhook-events';
+
+/** Event names are checked against the catalog by the service, which can point at the offending item. */
+const MAX_EVENT_NAMES = 20;
+
+export class CreateWebhookDto {
+  @ApiProperty({ description: 'HTTPS endpoint that receives the events', example: 'https://example.com/hooks/video', minLength: 1, maxLength: 2083 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2083)
+  url: string;
+
+  @ApiProperty({ description: 'Events to receive', enum: SUBSCRIBABLE_EVENTS, isArray: true, example: ['render.completed', 'render.failed'] })
+  @IsArray()
+  @ArrayMaxSize(MAX_EVENT_NAMES)
+  @IsString({ each: true })
+  events: string[];
+}
+
+export class UpdateWebhookDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 2083 })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2083)
+  url?: string;
+
+  @ApiPropertyOptional({ enum: SUBSCRIBABLE_EVENTS, isArray: true })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_EVENT_NAMES)
+  @IsString({ each: true })
+  events?: string[];
+
+  @ApiPropertyOptional({ description: 'A disabled webhook receives no new events, and its pending retries stop' })
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+}
+
+export const DELIVERY_STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
+
+export class ListDeliveriesDto extends PageQueryDto {
+  @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
+  @IsOptional()
+  @IsIn(DELIVERY_STATUSES)
+  status?: DeliveryStatus;
+}

@@ -1,0 +1,21 @@
+import type { JobEventType } from '../events/event-publisher';
+
+/** The events a webhook can subscribe to (spec part 6). Progress events only go to per-request URLs. */
+export const SUBSCRIBABLE_EVENTS = [
+  'render.completed',
+  'render.failed',
+  'task.completed',
+  'task.failed',
+  'asset.ready',
+  'webhook.test',
+] as const;
+
+export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
+
+export type EventType = SubscribableEvent | JobEventType;
+
+export const PROGRESS_EVENTS: readonly EventType[] = ['render.progress', 'task.progress'];
+
+export function isProgressEvent(type: string): boolean {
+  return (PROGRESS_EVENTS as readonly string[]).includes(type);
+}

@@ -1,0 +1,185 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, LessThan } from 'typeorm';
+import { ApiError, ValidationErrorItem } from '../common/errors/api-error';
+import { newId } from '../common/ids';
+import { decodeCursor, Page, toPage } from '../common/pagination/pagination';
+import { closestMatch } from '../common/validation/suggest';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { AddressPolicy } from '../infra/http/address-policy';
+import { Workspace } from '../workspaces/workspace.entity';
+import { DeliveryScheduler } from './delivery-scheduler';
+import { CreateWebhookDto, ListDeliveriesDto, UpdateWebhookDto } from './dto/webhook.dto';
+import { SigningSecrets } from './signing-secrets.service';
+import { WebhookDelivery } from './webhook-delivery.entity';
+import { WebhookEvent } from './webhook-event.entity';
+import { isProgressEvent, SUBSCRIBABLE_EVENTS, SubscribableEvent } from './webhook-events';
+import { webhookUrlProblem } from './webhook-url';
+import { Webhook } from './webhook.entity';
+import { DeliveryView, toDeliveryView, toWebhookView, WebhookView } from './webhook.views';
+
+/** Workspace webhooks (spec 4.7). Every lookup is scoped to the caller's workspace: another's id is 404. */
+@Injectable()
+export class WebhooksService {
+  private readonly addressPolicy: AddressPolicy;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly secrets: SigningSecrets,
+    private readonly scheduler: DeliveryScheduler,
+  ) {
+    this.addressPolicy = new AddressPolicy({ allowPrivateNetwork: config.allowPrivateNetwork });
+  }
+
+  async register(workspace: Workspace, body: CreateWebhookDto): Promise<WebhookView & { secret: string }> {
+    const events = this.parse(body);
+    const id = newId('wh');
+    return this.db.transaction(async (tx) => {
+      await tx.insert(Webhook, { id, workspaceId: workspace.id, url: body.url, events, enabled: true });
+      const secret = await this.secrets.get(workspace.id, tx);
+      return { ...toWebhookView(await tx.findOneByOrFail(Webhook, { id })), secret };
+    });
+  }
+
+  async list(workspace: Workspace, limit: number, cursor?: string): Promise<Page<WebhookView>> {
+    const before = decodeCursor(cursor, 'wh');
+    const rows = await this.db.getRepository(Webhook).find({
+      where: { workspaceId: workspace.id, ...(before ? { id: LessThan(before) } : {}) },
+      order: { id: 'DESC' },
+      take: limit + 1,
+    });
+    return toPage(rows, limit, toWebhookView);
+  }
+
+  async get(workspace: Workspace, id: string): Promise<WebhookView> {
+    return toWebhookView(await this.find(workspace, id));
+  }
+
+  async update(workspace: Workspace, id: string, body: UpdateWebhookDto): Promise<WebhookView> {
+    const webhook = await this.find(workspace, id);
+    const events = this.parse(body);
+    await this.db.getRepository(Webhook).update(
+      { id: webhook.id },
+      {
+        ...(body.url !== undefined ? { url: body.url } : {}),
+        ...(events !== undefined ? { events } : {}),
+        ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
+      },
+    );
+    return this.get(workspace, id);
+  }
+
+  /** Its deliveries go with it, and their pending retries stand down. */
+  async remove(workspace: Workspace, id: string): Promise<void> {
+    const webhook = await this.find(workspace, id);
+    await this.db.getRepository(Webhook).delete({ id: webhook.id });
+  }
+
+  /** Queues a `webhook.test` event for this webhook alone, whatever it subscribes to and even when disabled. */
+  async sendTest(workspace: Workspace, id: string): Promise<DeliveryView> {
+    const webhook = await this.find(workspace, id);
+    const [delivery] = await this.db.transaction((tx) =>
+      this.scheduler.createEvent(
+        tx,
+        {
+          workspaceId: workspace.id,
+          type: 'webhook.test',
+          data: { webhook_id: webhook.id, message: 'A test event; a 2xx answer marks the delivery succeeded' },
+          jobId: null,
+        },
+        [{ webhookId: webhook.id, url: webhook.url }],
+        { manual: true },
+      ),
+    );
+    return toDeliveryView(delivery, 'webhook.test');
+  }
+
+  /** A new workspace secret: every webhook (and per-request URL) is signed with it from now on. */
+  async rotateSecret(workspace: Workspace, id: string): Promise<WebhookView & { secret: string }> {
+    const webhook = await this.find(workspace, id);
+    const secret = await this.secrets.rotate(workspace.id);
+    return { ...toWebhookView(webhook), secret };
+  }
+
+  async deliveries(workspace: Workspace, id: string, query: ListDeliveriesDto): Promise<Page<DeliveryView>> {
+    const webhook = await this.find(workspace, id);
+    const limit = query.limit ?? 20;
+    const before = decodeCursor(query.cursor, 'dlv');
+    const rows = await this.db.getRepository(WebhookDelivery).find({
+      where: {
+        webhookId: webhook.id,
+        ...(query.status ? { status: query.status } : {}),
+        ...(before ? { id: LessThan(before) } : {}),
+      },
+      order: { id: 'DESC' },
+      take: limit + 1,
+    });
+    const types = await this.eventTypes(this.db.manager, rows);
+    return toPage(rows, limit, (row) => toDeliveryView(row, types.get(row.eventId)!));
+  }
+
+  /**
+   * Sends the delivery again now, whatever its status. It counts as its next attempt; if that fails
+   * too, automatic retries go on while the schedule has attempts left.
+   */
+  async retry(workspace: Workspace, id: string, deliveryId: string): Promise<DeliveryView> {
+    const webhook = await this.find(workspace, id);
+    return this.db.transaction(async (tx) => {
+      const delivery = await tx.findOneBy(WebhookDelivery, { id: deliveryId, webhookId: webhook.id });
+      if (!delivery) throw ApiError.notFound('Delivery');
+      await this.scheduler.schedule(tx, delivery.id, 0, { manual: true });
+      const types = await this.eventTypes(tx, [delivery]);
+      return toDeliveryView(await tx.findOneByOrFail(WebhookDelivery, { id: delivery.id }), types.get(delivery.eventId)!);
+    });
+  }
+
+  private async find(workspace: Workspace, id: string): Promise<Webhook> {
+    const webhook = await this.db.getRepository(Webhook).findOneBy({ id, workspaceId: workspace.id });
+    if (!webhook) throw ApiError.notFound('Webhook');
+    return webhook;
+  }
+
+  private async eventTypes(manager: EntityManager, deliveries: WebhookDelivery[]): Promise<Map<string, string>> {
+    if (deliveries.length === 0) return new Map();
+    const events = await manager
+      .getRepository(WebhookEvent)
+      .createQueryBuilder('e')
+      .select(['e.id', 'e.type'])
+      .where('e.id IN (:...ids)', { ids: [...new Set(deliveries.map((d) => d.eventId))] })
+      .getMany();
+    return new Map(events.map((event) => [event.id, event.type]));
+  }
+
+  /**
+   * Checks the URL and event names of a registration or update; every problem is reported at once.
+   * Returns the event names, deduplicated, when they were given.
+   */
+  private parse(body: { url?: string; events?: string[] }): SubscribableEvent[] | undefined {
+    const errors: ValidationErrorItem[] = [];
+    if (body.url !== undefined) {
+      const problem = webhookUrlProblem(body.url, { allowHttp: this.config.webhooks.allowHttp, addressPolicy: this.addressPolicy });
+      if (problem) errors.push({ ...problem, loc: ['body', 'url'], pointer: '/url' });
+    }
+    if (body.events !== undefined && body.events.length === 0) {
+      errors.push({ type: 'too_short', loc: ['body', 'events'], msg: 'List should have at least 1 item', pointer: '/events' });
+    }
+    body.events?.forEach((name, index) => {
+      if ((SUBSCRIBABLE_EVENTS as readonly string[]).includes(name)) return;
+      const item: ValidationErrorItem = {
+        type: 'enum',
+        loc: ['body', 'events', index],
+        msg: isProgressEvent(name)
+          ? `"${name}" is sent only to a job's own webhook_url and cannot be subscribed to`
+          : `Input should be one of ${SUBSCRIBABLE_EVENTS.map((e) => `"${e}"`).join(', ')}`,
+        pointer: `/events/${index}`,
+      };
+      const suggestion = closestMatch(name, SUBSCRIBABLE_EVENTS);
+      if (suggestion) item.suggestion = suggestion;
+      errors.push(item);
+    });
+    if (errors.length > 0) throw ApiError.validation(errors);
+    return body.events && ([...new Set(body.events)] as SubscribableEvent[]);
+  }
+}
