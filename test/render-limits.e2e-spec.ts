@@ -32,3 +32,24 @@ describe('render_submit rate limit', () => {
     expect(other.status).toBe(422);
   });
 });
+
+describe('a render webhook_url', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ role: 'api' });
+  });
+  afterAll(() => app.close());
+
+  it('must be https to a public address unless the deployment allows otherwise', async () => {
+    const { key } = await signupVerified(app);
+    for (const [url, type] of [
+      ['http://hooks.example.com/render', 'url_scheme'],
+      ['https://127.0.0.1/hook', 'value_error'],
+      ['not a url', 'url_parsing'],
+    ]) {
+      const res = await app.http.post('/v1/renders').set(bearer(key)).send({ width: 64, height: 64, elements: [], webhook_url: url });
+      expect(res.status).toBe(422);
+      expect(res.body.error.details.errors[0]).toMatchObject({ type, loc: ['body', 'webhook_url'], pointer: '/webhook_url' });
+    }
+  });
+});

@@ -20,6 +20,7 @@ import { Job, JobStatus, TERMINAL_STATUSES } from '../jobs/job.entity';
 import { JobPresenter } from '../jobs/job.presenter';
 import { JobView } from '../jobs/job.view';
 import { QuotaService } from '../jobs/quota.service';
+import { WebhooksService } from '../webhooks/webhooks.service';
 import { Workspace } from '../workspaces/workspace.entity';
 import { RENDER_QUEUE, RenderQueuePayload } from './render-queue';
 
@@ -54,11 +55,14 @@ export class RendersService {
     private readonly idempotency: IdempotencyService,
     private readonly presenter: JobPresenter,
     private readonly intake: MediaIntake,
+    private readonly webhooks: WebhooksService,
   ) {}
 
   async submit(workspace: Workspace, body: unknown, options: SubmitOptions = {}): Promise<{ replayed: boolean; body: RenderSubmitOut }> {
     // Sources are checked (and stored assets read) before anything is written: a 422 leaves no trace.
-    const { request, ingest, media } = await this.intake.prepareRender(workspace, parseRenderRequest(body));
+    const parsed = parseRenderRequest(body);
+    this.webhooks.assertJobWebhookUrl(parsed.webhook_url);
+    const { request, ingest, media } = await this.intake.prepareRender(workspace, parsed);
     const knownSeconds = resolveRequest(request, media).durationSeconds;
     if (!options.isPreview) await this.quota.assertRenderAllowed(workspace, knownSeconds);
     const violations = findViolations(request, media);

@@ -26,7 +26,7 @@ export class WebhooksModule {
         SigningSecrets,
         WebhooksService,
       ],
-      exports: [EventPublisher],
+      exports: [EventPublisher, WebhooksService],
     };
   }
 }

@@ -152,6 +152,13 @@ export class WebhooksService {
     return new Map(events.map((event) => [event.id, event.type]));
   }
 
+  /** A job's own `webhook_url` must pass the same rules as a registered one; 422 at submit otherwise. */
+  assertJobWebhookUrl(url: string | null | undefined): void {
+    if (!url) return;
+    const problem = webhookUrlProblem(url, { allowHttp: this.config.webhooks.allowHttp, addressPolicy: this.addressPolicy });
+    if (problem) throw ApiError.validation([{ ...problem, loc: ['body', 'webhook_url'], pointer: '/webhook_url' }]);
+  }
+
   /**
    * Checks the URL and event names of a registration or update; every problem is reported at once.
    * Returns the event names, deduplicated, when they were given.
