@@ -128,7 +128,7 @@ describe('uploads and assets', () => {
     expect(await untilStatus(image.body.asset_id, 'present')).toMatchObject({ width: 64, height: 48, video_codec: 'png', duration: null });
   });
 
-  it('pages the list with limit (default 20) and cursor, newest first; rejects a bad kind', async () => {
+  it('pages the list with limit and cursor, newest first; rejects a bad kind', async () => {
     const first = await app.http.get('/v1/workspace/assets?limit=2').set(bearer(key)).expect(200);
     expect(first.body.data).toHaveLength(2);
     expect(first.body.has_more).toBe(true);
