@@ -14,6 +14,7 @@ FROM node:24-bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       chromium ffmpeg fonts-dejavu-core fonts-liberation fonts-noto-color-emoji ca-certificates tini \
+      pocketsphinx pocketsphinx-en-us \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production \

@@ -10,6 +10,10 @@ PACKAGES=(
   fonts-liberation
   fonts-noto-color-emoji
   ca-certificates
+  pocketsphinx        # offline speech recognition, the default transcribe engine
+  pocketsphinx-en-us  # its US English acoustic model, dictionary and language model
+  espeak-ng           # tests: synthetic speech fixtures
+  pocketsphinx-testdata # tests: real recordings the word error rate is measured on
 )
 
 missing=()

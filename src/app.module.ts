@@ -22,6 +22,7 @@ import { FilesModule, StorageModule } from './infra/storage/storage.module';
 import { DATABASE_URL, RUNTIME_ROLE } from './infra/tokens';
 import { SkillsModule } from './skills/skills.module';
 import { SystemModule } from './system/system.module';
+import { TasksModule } from './tasks/tasks.module';
 import { UploadsModule } from './uploads/uploads.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
@@ -66,6 +67,7 @@ export class AppModule implements NestModule {
         WebhooksModule.forRole(servesApi),
         AssetsModule.forRole(servesApi),
         RendersModule.forRole(servesApi),
+        TasksModule.forRole(servesApi),
         ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule] : []),
       ],
       providers: globals,

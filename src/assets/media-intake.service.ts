@@ -66,6 +66,19 @@ export class MediaIntake {
     return { request: { ...request, ingest_external: ingest }, ingest: ingest && toFetch.length > 0, media };
   }
 
+  /**
+   * Submit check of a task's one source, as renders check theirs: an asset must be this
+   * workspace's and ready; an external URL must answer. Throws the same 422s.
+   */
+  async prepareSource(workspace: Workspace, source: ExternalSource): Promise<void> {
+    if (this.isHosted(source.url)) {
+      await this.readyAsset(workspace.id, source);
+      return;
+    }
+    const failure = await firstFailingSource(this.fetcher, [source]);
+    if (failure) throw new ApiError(failure.code, failure.message, { pointer: failure.pointer });
+  }
+
   /** Enqueues the copy inside the submit transaction (the job row and its queue entry commit together). */
   async enqueueIngest(tx: EntityManager, jobId: string): Promise<void> {
     await this.queue.sendInTransaction(tx, INGEST_QUEUE, { job_id: jobId } satisfies IngestPayload);

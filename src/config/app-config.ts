@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { MAX_FILE_BYTES } from '../common/limits';
+import { SPEECH_ENGINE_NAMES, SpeechEngineName } from '../tasks/transcribe/engines/speech-engine';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '../webhooks/retry-schedule';
 import { PROJECT_ROOT } from './paths';
 
@@ -35,6 +36,16 @@ export interface AppConfig {
   /** Lets the guarded fetcher reach loopback and private addresses (local development, tests). */
   allowPrivateNetwork: boolean;
   webhooks: WebhookConfig;
+  transcribe: TranscribeConfig;
+}
+
+export interface TranscribeConfig {
+  /** The speech-to-text engine of every transcribe task. */
+  engine: SpeechEngineName;
+  /** Transcribe jobs one worker process runs at once. */
+  concurrency: number;
+  /** A JSGF grammar that constrains pocketsphinx (fixed-vocabulary deployments, tests); null: its open-vocabulary language model. */
+  pocketsphinxGrammar: string | null;
 }
 
 export interface WebhookConfig {
@@ -104,6 +115,9 @@ export const ENV_VARS = [
   'ALLOW_HTTP_WEBHOOKS',
   'WEBHOOK_TIMEOUT_S',
   'WEBHOOK_RETRY_SCHEDULE',
+  'TRANSCRIBE_ENGINE',
+  'TRANSCRIBE_CONCURRENCY',
+  'POCKETSPHINX_JSGF',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -197,6 +211,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     allowHttp: oneOf('ALLOW_HTTP_WEBHOOKS', ['true', 'false'] as const, 'false') === 'true',
   };
 
+  const transcribe: TranscribeConfig = {
+    engine: oneOf('TRANSCRIBE_ENGINE', SPEECH_ENGINE_NAMES, 'pocketsphinx'),
+    concurrency: int('TRANSCRIBE_CONCURRENCY', 1, 1, 16),
+    pocketsphinxGrammar: str('POCKETSPHINX_JSGF') === null ? null : path.resolve(str('POCKETSPHINX_JSGF')!),
+  };
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -217,6 +237,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     storage,
     allowPrivateNetwork,
     webhooks,
+    transcribe,
   };
 }
 

@@ -8,15 +8,12 @@ import { APP_CONFIG } from '../config/config.module';
 import { QueueService } from '../infra/queue/queue.service';
 import { Storage } from '../infra/storage/storage';
 import { ReadinessRegistry } from '../system/readiness.registry';
-import { Job, ProgressStage } from '../jobs/job.entity';
+import { Job } from '../jobs/job.entity';
+import { ProgressWriter } from '../jobs/progress-writer';
 import { RemotionRenderer } from './engine/remotion-renderer';
 import { RenderFailure } from './render-failure';
 import { RenderPipeline } from './render-pipeline.service';
 import { RENDER_DEAD_LETTER_QUEUE, RENDER_QUEUE, RENDER_RETRY_LIMIT, RenderQueuePayload } from './render-queue';
-
-/** Progress rows are written at most this often; each write also tells whether the job was cancelled. */
-const PROGRESS_WRITE_INTERVAL_MS = 500;
-const CANCEL_POLL_INTERVAL_MS = 1000;
 
 /**
  * The `render` queue's handler: claims the job row, runs the pipeline, records the outcome. A
@@ -143,58 +140,5 @@ export class RenderWorker implements OnApplicationBootstrap {
     } catch (error) {
       this.logger.error(`Could not publish ${type} for ${jobId}: ${(error as Error).message}`);
     }
-  }
-}
-
-/**
- * Writes progress without touching `updated_at` (it marks status changes), throttled. Every write
- * and a one-second poll check the row is still `processing`; when it is not, the render is aborted.
- */
-class ProgressWriter {
-  private last = 0;
-  private pending: { stage: ProgressStage; percent: number } | null = null;
-  private writing: Promise<void> = Promise.resolve();
-  private readonly poll: NodeJS.Timeout;
-
-  constructor(
-    private readonly db: DataSource,
-    private readonly jobId: string,
-    private readonly abort: AbortController,
-  ) {
-    this.poll = setInterval(() => this.flush(true), CANCEL_POLL_INTERVAL_MS);
-  }
-
-  report(stage: ProgressStage, percent: number): void {
-    this.pending = { stage, percent };
-    if (Date.now() - this.last >= PROGRESS_WRITE_INTERVAL_MS) this.flush(false);
-  }
-
-  private flush(pollOnly: boolean): void {
-    const update = this.pending;
-    if (!update && !pollOnly) return;
-    this.pending = null;
-    this.last = Date.now();
-    this.writing = this.writing
-      .then(async () => {
-        let stillProcessing: boolean;
-        if (update) {
-          const [, affected]: [unknown, number] = await this.db.query(
-            `UPDATE jobs SET progress_stage = $2, progress_percent = GREATEST(progress_percent, $3)
-             WHERE id = $1 AND status = 'processing'`,
-            [this.jobId, update.stage, Math.min(99, update.percent)],
-          );
-          stillProcessing = affected > 0;
-        } else {
-          const rows: unknown[] = await this.db.query(`SELECT 1 FROM jobs WHERE id = $1 AND status = 'processing'`, [this.jobId]);
-          stillProcessing = rows.length > 0;
-        }
-        if (!stillProcessing) this.abort.abort(new Error('cancelled'));
-      })
-      .catch(() => undefined);
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.poll);
-    await this.writing;
   }
 }

@@ -1,5 +1,7 @@
-import { CATALOGS, CatalogEntry, elementJsonSchemas, requestJsonSchema } from '../../composition/src/schema';
+import { CATALOGS, elementJsonSchemas, requestJsonSchema } from '../../composition/src/schema';
 import { RATE_LIMITS } from '../common/rate-limit/rate-limits';
+import { taskCapabilities } from '../tasks/task-types';
+import type { SpeechEngineName } from '../tasks/transcribe/engines/speech-engine';
 import { PLANS } from '../workspaces/plans';
 
 /**
@@ -7,7 +9,7 @@ import { PLANS } from '../workspaces/plans';
  * in composition/; every entry says whether the renderer supports it (`supported`, and
  * `x-supported: false` on schema properties that are accepted but not drawn yet).
  */
-export function buildCapabilities(version: string) {
+export function buildCapabilities(version: string, speechEngine: SpeechEngineName) {
   const rateLimits = Object.fromEntries(
     Object.entries(RATE_LIMITS)
       .filter(([, rule]) => rule.published)
@@ -16,12 +18,7 @@ export function buildCapabilities(version: string) {
   return {
     version,
     ...CATALOGS,
-    task_types: [
-      { name: 'transcribe', supported: false },
-      { name: 'remove_background', supported: false },
-      { name: 'super_resolution', supported: false },
-      { name: 'gaze_redirect', supported: false },
-    ] as CatalogEntry[],
+    ...taskCapabilities(speechEngine),
     element_schemas: elementJsonSchemas(),
     request_schema: requestJsonSchema(),
     limits: {

@@ -42,6 +42,12 @@ export class GcsStorage extends Storage {
     this.probeBucket = new GcsClient({ apiEndpoint: options.apiEndpoint, retryOptions: { autoRetry: false } }).bucket(options.bucket);
   }
 
+  /** The object's `gs://` URI, for Google services that read from the bucket themselves (Speech-to-Text). */
+  uriOf(key: string): string {
+    assertStorageKey(key);
+    return `gs://${this.bucket.name}/${key}`;
+  }
+
   async putFile(key: string, localPath: string, contentType: string): Promise<{ size: number }> {
     return this.putStream(key, createReadStream(localPath), contentType);
   }

@@ -1,0 +1,60 @@
+import { DataSource } from 'typeorm';
+import { ProgressStage } from './job.entity';
+
+/** Progress rows are written at most this often; each write also tells whether the job was cancelled. */
+const PROGRESS_WRITE_INTERVAL_MS = 500;
+const CANCEL_POLL_INTERVAL_MS = 1000;
+
+/**
+ * Writes progress without touching `updated_at` (it marks status changes), throttled. Every write
+ * and a one-second poll check the row is still `processing`; when it is not, the job (render or
+ * task) is aborted.
+ */
+export class ProgressWriter {
+  private last = 0;
+  private pending: { stage: ProgressStage | null; percent: number } | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private readonly poll: NodeJS.Timeout;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly jobId: string,
+    private readonly abort: AbortController,
+  ) {
+    this.poll = setInterval(() => this.flush(true), CANCEL_POLL_INTERVAL_MS);
+  }
+
+  report(stage: ProgressStage | null, percent: number): void {
+    this.pending = { stage, percent };
+    if (Date.now() - this.last >= PROGRESS_WRITE_INTERVAL_MS) this.flush(false);
+  }
+
+  private flush(pollOnly: boolean): void {
+    const update = this.pending;
+    if (!update && !pollOnly) return;
+    this.pending = null;
+    this.last = Date.now();
+    this.writing = this.writing
+      .then(async () => {
+        let stillProcessing: boolean;
+        if (update) {
+          const [, affected]: [unknown, number] = await this.db.query(
+            `UPDATE jobs SET progress_stage = $2, progress_percent = GREATEST(progress_percent, $3)
+             WHERE id = $1 AND status = 'processing'`,
+            [this.jobId, update.stage, Math.min(99, update.percent)],
+          );
+          stillProcessing = affected > 0;
+        } else {
+          const rows: unknown[] = await this.db.query(`SELECT 1 FROM jobs WHERE id = $1 AND status = 'processing'`, [this.jobId]);
+          stillProcessing = rows.length > 0;
+        }
+        if (!stillProcessing) this.abort.abort(new Error('cancelled'));
+      })
+      .catch(() => undefined);
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.poll);
+    await this.writing;
+  }
+}

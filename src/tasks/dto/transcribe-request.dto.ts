@@ -1,0 +1,83 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsInt, IsObject, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min } from 'class-validator';
+
+const URL_OPTIONS = { require_protocol: true, protocols: ['http', 'https'], require_tld: false };
+
+/** Fields every task body has (spec 4.5). */
+export class TaskRequestDto {
+  @ApiProperty({ description: 'Public URL of the media, or the `source_url` of an upload', maxLength: 2083 })
+  @IsString()
+  @MaxLength(2083)
+  @IsUrl(URL_OPTIONS, { message: 'source_url must be an http(s) URL' })
+  source_url: string;
+
+  @ApiPropertyOptional({ description: 'Caller key-value pairs, echoed on every response and webhook' })
+  @IsOptional()
+  @IsObject()
+  metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ description: 'Receives task.completed, task.failed and task.progress for this job only', nullable: true, maxLength: 2083 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2083)
+  @IsUrl(URL_OPTIONS, { message: 'webhook_url must be an http(s) URL' })
+  webhook_url?: string | null;
+}
+
+export class TranscribeRequestDto extends TaskRequestDto {
+  @ApiPropertyOptional({ description: 'BCP-47 language of the speech, e.g. en-US; omitted: detected by engines that can, else their one language', example: 'en-US' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(35)
+  @Matches(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { message: 'language_code must be a BCP-47 code such as en-US' })
+  language_code?: string;
+
+  @ApiPropertyOptional({ description: 'Label each word and utterance with its speaker (A, B, …)', default: false })
+  @IsOptional()
+  @IsBoolean()
+  speaker_labels?: boolean;
+
+  @ApiPropertyOptional({ description: 'How many speakers there are, when known; needs speaker_labels', minimum: 1, maximum: 10 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10)
+  speakers_expected?: number;
+
+  @ApiPropertyOptional({ description: 'Punctuation and casing; omitted: the engine default (GET /v1/capabilities)' })
+  @IsOptional()
+  @IsBoolean()
+  punctuate?: boolean;
+
+  @ApiPropertyOptional({ description: 'Adds `key_phrases`: the most telling noun phrases, with when each was said', default: false })
+  @IsOptional()
+  @IsBoolean()
+  key_phrases?: boolean;
+
+  @ApiPropertyOptional({ description: 'Adds `sentiment`: POSITIVE/NEUTRAL/NEGATIVE per sentence', default: false })
+  @IsOptional()
+  @IsBoolean()
+  sentiment?: boolean;
+
+  @ApiPropertyOptional({ description: 'Adds `entities`: people, places, organisations, dates, amounts…', default: false })
+  @IsOptional()
+  @IsBoolean()
+  entities?: boolean;
+
+  @ApiPropertyOptional({ description: 'Adds `chapters`: topic segments with gist, headline and summary', default: false })
+  @IsOptional()
+  @IsBoolean()
+  chapters?: boolean;
+
+  @ApiPropertyOptional({ description: 'Adds `summary`: the most central sentences', default: false })
+  @IsOptional()
+  @IsBoolean()
+  summary?: boolean;
+}
+
+export class RemoveBackgroundRequestDto extends TaskRequestDto {
+  @ApiPropertyOptional({ description: 'true: PNG/WebM with alpha; false: a white background', default: true })
+  @IsOptional()
+  @IsBoolean()
+  output_alpha?: boolean;
+}

@@ -1,0 +1,39 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { v1 } from '@google-cloud/speech';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { Storage } from '../infra/storage/storage';
+import { TasksController } from './tasks.controller';
+import { TasksService } from './tasks.service';
+import { GoogleSpeechEngine } from './transcribe/engines/google-speech.engine';
+import { PocketsphinxEngine } from './transcribe/engines/pocketsphinx.engine';
+import { SpeechEngine } from './transcribe/engines/speech-engine';
+import { TranscribeWorker } from './transcribe/transcribe.worker';
+import { TranscriptionService } from './transcribe/transcription.service';
+
+/** The engine `TRANSCRIBE_ENGINE` names. Google's client finds its credentials (ADC) on first use. */
+function speechEngineFor(config: AppConfig, storage: Storage): SpeechEngine {
+  switch (config.transcribe.engine) {
+    case 'google':
+      return new GoogleSpeechEngine(new v1.SpeechClient(), storage);
+    case 'pocketsphinx':
+      return new PocketsphinxEngine({ grammarFile: config.transcribe.pocketsphinxGrammar });
+  }
+}
+
+/** Routes only where the REST API is served; the queue and worker everywhere (the worker idles in `api`). */
+@Module({})
+export class TasksModule {
+  static forRole(servesApi: boolean): DynamicModule {
+    return {
+      module: TasksModule,
+      controllers: servesApi ? [TasksController] : [],
+      providers: [
+        TasksService,
+        TranscriptionService,
+        TranscribeWorker,
+        { provide: SpeechEngine, inject: [APP_CONFIG, Storage], useFactory: speechEngineFor },
+      ],
+    };
+  }
+}

@@ -1,0 +1,140 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, LessThan } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { MediaIntake } from '../assets/media-intake.service';
+import { ApiError } from '../common/errors/api-error';
+import { IdempotencyService } from '../common/idempotency/idempotency.service';
+import { newId } from '../common/ids';
+import { decodeCursor, Page, toPageAsync } from '../common/pagination/pagination';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { QueueService } from '../infra/queue/queue.service';
+import { Job, JobStatus, TERMINAL_STATUSES } from '../jobs/job.entity';
+import { JobPresenter } from '../jobs/job.presenter';
+import { JobView } from '../jobs/job.view';
+import { WebhooksService } from '../webhooks/webhooks.service';
+import { Workspace } from '../workspaces/workspace.entity';
+import { RemoveBackgroundRequestDto, TranscribeRequestDto } from './dto/transcribe-request.dto';
+import { ENGINE_CAPABILITIES, TaskType, taskTypeOfPath } from './task-types';
+import { assertEngineCanDo, transcribeOptionsOf } from './transcribe/transcribe-options';
+import { TRANSCRIBE_QUEUE, TranscribeQueuePayload } from './transcribe/transcribe-queue';
+
+/** Tasks API (spec 4.5): submit, list, read, cancel. Tasks carry no quota (spec 8); usage counts them. */
+@Injectable()
+export class TasksService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly queue: QueueService,
+    private readonly idempotency: IdempotencyService,
+    private readonly presenter: JobPresenter,
+    private readonly intake: MediaIntake,
+    private readonly webhooks: WebhooksService,
+  ) {}
+
+  async submitTranscribe(workspace: Workspace, body: TranscribeRequestDto, idempotencyKey?: string): Promise<{ replayed: boolean; body: JobView }> {
+    // Every check runs before anything is written: a 422 leaves no job and consumes no key.
+    this.webhooks.assertJobWebhookUrl(body.webhook_url);
+    const engine = this.config.transcribe.engine;
+    assertEngineCanDo(transcribeOptionsOf(body), engine, ENGINE_CAPABILITIES[engine]);
+    await this.intake.prepareSource(workspace, { url: body.source_url, pointer: '/source_url', kind: 'audio' });
+    const request = { ...body } as Record<string, unknown>;
+
+    return this.db.transaction(async (tx) =>
+      this.idempotency.run(tx, { workspaceId: workspace.id, scope: 'tasks', key: idempotencyKey, payload: { task_type: 'transcribe', ...request } }, async () => {
+        const id = newId('task');
+        const job = tx.create(Job, {
+          id,
+          workspaceId: workspace.id,
+          kind: 'task',
+          taskType: 'transcribe',
+          status: 'queued',
+          isPreview: false,
+          request,
+          metadata: body.metadata ?? {},
+          webhookUrl: body.webhook_url ?? null,
+          projectId: null,
+        });
+        // jsonb columns typed as records trip TypeORM's deep-partial typing; the entity is complete.
+        await tx.insert(Job, job as QueryDeepPartialEntity<Job>);
+        await this.queue.sendInTransaction(tx, TRANSCRIBE_QUEUE, { job_id: id } satisfies TranscribeQueuePayload);
+        return this.presenter.present(await tx.findOneByOrFail(Job, { id }));
+      }),
+    );
+  }
+
+  /** The body is validated like a supported type's (spec 4.5), then refused: nothing here removes backgrounds yet. */
+  submitRemoveBackground(body: RemoveBackgroundRequestDto): never {
+    this.webhooks.assertJobWebhookUrl(body.webhook_url);
+    throw this.unsupported('remove_background');
+  }
+
+  /** `POST /v1/tasks/{type}` for any other type: in the catalog but unsupported → 422, unknown → 404. */
+  submitOther(segment: string): never {
+    const type = taskTypeOfPath(segment);
+    if (!type) throw new ApiError('not_found', `Unknown task type "${segment}"; GET /v1/capabilities lists the task types`);
+    throw this.unsupported(type);
+  }
+
+  private unsupported(type: TaskType): ApiError {
+    return new ApiError('unsupported_feature', `The task type ${type} is not supported by this service yet; GET /v1/capabilities lists the task types`, {
+      task_type: type,
+    });
+  }
+
+  async get(workspace: Workspace, id: string): Promise<JobView> {
+    return this.presenter.present(await this.find(workspace, id));
+  }
+
+  async list(workspace: Workspace, query: { task_type?: TaskType; status?: JobStatus; limit: number; cursor?: string }): Promise<Page<JobView>> {
+    const before = decodeCursor(query.cursor, 'task');
+    const rows = await this.db.getRepository(Job).find({
+      where: {
+        workspaceId: workspace.id,
+        kind: 'task',
+        ...(query.task_type ? { taskType: query.task_type } : {}),
+        ...(query.status ? { status: query.status } : {}),
+        ...(before ? { id: LessThan(before) } : {}),
+      },
+      order: { id: 'DESC' },
+      take: query.limit + 1,
+    });
+    return toPageAsync(rows, query.limit, (job) => this.presenter.present(job));
+  }
+
+  /** Spec 4.5: a transcribe task has no file (its data is on `result`), so this is 404 for it. */
+  async download(workspace: Workspace, id: string): Promise<{ url: string; expires_at: string }> {
+    const job = await this.find(workspace, id);
+    if (job.status !== 'completed' || !job.outputKey) {
+      const why = job.taskType === 'transcribe' ? 'a transcribe task has no file; its transcript is on `result`' : `status ${job.status}`;
+      throw new ApiError('not_found', `Task ${id} has no artifact (${why})`);
+    }
+    return this.presenter.downloadUrl(job);
+  }
+
+  /** As for renders: a worker transcribing it notices within a second and stops ffmpeg and the engine. */
+  async cancel(workspace: Workspace, id: string): Promise<JobView> {
+    const job = await this.db.transaction(async (tx) => {
+      const current = await tx
+        .getRepository(Job)
+        .createQueryBuilder('j')
+        .setLock('pessimistic_write')
+        .where('j.id = :id AND j.workspaceId = :ws AND j.kind = :kind', { id, ws: workspace.id, kind: 'task' })
+        .getOne();
+      if (!current) throw ApiError.notFound('Task');
+      if (TERMINAL_STATUSES.includes(current.status)) {
+        throw new ApiError('conflict', `Task ${id} is already ${current.status}`, { status: current.status });
+      }
+      await tx.update(Job, { id }, { status: 'cancelled', completedAt: new Date(), progressStage: null });
+      return tx.findOneByOrFail(Job, { id });
+    });
+    return this.presenter.present(job);
+  }
+
+  private async find(workspace: Workspace, id: string): Promise<Job> {
+    const job = await this.db.getRepository(Job).findOneBy({ id, workspaceId: workspace.id, kind: 'task' });
+    if (!job) throw ApiError.notFound('Task');
+    return job;
+  }
+}

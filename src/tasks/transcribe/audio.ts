@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import { TaskFailure } from '../task-failure';
+
+/** What the engines read: 16 kHz mono 16-bit PCM, the rate pocketsphinx's model and Google's LINEAR16 expect. */
+export const SAMPLE_RATE = 16_000;
+const BYTES_PER_SECOND = SAMPLE_RATE * 2;
+const WAV_HEADER_BYTES = 44;
+/** Peaks below this are no speech at all (digital silence, or hiss far under any voice). */
+export const SILENCE_PEAK_DB = -60;
+
+export interface ExtractedAudio {
+  file: string;
+  durationSeconds: number;
+  peakDb: number;
+}
+
+/**
+ * Decodes the first audio stream of any file ffmpeg reads (audio or video), resampled to 16 kHz
+ * mono PCM WAV, measuring its peak level on the way (volumedetect) to tell silence.
+ */
+export async function extractAudio(input: string, output: string, signal: AbortSignal): Promise<ExtractedAudio> {
+  const args = ['-nostdin', '-v', 'info', '-y', '-i', input, '-map', '0:a:0', '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-af', 'volumedetect', '-c:a', 'pcm_s16le', '-f', 'wav', output];
+  const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+    const child = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'], signal });
+    let log = '';
+    child.stderr.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-20_000)));
+    child.on('error', reject);
+    child.on('close', (exitCode) => resolve({ code: exitCode, stderr: log }));
+  });
+  signal.throwIfAborted();
+  if (code !== 0) {
+    const reason = stderr.trim().split('\n').pop() ?? '';
+    throw new TaskFailure('codec_unsupported', `The source's audio could not be decoded: ${reason}`);
+  }
+  const { size } = await stat(output);
+  const peak = /max_volume: (-?[\d.]+|-inf) dB/.exec(stderr)?.[1];
+  return {
+    file: output,
+    durationSeconds: Math.max(0, size - WAV_HEADER_BYTES) / BYTES_PER_SECOND,
+    peakDb: peak === undefined || peak === '-inf' ? -Infinity : Number(peak),
+  };
+}
