@@ -1,9 +1,14 @@
 import { Global, Module } from '@nestjs/common';
 import { IdempotencyService } from '../common/idempotency/idempotency.service';
 import { JobPresenter } from './job.presenter';
+import { JobRunner } from './job-runner';
+import { JobStore } from './job-store';
 import { QuotaService } from './quota.service';
 
-/** What renders and tasks share: presenting jobs, the render-minute quota, idempotent submission. */
+/** What renders and tasks share: running and presenting jobs, the render-minute quota, idempotent submission. */
 @Global()
-@Module({ providers: [JobPresenter, QuotaService, IdempotencyService], exports: [JobPresenter, QuotaService, IdempotencyService] })
+@Module({
+  providers: [JobPresenter, QuotaService, IdempotencyService, JobRunner, JobStore],
+  exports: [JobPresenter, QuotaService, IdempotencyService, JobRunner, JobStore],
+})
 export class JobsModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, LessThan } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import {
   findUnsupported,
@@ -14,10 +14,11 @@ import { MediaIntake } from '../assets/media-intake.service';
 import { ApiError } from '../common/errors/api-error';
 import { IdempotencyService } from '../common/idempotency/idempotency.service';
 import { newId } from '../common/ids';
-import { decodeCursor, Page, toPageAsync } from '../common/pagination/pagination';
+import { Page } from '../common/pagination/pagination';
 import { QueueService } from '../infra/queue/queue.service';
-import { Job, JobStatus, TERMINAL_STATUSES } from '../jobs/job.entity';
+import { Job, JobStatus } from '../jobs/job.entity';
 import { JobPresenter } from '../jobs/job.presenter';
+import { JobStore } from '../jobs/job-store';
 import { JobView } from '../jobs/job.view';
 import { QuotaService } from '../jobs/quota.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
@@ -54,6 +55,7 @@ export class RendersService {
     private readonly quota: QuotaService,
     private readonly idempotency: IdempotencyService,
     private readonly presenter: JobPresenter,
+    private readonly jobs: JobStore,
     private readonly intake: MediaIntake,
     private readonly webhooks: WebhooksService,
   ) {}
@@ -110,59 +112,27 @@ export class RendersService {
   }
 
   async get(workspace: Workspace, id: string): Promise<JobView> {
-    return this.presenter.present(await this.find(workspace, id));
+    return this.jobs.get(workspace, 'render', id);
   }
 
   async list(workspace: Workspace, query: { status?: JobStatus; project_id?: string; limit: number; cursor?: string }): Promise<Page<JobView>> {
-    const before = decodeCursor(query.cursor, 'render');
-    const rows = await this.db.getRepository(Job).find({
-      where: {
-        workspaceId: workspace.id,
-        kind: 'render',
-        isPreview: false,
-        ...(query.status ? { status: query.status } : {}),
-        ...(query.project_id ? { projectId: query.project_id } : {}),
-        ...(before ? { id: LessThan(before) } : {}),
-      },
-      order: { id: 'DESC' },
-      take: query.limit + 1,
-    });
-    return toPageAsync(rows, query.limit, (job) => this.presenter.present(job));
+    return this.jobs.list(
+      workspace,
+      'render',
+      { isPreview: false, ...(query.status ? { status: query.status } : {}), ...(query.project_id ? { projectId: query.project_id } : {}) },
+      query,
+    );
   }
 
   async download(workspace: Workspace, id: string): Promise<{ url: string; expires_at: string }> {
-    const job = await this.find(workspace, id);
+    const job = await this.jobs.find(workspace, 'render', id);
     if (job.status !== 'completed' || !job.outputKey) {
       throw new ApiError('not_found', `Render ${id} has no artifact${job.status === 'completed' ? '' : ` (status ${job.status})`}`);
     }
     return this.presenter.downloadUrl(job);
   }
 
-  /**
-   * Moves a non-terminal render to `cancelled`. A worker rendering it notices within a second
-   * (its progress writes stop matching) and stops the browser and encoder.
-   */
-  async cancel(workspace: Workspace, id: string): Promise<JobView> {
-    const job = await this.db.transaction(async (tx) => {
-      const current = await tx
-        .getRepository(Job)
-        .createQueryBuilder('j')
-        .setLock('pessimistic_write')
-        .where('j.id = :id AND j.workspaceId = :ws AND j.kind = :kind', { id, ws: workspace.id, kind: 'render' })
-        .getOne();
-      if (!current) throw ApiError.notFound('Render');
-      if (TERMINAL_STATUSES.includes(current.status)) {
-        throw new ApiError('conflict', `Render ${id} is already ${current.status}`, { status: current.status });
-      }
-      await tx.update(Job, { id }, { status: 'cancelled', completedAt: new Date(), progressStage: null });
-      return tx.findOneByOrFail(Job, { id });
-    });
-    return this.presenter.present(job);
-  }
-
-  private async find(workspace: Workspace, id: string): Promise<Job> {
-    const job = await this.db.getRepository(Job).findOneBy({ id, workspaceId: workspace.id, kind: 'render' });
-    if (!job) throw ApiError.notFound('Render');
-    return job;
+  cancel(workspace: Workspace, id: string): Promise<JobView> {
+    return this.jobs.cancel(workspace, 'render', id);
   }
 }

@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../common/errors/api-error';
+import { JobFailure } from '../jobs/job-failure';
 
 /**
  * Failure codes a task can end with: the spec's source codes, plus `no_speech` (the audio holds
@@ -7,11 +8,4 @@ import type { ErrorCode } from '../common/errors/api-error';
 export type TaskFailureCode = Extract<ErrorCode, 'invalid_source' | 'source_not_found' | 'source_too_large' | 'codec_unsupported' | 'invalid_request' | 'unsupported_feature' | 'internal'> | 'no_speech';
 
 /** A task that cannot succeed, whatever the number of attempts: the job fails with this code. */
-export class TaskFailure extends Error {
-  constructor(
-    readonly code: TaskFailureCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class TaskFailure extends JobFailure<TaskFailureCode> {}

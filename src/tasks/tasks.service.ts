@@ -1,17 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, LessThan } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { MediaIntake } from '../assets/media-intake.service';
 import { ApiError } from '../common/errors/api-error';
 import { IdempotencyService } from '../common/idempotency/idempotency.service';
 import { newId } from '../common/ids';
-import { decodeCursor, Page, toPageAsync } from '../common/pagination/pagination';
+import { Page } from '../common/pagination/pagination';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { QueueService } from '../infra/queue/queue.service';
-import { Job, JobStatus, TERMINAL_STATUSES } from '../jobs/job.entity';
+import { Job, JobStatus } from '../jobs/job.entity';
 import { JobPresenter } from '../jobs/job.presenter';
+import { JobStore } from '../jobs/job-store';
 import { JobView } from '../jobs/job.view';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { Workspace } from '../workspaces/workspace.entity';
@@ -29,6 +30,7 @@ export class TasksService {
     private readonly queue: QueueService,
     private readonly idempotency: IdempotencyService,
     private readonly presenter: JobPresenter,
+    private readonly jobs: JobStore,
     private readonly intake: MediaIntake,
     private readonly webhooks: WebhooksService,
   ) {}
@@ -84,28 +86,21 @@ export class TasksService {
   }
 
   async get(workspace: Workspace, id: string): Promise<JobView> {
-    return this.presenter.present(await this.find(workspace, id));
+    return this.jobs.get(workspace, 'task', id);
   }
 
   async list(workspace: Workspace, query: { task_type?: TaskType; status?: JobStatus; limit: number; cursor?: string }): Promise<Page<JobView>> {
-    const before = decodeCursor(query.cursor, 'task');
-    const rows = await this.db.getRepository(Job).find({
-      where: {
-        workspaceId: workspace.id,
-        kind: 'task',
-        ...(query.task_type ? { taskType: query.task_type } : {}),
-        ...(query.status ? { status: query.status } : {}),
-        ...(before ? { id: LessThan(before) } : {}),
-      },
-      order: { id: 'DESC' },
-      take: query.limit + 1,
-    });
-    return toPageAsync(rows, query.limit, (job) => this.presenter.present(job));
+    return this.jobs.list(
+      workspace,
+      'task',
+      { ...(query.task_type ? { taskType: query.task_type } : {}), ...(query.status ? { status: query.status } : {}) },
+      query,
+    );
   }
 
   /** Spec 4.5: a transcribe task has no file (its data is on `result`), so this is 404 for it. */
   async download(workspace: Workspace, id: string): Promise<{ url: string; expires_at: string }> {
-    const job = await this.find(workspace, id);
+    const job = await this.jobs.find(workspace, 'task', id);
     if (job.status !== 'completed' || !job.outputKey) {
       const why = job.taskType === 'transcribe' ? 'a transcribe task has no file; its transcript is on `result`' : `status ${job.status}`;
       throw new ApiError('not_found', `Task ${id} has no artifact (${why})`);
@@ -113,28 +108,7 @@ export class TasksService {
     return this.presenter.downloadUrl(job);
   }
 
-  /** As for renders: a worker transcribing it notices within a second and stops ffmpeg and the engine. */
-  async cancel(workspace: Workspace, id: string): Promise<JobView> {
-    const job = await this.db.transaction(async (tx) => {
-      const current = await tx
-        .getRepository(Job)
-        .createQueryBuilder('j')
-        .setLock('pessimistic_write')
-        .where('j.id = :id AND j.workspaceId = :ws AND j.kind = :kind', { id, ws: workspace.id, kind: 'task' })
-        .getOne();
-      if (!current) throw ApiError.notFound('Task');
-      if (TERMINAL_STATUSES.includes(current.status)) {
-        throw new ApiError('conflict', `Task ${id} is already ${current.status}`, { status: current.status });
-      }
-      await tx.update(Job, { id }, { status: 'cancelled', completedAt: new Date(), progressStage: null });
-      return tx.findOneByOrFail(Job, { id });
-    });
-    return this.presenter.present(job);
-  }
-
-  private async find(workspace: Workspace, id: string): Promise<Job> {
-    const job = await this.db.getRepository(Job).findOneBy({ id, workspaceId: workspace.id, kind: 'task' });
-    if (!job) throw ApiError.notFound('Task');
-    return job;
+  cancel(workspace: Workspace, id: string): Promise<JobView> {
+    return this.jobs.cancel(workspace, 'task', id);
   }
 }

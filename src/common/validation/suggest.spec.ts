@@ -5,7 +5,8 @@ describe('closestMatch', () => {
     expect(closestMatch('nmae', ['name'])).toBe('name');
     expect(closestMatch('volumee', ['volume', 'opacity', 'speed'])).toBe('volume');
     expect(closestMatch('3d', ['7d', '30d', '90d'])).toBe('7d');
-    expect(closestMatch('Name', ['name'])).toBeUndefined(); // same word: nothing to suggest
+    expect(closestMatch('Name', ['name'])).toBe('name'); // names are case-sensitive
+    expect(closestMatch('name', ['name'])).toBeUndefined(); // already right
   });
 
   it('stays silent when nothing is close', () => {

@@ -1,0 +1,138 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Job as QueueJob } from 'pg-boss';
+import { DataSource } from 'typeorm';
+import { EventPublisher } from '../events/event-publisher';
+import { JobFailure } from './job-failure';
+import { Job, JobKind, JobOutput, ProgressStage } from './job.entity';
+import { ProgressWriter } from './progress-writer';
+
+export interface JobQueuePayload {
+  job_id: string;
+}
+
+/** What a finished job stores: an artifact (renders) or a result (tasks). */
+export interface JobOutcome {
+  output?: Omit<JobOutput, 'url'>;
+  outputKey?: string;
+  outputSeconds?: number;
+  result?: object;
+}
+
+/** What differs between job kinds; claiming, progress, cancellation, retries and events are shared. */
+export interface JobWork {
+  kind: JobKind;
+  /** For logs: "Render", "Transcription". */
+  label: string;
+  /** Attempts after the first that the queue makes on unexpected errors. */
+  retryLimit: number;
+  run(job: Job, signal: AbortSignal, report: (stage: ProgressStage | null, percent: number) => void): Promise<JobOutcome>;
+  /** The job was cancelled after its work finished: discard what it made. */
+  discard?(outcome: JobOutcome): Promise<void>;
+}
+
+/**
+ * The lifecycle of one queued job, for every kind: claim the row (queued → processing; a retried
+ * job is still processing and is claimed again), run the work with throttled progress and
+ * cancellation, then record `completed` or `failed` and publish `<kind>.completed`/`.failed`.
+ * A JobFailure fails the job at once; another error is thrown back to pg-boss to retry until the
+ * retry limit, then fails the job as `internal`.
+ */
+@Injectable()
+export class JobRunner {
+  private readonly logger = new Logger('JobRunner');
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly events: EventPublisher,
+  ) {}
+
+  async process(queued: QueueJob<JobQueuePayload>, work: JobWork): Promise<void> {
+    const jobId = typeof queued.data?.job_id === 'string' ? queued.data.job_id : null;
+    if (!jobId) {
+      this.logger.error(`Dropping malformed queue entry ${queued.id}`);
+      return;
+    }
+    const job = await this.claim(jobId);
+    if (!job) return; // cancelled or already finished
+    const abort = new AbortController();
+    queued.signal?.addEventListener('abort', () => abort.abort(new Error('queue expiry')), { once: true });
+    const progress = new ProgressWriter(this.db, job.id, abort);
+    try {
+      const outcome = await work.run(job, abort.signal, (stage, percent) => {
+        progress.report(stage, percent);
+        // Not awaited: the publisher throttles, and a progress event never holds up the work.
+        void this.events.jobEvent(`${work.kind}.progress`, { ...job, progressStage: stage, progressPercent: Math.min(99, Math.floor(percent)) });
+      });
+      await progress.stop();
+      if (await this.complete(job.id, outcome)) await this.publishOutcome(`${work.kind}.completed`, job.id);
+      else await work.discard?.(outcome); // cancelled while finishing
+    } catch (error) {
+      await progress.stop();
+      if (abort.signal.aborted && !queued.signal?.aborted) return; // cancelled by the user
+      if (error instanceof JobFailure) {
+        await this.fail(job, error.code, error.message);
+        return;
+      }
+      if (queued.retryCount < work.retryLimit) {
+        this.logger.warn(`${work.label} ${job.id} attempt ${queued.retryCount + 1} failed, will retry: ${(error as Error).message}`);
+        throw error;
+      }
+      this.logger.error(`${work.label} ${job.id} failed: ${(error as Error).stack ?? error}`);
+      await this.fail(job, 'internal', `${work.label} failed unexpectedly; the error has been logged`);
+    }
+  }
+
+  /** For a dead-letter queue: every attempt died (e.g. the worker was killed each time). */
+  async failDead(dead: QueueJob<JobQueuePayload>, work: Pick<JobWork, 'kind' | 'label' | 'retryLimit'>): Promise<void> {
+    if (typeof dead.data?.job_id !== 'string') return;
+    const job = await this.db.getRepository(Job).findOneBy({ id: dead.data.job_id });
+    if (job) await this.fail(job, 'internal', `${work.label} failed after ${work.retryLimit + 1} attempts`);
+  }
+
+  private async claim(jobId: string): Promise<Job | null> {
+    const [rows] = await this.db.query(
+      `UPDATE jobs SET status = 'processing', started_at = COALESCE(started_at, now()), attempts = attempts + 1,
+         progress_percent = 0, progress_stage = 'downloading', updated_at = CASE WHEN status = 'queued' THEN now() ELSE updated_at END
+       WHERE id = $1 AND status IN ('queued', 'processing') RETURNING id`,
+      [jobId],
+    );
+    if (!rows?.length) return null;
+    return this.db.getRepository(Job).findOneBy({ id: jobId });
+  }
+
+  /** False when the job is no longer processing (cancelled meanwhile). */
+  private async complete(jobId: string, outcome: JobOutcome): Promise<boolean> {
+    const [, completed]: [unknown, number] = await this.db.query(
+      `UPDATE jobs SET status = 'completed', output = $2, output_key = $3, output_seconds = $4, result = $5,
+         progress_percent = 100, progress_stage = NULL, completed_at = now(), updated_at = now()
+       WHERE id = $1 AND status = 'processing'`,
+      [
+        jobId,
+        outcome.output ? JSON.stringify(outcome.output) : null,
+        outcome.outputKey ?? null,
+        outcome.outputSeconds ?? null,
+        outcome.result ? JSON.stringify(outcome.result) : null,
+      ],
+    );
+    return completed > 0;
+  }
+
+  private async fail(job: Job, code: string, message: string): Promise<void> {
+    const [, failed]: [unknown, number] = await this.db.query(
+      `UPDATE jobs SET status = 'failed', error = $2, progress_stage = NULL, completed_at = now(), updated_at = now()
+       WHERE id = $1 AND status = 'processing'`,
+      [job.id, JSON.stringify({ code, message })],
+    );
+    if (failed > 0) await this.publishOutcome(`${job.kind}.failed`, job.id);
+  }
+
+  /** Sends the job as it ended to its webhooks; a failure here is logged and the outcome stands. */
+  private async publishOutcome(type: `${JobKind}.completed` | `${JobKind}.failed`, jobId: string): Promise<void> {
+    try {
+      await this.events.jobEvent(type, await this.db.getRepository(Job).findOneByOrFail({ id: jobId }));
+    } catch (error) {
+      this.logger.error(`Could not publish ${type} for ${jobId}: ${(error as Error).message}`);
+    }
+  }
+}
