@@ -10,4 +10,11 @@ if [ -z "${DATABASE_URL:-}" ] && command -v pg_isready >/dev/null 2>&1 && pg_isr
   export DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres"
 fi
 npm run typecheck
-npm test -- "$@"
+
+results="$(mktemp)"
+status=0
+npm test -- --json --outputFile="$results" "$@" || status=$?
+# One plain closing line for CI: "tests: N passed, N failed".
+node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed`)' "$results" || true
+rm -f "$results"
+exit $status
