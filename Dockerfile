@@ -26,6 +26,8 @@ ENV NODE_ENV=production \
 COPY --from=build --chown=node:node /app/package.json ./package.json
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
+# The offline Chromium wrapper Remotion is given as browserExecutable (CHROMIUM_EXECUTABLE default).
+COPY --from=build --chown=node:node /app/scripts/chromium-offline.sh ./scripts/chromium-offline.sh
 USER node
 EXPOSE 8080
 ENTRYPOINT ["/usr/bin/tini", "--", "node", "dist/src/main.js"]
