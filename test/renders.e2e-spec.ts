@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
@@ -304,5 +304,13 @@ describe('renders', () => {
     expect(res.status).toBe(402);
     expect(res.body.error.code).toBe('quota_exceeded');
     expect(res.body.error.details.render_minutes_limit).toBe(60);
+  });
+
+  it('deletes every stored file of a workspace with the workspace (last: it ends this workspace)', async () => {
+    const ws = (await app.http.get('/v1/workspace').set(bearer(key)).expect(200)).body.id;
+    const folder = path.join(app.dataDir, 'storage', ws);
+    expect(existsSync(path.join(folder, 'renders'))).toBe(true);
+    await app.http.delete('/v1/workspace').set(bearer(key)).expect(204);
+    expect(existsSync(folder)).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import * as path from 'node:path';
-import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Job as QueueJob } from 'pg-boss';
 import { DataSource } from 'typeorm';
@@ -24,6 +24,8 @@ const PROBE_RETRY_LIMIT = 3;
  */
 @Injectable()
 export class AssetProbeWorker implements OnApplicationBootstrap {
+  private readonly logger = new Logger('AssetProbe');
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -40,7 +42,10 @@ export class AssetProbeWorker implements OnApplicationBootstrap {
   private async handle(jobs: QueueJob<AssetProbePayload>[]): Promise<void> {
     for (const job of jobs) {
       const assetId = job.data?.asset_id;
-      if (typeof assetId !== 'string') continue;
+      if (typeof assetId !== 'string') {
+        this.logger.error(`Dropping malformed queue entry ${job.id}`);
+        continue;
+      }
       try {
         await this.probe(assetId);
       } catch (error) {

@@ -94,9 +94,10 @@ export class ExternalCopies {
         .catch(() => undefined); // a missed renewal only risks a second copier, never a wrong result
     }, LEASE_RENEW_MS);
     const workDir = path.join(this.config.dataDir, 'work');
-    await mkdir(workDir, { recursive: true });
     const file = path.join(workDir, `ingest-${asset.id}-${randomBytes(6).toString('hex')}${path.extname(asset.storageKey)}`);
     try {
+      // Inside the try: whatever fails, the lease timer stops and the claim row goes.
+      await mkdir(workDir, { recursive: true });
       let download;
       try {
         download = await this.fetcher.downloadToFile(source.url, file, { signal });

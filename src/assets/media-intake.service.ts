@@ -93,17 +93,21 @@ export class MediaIntake {
    * Worker: the bytes of one source into `file`. Assets and (for ingesting jobs) stored copies come
    * from storage; anything else through the guarded fetcher. Rejects with SourceFailure.
    */
-  async fetchInput(job: Job, source: ExternalSource, file: string, signal: AbortSignal): Promise<{ contentType: string | null }> {
+  /**
+   * Puts the bytes of one source at `file`. For a stored asset already probed, `info` carries what
+   * the probe found, so the render does not probe the same bytes again.
+   */
+  async fetchInput(job: Job, source: ExternalSource, file: string, signal: AbortSignal): Promise<{ contentType: string | null; info?: MediaInfo }> {
     const assetId = this.urls.assetIdOf(source.url);
     if (assetId) {
       const asset = await this.db.getRepository(Asset).findOneBy({ id: assetId, workspaceId: job.workspaceId });
-      if (asset && (await this.readStored(asset, file))) return { contentType: asset.contentType };
+      if (asset && (await this.readStored(asset, file))) return { contentType: asset.contentType, info: probedInfo(asset) };
       throw new SourceFailure('source_not_found', `The asset at ${source.pointer} (${assetId}) no longer exists or has no bytes`, source.pointer);
     }
     if (job.request.ingest_external === true) {
       const copy = await this.db.getRepository(Asset).findOneBy({ workspaceId: job.workspaceId, ingestedFrom: source.url, status: 'present' });
       // A copy deleted since ingest is fetched again rather than failing the render.
-      if (copy && (await this.readStored(copy, file))) return { contentType: copy.contentType };
+      if (copy && (await this.readStored(copy, file))) return { contentType: copy.contentType, info: probedInfo(copy) };
     }
     try {
       return await this.fetcher.downloadToFile(source.url, file, { signal });
@@ -186,6 +190,10 @@ export class MediaIntake {
 }
 
 /** What resolveRequest and the violations can use; stream flags only once probed. */
+function probedInfo(asset: Asset): MediaInfo | undefined {
+  return asset.status === 'present' ? mediaInfoOf(asset) : undefined;
+}
+
 function mediaInfoOf(asset: Asset): MediaInfo {
   const info: MediaInfo = {};
   if (asset.duration !== null) info.duration = asset.duration;

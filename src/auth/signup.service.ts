@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull } from 'typeorm';
 import { ApiKeysService, CreatedApiKey } from '../api-keys/api-keys.service';
@@ -22,6 +22,8 @@ export function normalizeEmail(email: string): string {
 
 @Injectable()
 export class SignupService {
+  private readonly logger = new Logger('Signup');
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly apiKeys: ApiKeysService,
@@ -113,6 +115,7 @@ export class SignupService {
         text: `Your verification code is ${code}.\n\nIt expires in ${OTP_TTL_MS / 60_000} minutes. Send it to POST /v1/signup/verify with this email address.\nIf you did not sign up, ignore this message.\n`,
       });
     } catch (error) {
+      this.logger.error(`Sending the verification email failed: ${(error as Error).message}`);
       throw new ApiError('unavailable', 'The verification email could not be sent; nothing was changed. Try again shortly');
     }
   }

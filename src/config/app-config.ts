@@ -85,40 +85,6 @@ export class ConfigError extends Error {
   }
 }
 
-/** Documented in README.md; keep the two lists in step. */
-export const ENV_VARS = [
-  'PORT',
-  'HOST',
-  'DATA_DIR',
-  'DATABASE_URL',
-  'EMBEDDED_PG_PORT',
-  'PUBLIC_BASE_URL',
-  'TRUST_PROXY',
-  'SMTP_URL',
-  'MAIL_FROM',
-  'OIDC_ISSUER',
-  'OIDC_AUDIENCE',
-  'OIDC_JWKS_URL',
-  'LOG_LEVEL',
-  'LOG_FORMAT',
-  'BODY_LIMIT',
-  'GIT_COMMIT',
-  'CHROMIUM_EXECUTABLE',
-  'RENDER_CONCURRENCY',
-  'RENDER_CACHE_DIR',
-  'JOB_HEARTBEAT_SECONDS',
-  'GCS_BUCKET',
-  'GCS_API_ENDPOINT',
-  'STORAGE_SIGNING_SECRET',
-  'UPLOAD_MAX_BYTES',
-  'ALLOW_PRIVATE_NETWORK',
-  'ALLOW_HTTP_WEBHOOKS',
-  'WEBHOOK_TIMEOUT_S',
-  'WEBHOOK_RETRY_SCHEDULE',
-  'TRANSCRIBE_ENGINE',
-  'TRANSCRIBE_CONCURRENCY',
-  'POCKETSPHINX_JSGF',
-] as const;
 
 type Env = Record<string, string | undefined>;
 

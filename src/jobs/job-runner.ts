@@ -118,10 +118,11 @@ export class JobRunner {
     return completed > 0;
   }
 
+  /** Only a live job fails: a cancelled one stays cancelled. (`queued`: every claim itself failed.) */
   private async fail(job: Job, code: string, message: string): Promise<void> {
     const [, failed]: [unknown, number] = await this.db.query(
       `UPDATE jobs SET status = 'failed', error = $2, progress_stage = NULL, completed_at = now(), updated_at = now()
-       WHERE id = $1 AND status = 'processing'`,
+       WHERE id = $1 AND status IN ('queued', 'processing')`,
       [job.id, JSON.stringify({ code, message })],
     );
     if (failed > 0) await this.publishOutcome(`${job.kind}.failed`, job.id);

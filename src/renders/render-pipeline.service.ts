@@ -57,6 +57,7 @@ export class RenderPipeline {
       const inputs = await this.downloadInputs(job, request, workDir, signal, (fraction) =>
         report('downloading', lerp(DOWNLOAD_SHARE, fraction)),
       );
+      await this.renderer.mediaServer.start(); // normally already running since warm-up; idempotent
       const mounted = this.renderer.mediaServer.mount(inputs.map((i) => ({ file: i.file, contentType: i.contentType })));
       unmount = mounted.unmount;
       const media: Record<string, MediaInfo> = {};
@@ -101,19 +102,20 @@ export class RenderPipeline {
     signal: AbortSignal,
     progress: (fraction: number) => void,
   ) {
-    const distinct = [...new Map(externalSources(request).map((s) => [s.url, s])).values()];
+    const distinct = externalSources(request); // one entry per URL
     const inputs: { url: string; file: string; contentType: string; info: MediaInfo }[] = [];
     for (const [index, source] of distinct.entries()) {
       const file = path.join(workDir, `input-${index}${extensionOf(source.url)}`);
-      let contentType: string | null;
+      let fetched: Awaited<ReturnType<MediaIntake['fetchInput']>>;
       try {
-        ({ contentType } = await this.intake.fetchInput(job, source, file, signal));
+        fetched = await this.intake.fetchInput(job, source, file, signal);
       } catch (error) {
         signal.throwIfAborted();
         if (error instanceof SourceFailure) throw new RenderFailure(error.code, error.message);
         throw error;
       }
-      const probed = await probeMedia(file);
+      const contentType = fetched.contentType;
+      const probed = fetched.info ?? (await probeMedia(file));
       if (!probed || (source.kind !== 'image' && source.kind !== 'background' && source.kind !== 'watermark' && !probed.duration)) {
         const size = (await stat(file)).size;
         throw new RenderFailure(

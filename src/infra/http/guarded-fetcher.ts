@@ -122,13 +122,13 @@ export class GuardedFetcher {
       if (!REDIRECT_STATUSES.has(statusCode) || !location) return this.finalResponse(exchange, current, options);
       exchange.req.destroy();
       if (redirects >= maxRedirects) {
-        throw new FetchError('too_many_redirects', `More than ${maxRedirects} redirects, starting at ${url}`);
+        throw new FetchError('too_many_redirects', `More than ${maxRedirects} redirects, starting at ${forMessages(url)}`);
       }
       let next: URL;
       try {
         next = parseFetchUrl(new URL(location, current).href);
       } catch (error) {
-        throw error instanceof FetchError ? error : new FetchError('invalid_url', `${current.href} redirects to an invalid URL`);
+        throw error instanceof FetchError ? error : new FetchError('invalid_url', `${forMessages(current.href)} redirects to an invalid URL`);
       }
       if (next.origin !== current.origin) {
         headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name)));
@@ -151,7 +151,7 @@ export class GuardedFetcher {
     const response = await this.request(url, { ...options, method: 'GET' });
     if (response.status < 200 || response.status > 299) {
       response.body.destroy();
-      throw new FetchError('http_status', `${response.finalUrl} answered HTTP ${response.status}`, response.status);
+      throw new FetchError('http_status', `${forMessages(response.finalUrl)} answered HTTP ${response.status}`, response.status);
     }
     await mkdir(path.dirname(filePath), { recursive: true });
     const temp = `${filePath}.${randomBytes(6).toString('hex')}.part`;
@@ -233,13 +233,13 @@ export class GuardedFetcher {
     const declared = Number(res.headers['content-length']);
     if (declared > maxBytes) {
       req.destroy();
-      throw new FetchError('too_large', `${url.href} declares ${declared} bytes, over the limit of ${maxBytes}`);
+      throw new FetchError('too_large', `${forMessages(url.href)} declares ${declared} bytes, over the limit of ${maxBytes}`);
     }
     let received = 0;
     const body = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         received += chunk.length;
-        if (received > maxBytes) callback(new FetchError('too_large', `${url.href} sent more than the limit of ${maxBytes} bytes`));
+        if (received > maxBytes) callback(new FetchError('too_large', `${forMessages(url.href)} sent more than the limit of ${maxBytes} bytes`));
         else callback(null, chunk);
       },
     });
@@ -321,4 +321,17 @@ function asFetchError(error: NodeJS.ErrnoException, url: URL): FetchError {
 
 function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
+/**
+ * A URL as error messages (and so logs, job errors and delivery records) show it: without its
+ * query or credentials, which may hold signatures or tokens (signed S3/GCS URLs, webhook secrets).
+ */
+function forMessages(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
 }

@@ -7,11 +7,7 @@ import { APP_CONFIG } from '../../config/config.module';
 
 export type JobHandler<T> = (jobs: QueueJob<T>[]) => Promise<void>;
 
-interface WorkerRegistration {
-  queue: string;
-  handler: JobHandler<unknown>;
-  options: Pick<WorkOptions, 'localConcurrency' | 'batchSize' | 'notifyPollingIntervalSeconds' | 'pollingIntervalSeconds'>;
-}
+type WorkerOptions = Pick<WorkOptions, 'localConcurrency' | 'batchSize' | 'notifyPollingIntervalSeconds' | 'pollingIntervalSeconds'>;
 
 /**
  * pg-boss on the service's own database (schema `pgboss`, created at start). Feature modules
@@ -21,7 +17,8 @@ interface WorkerRegistration {
 @Injectable()
 export class QueueService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('Queue');
-  private readonly workers: WorkerRegistration[] = [];
+  /** Queues that have a handler in this process: a second one is a wiring mistake. */
+  private readonly handledQueues = new Set<string>();
   private boss: PgBoss | null = null;
   private started = false;
 
@@ -48,9 +45,9 @@ export class QueueService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** Called by feature modules from their own onApplicationBootstrap, after every queue exists. */
-  registerWorker<T>(queue: string, handler: JobHandler<T>, options: WorkerRegistration['options'] = {}): void {
-    if (this.workers.some((w) => w.queue === queue)) throw new Error(`Queue "${queue}" has two handlers`);
-    this.workers.push({ queue, handler: handler as JobHandler<unknown>, options });
+  registerWorker<T>(queue: string, handler: JobHandler<T>, options: WorkerOptions = {}): void {
+    if (this.handledQueues.has(queue)) throw new Error(`Queue "${queue}" has two handlers`);
+    this.handledQueues.add(queue);
     if (this.runsWorkers && this.boss) {
       this.boss.work(queue, options, handler as never).catch((error: Error) => {
         this.logger.error(`Queue "${queue}" has no worker: ${error.message}`);

@@ -91,6 +91,11 @@ export class GcsStorage extends Storage {
     await this.bucket.file(key).delete({ ignoreNotFound: true });
   }
 
+  async deleteFolder(prefix: string): Promise<void> {
+    assertStorageKey(prefix);
+    await this.bucket.deleteFiles({ prefix: `${prefix}/`, force: true });
+  }
+
   async signedReadUrl(key: string, ttlSeconds: number, options: { downloadFilename?: string } = {}): Promise<SignedUrl> {
     assertStorageKey(key);
     const { expires, expiresAt } = expiryFromNow(ttlSeconds);

@@ -90,6 +90,12 @@ export class LocalStorage extends Storage {
     await rm(this.metaPathOf(key), { force: true });
   }
 
+  async deleteFolder(prefix: string): Promise<void> {
+    assertStorageKey(prefix);
+    await rm(this.pathOf(prefix), { recursive: true, force: true });
+    await rm(path.join(this.metaDir, ...prefix.split('/')), { recursive: true, force: true });
+  }
+
   async signedReadUrl(key: string, ttlSeconds: number, options: { downloadFilename?: string } = {}): Promise<SignedUrl> {
     assertStorageKey(key);
     const { expires, expiresAt } = expiryFromNow(ttlSeconds);

@@ -28,6 +28,8 @@ export abstract class Storage {
   abstract stat(key: string): Promise<StoredObject | null>;
   /** Deleting a missing key succeeds. */
   abstract delete(key: string): Promise<void>;
+  /** Deletes every object under `prefix/` (a workspace's files when it is deleted). */
+  abstract deleteFolder(prefix: string): Promise<void>;
   abstract signedReadUrl(key: string, ttlSeconds: number, options?: { downloadFilename?: string }): Promise<SignedUrl>;
   /** A URL that accepts one `PUT` of the bytes with exactly this `Content-Type`. */
   abstract signedUploadUrl(key: string, contentType: string, ttlSeconds: number): Promise<SignedUrl>;

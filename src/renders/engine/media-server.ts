@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream';
 import { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 
@@ -50,7 +51,13 @@ export class MediaServer {
       res.writeHead(404).end();
       return;
     }
-    const size = statSync(entry.file).size;
+    let size: number;
+    try {
+      size = statSync(entry.file).size;
+    } catch {
+      res.writeHead(404).end(); // withdrawn while the browser still asked for it
+      return;
+    }
     const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
     let start = 0;
     let end = size - 1;
@@ -72,6 +79,8 @@ export class MediaServer {
       res.end();
       return;
     }
-    createReadStream(entry.file, { start, end }).pipe(res);
+    // pipeline closes the file when Chromium aborts a ranged read (it does on seeks) and turns a
+    // read error into a dropped response instead of an uncaught exception.
+    pipeline(createReadStream(entry.file, { start, end }), res, () => undefined);
   }
 }

@@ -47,7 +47,10 @@ export class RemotionRenderer implements OnModuleDestroy {
     this.warm = true;
   }
 
-  /** Readiness of a worker: the bundle is loaded and a browser has opened. */
+  /**
+   * Readiness of a worker: warm-up succeeded once (bundle found, browser opened). A browser closed
+   * after a render error is reopened by the next render, so it does not make the worker unready.
+   */
   async ready(): Promise<boolean> {
     return this.warm;
   }
@@ -121,7 +124,7 @@ export class RemotionRenderer implements OnModuleDestroy {
         chromiumOptions: CHROMIUM_OPTIONS,
         cancelSignal,
         overwrite: true,
-        logLevel: (process.env.REMOTION_LOG_LEVEL as 'verbose' | undefined) ?? 'error',
+        logLevel: 'error',
         onProgress: ({ renderedFrames, progress }) => {
           args.onProgress(renderedFrames < resolved.durationInFrames ? 'compositing' : 'encoding', progress);
         },
