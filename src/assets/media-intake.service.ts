@@ -91,11 +91,8 @@ export class MediaIntake {
 
   /**
    * Worker: the bytes of one source into `file`. Assets and (for ingesting jobs) stored copies come
-   * from storage; anything else through the guarded fetcher. Rejects with SourceFailure.
-   */
-  /**
-   * Puts the bytes of one source at `file`. For a stored asset already probed, `info` carries what
-   * the probe found, so the render does not probe the same bytes again.
+   * from storage; anything else through the guarded fetcher. Rejects with SourceFailure. For a
+   * stored asset already probed, `info` carries what the probe found, so it is not probed again.
    */
   async fetchInput(job: Job, source: ExternalSource, file: string, signal: AbortSignal): Promise<{ contentType: string | null; info?: MediaInfo }> {
     const assetId = this.urls.assetIdOf(source.url);

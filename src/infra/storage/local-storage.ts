@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { access, constants, copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, constants, copyFile, link, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -60,7 +60,13 @@ export class LocalStorage extends Storage {
     await mkdir(path.dirname(localPath), { recursive: true });
     const temp = `${localPath}.${randomBytes(6).toString('hex')}.part`;
     try {
-      await copyFile(this.pathOf(key), temp);
+      // A hard link costs nothing whatever the size (work folders share the disk with storage);
+      // stored objects are replaced by rename, never rewritten, so the link cannot see a change.
+      // Readers must not write to the file. Another filesystem gets a copy.
+      await link(this.pathOf(key), temp).catch(async (error) => {
+        if (error.code !== 'EXDEV' && error.code !== 'EPERM') throw error;
+        await copyFile(this.pathOf(key), temp);
+      });
       await rename(temp, localPath);
     } catch (error) {
       if (error.code === 'ENOENT' || error.code === 'ENOTDIR') throw new ObjectNotFoundError(key);
