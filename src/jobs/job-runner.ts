@@ -1,8 +1,11 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Job as QueueJob } from 'pg-boss';
 import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
 import { EventPublisher } from '../events/event-publisher';
+import { QueueService } from '../infra/queue/queue.service';
 import { JobFailure } from './job-failure';
 import { Job, JobKind, JobOutput, ProgressStage } from './job.entity';
 import { ProgressWriter } from './progress-writer';
@@ -19,9 +22,12 @@ export interface JobOutcome {
   result?: object;
 }
 
-/** What differs between job kinds; claiming, progress, cancellation, retries and events are shared. */
+/** What differs between job kinds; queues, claiming, progress, cancellation, retries and events are shared. */
 export interface JobWork {
   kind: JobKind;
+  queue: string;
+  /** Where pg-boss moves a job whose every attempt failed, so its row is marked failed. */
+  deadLetterQueue: string;
   /** For logs: "Render", "Transcription". */
   label: string;
   /** Attempts after the first that the queue makes on unexpected errors. */
@@ -44,10 +50,47 @@ export class JobRunner {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly queues: QueueService,
     private readonly events: EventPublisher,
   ) {}
 
-  async process(queued: QueueJob<JobQueuePayload>, work: JobWork): Promise<void> {
+  /** Creates the work's queue and dead-letter queue (every role: the API sends to them). */
+  async ensureQueues(work: JobWork): Promise<void> {
+    await this.queues.ensureQueue(work.deadLetterQueue, { retryLimit: 5, retryDelay: 5 });
+    await this.queues.ensureQueue(work.queue, {
+      retryLimit: work.retryLimit,
+      retryDelay: 5,
+      expireInSeconds: 4 * 3600,
+      heartbeatSeconds: this.config.render.heartbeatSeconds,
+      deadLetter: work.deadLetterQueue,
+      notify: true,
+    });
+  }
+
+  /** In worker roles: runs `concurrency` jobs of the queue at once, and ends the dead ones. */
+  startWorkers(work: JobWork, concurrency: number): void {
+    this.queues.registerWorker<JobQueuePayload>(
+      work.queue,
+      async (jobs) => {
+        for (const queued of jobs) await this.process(queued, work);
+      },
+      {
+        localConcurrency: concurrency,
+        batchSize: 1,
+        // NOTIFY wakes an idle worker at once; a wake-up that arrives while it works is lost, so a
+        // busy worker still looks for the next job within a second of finishing.
+        pollingIntervalSeconds: 1,
+        notifyPollingIntervalSeconds: 1,
+      },
+    );
+    // Every attempt crashed (e.g. the worker was killed each time): the job must still end.
+    this.queues.registerWorker<JobQueuePayload>(work.deadLetterQueue, async (jobs) => {
+      for (const dead of jobs) await this.failDead(dead, work);
+    });
+  }
+
+  private async process(queued: QueueJob<JobQueuePayload>, work: JobWork): Promise<void> {
     const jobId = typeof queued.data?.job_id === 'string' ? queued.data.job_id : null;
     if (!jobId) {
       this.logger.error(`Dropping malformed queue entry ${queued.id}`);
@@ -83,8 +126,7 @@ export class JobRunner {
     }
   }
 
-  /** For a dead-letter queue: every attempt died (e.g. the worker was killed each time). */
-  async failDead(dead: QueueJob<JobQueuePayload>, work: Pick<JobWork, 'kind' | 'label' | 'retryLimit'>): Promise<void> {
+  private async failDead(dead: QueueJob<JobQueuePayload>, work: JobWork): Promise<void> {
     if (typeof dead.data?.job_id !== 'string') return;
     const job = await this.db.getRepository(Job).findOneBy({ id: dead.data.job_id });
     if (job) await this.fail(job, 'internal', `${work.label} failed after ${work.retryLimit + 1} attempts`);

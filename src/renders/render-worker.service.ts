@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import type { Job as QueueJob } from 'pg-boss';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { QueueService } from '../infra/queue/queue.service';
@@ -8,7 +7,7 @@ import { ReadinessRegistry } from '../system/readiness.registry';
 import { JobRunner, JobWork } from '../jobs/job-runner';
 import { RemotionRenderer } from './engine/remotion-renderer';
 import { RenderPipeline } from './render-pipeline.service';
-import { RENDER_DEAD_LETTER_QUEUE, RENDER_QUEUE, RENDER_RETRY_LIMIT, RenderQueuePayload } from './render-queue';
+import { RENDER_DEAD_LETTER_QUEUE, RENDER_QUEUE, RENDER_RETRY_LIMIT } from './render-queue';
 
 /**
  * The `render` queue's handler: the shared JobRunner claims the row, runs the pipeline, records
@@ -30,38 +29,17 @@ export class RenderWorker implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.queue.ensureQueue(RENDER_DEAD_LETTER_QUEUE, { retryLimit: 5, retryDelay: 5 });
-    await this.queue.ensureQueue(RENDER_QUEUE, {
-      retryLimit: RENDER_RETRY_LIMIT,
-      retryDelay: 5,
-      expireInSeconds: 4 * 3600,
-      heartbeatSeconds: this.config.render.heartbeatSeconds,
-      deadLetter: RENDER_DEAD_LETTER_QUEUE,
-      notify: true,
-    });
+    await this.runner.ensureQueues(this.work);
     if (!this.queue.runsWorkers) return;
     this.readiness.register('renderer', () => this.renderer.ready());
     this.renderer.warmUp().catch((error) => this.logger.error(`Warm-up failed: ${(error as Error).message}`));
-    this.queue.registerWorker<RenderQueuePayload>(RENDER_QUEUE, (jobs) => this.handle(jobs), {
-      localConcurrency: this.config.render.concurrency,
-      batchSize: 1,
-      // NOTIFY wakes an idle worker at once; a wake-up that arrives while it renders is lost, so
-      // a busy worker still looks for the next job within a second of finishing.
-      pollingIntervalSeconds: 1,
-      notifyPollingIntervalSeconds: 1,
-    });
-    // Every attempt crashed (e.g. the worker was killed each time): the job must still end.
-    this.queue.registerWorker<RenderQueuePayload>(RENDER_DEAD_LETTER_QUEUE, async (jobs) => {
-      for (const dead of jobs) await this.runner.failDead(dead, this.work);
-    });
-  }
-
-  async handle(jobs: QueueJob<RenderQueuePayload>[]): Promise<void> {
-    for (const queued of jobs) await this.runner.process(queued, this.work);
+    this.runner.startWorkers(this.work, this.config.render.concurrency);
   }
 
   private readonly work: JobWork = {
     kind: 'render',
+    queue: RENDER_QUEUE,
+    deadLetterQueue: RENDER_DEAD_LETTER_QUEUE,
     label: 'Render',
     retryLimit: RENDER_RETRY_LIMIT,
     run: async (job, signal, report) => {
