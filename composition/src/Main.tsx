@@ -9,7 +9,9 @@ import { ShapeLayer } from './layers/ShapeLayer';
 import { TextLayer } from './layers/TextLayer';
 import { VideoLayer } from './layers/VideoLayer';
 import { Watermark } from './layers/Watermark';
-import { resolveRequest, type CompositionProps, type ResolvedElement } from './schema';
+import { LookProvider } from './look/context';
+import { Blend } from './look/Look';
+import { resolveRequest, type CompositionProps, type ResolvedElement, type VisualElement } from './schema';
 
 /**
  * The whole render request as one Remotion component: the server renders it through the
@@ -30,7 +32,15 @@ export const Main: React.FC<CompositionProps> = ({ request, media, sources }) =>
           name={element.id ?? `${element.type} ${element.index}`}
           layout="none"
         >
-          <Layer element={element} load={load} />
+          {element.type === 'audio' ? (
+            <Layer element={element} load={load} />
+          ) : (
+            <LookProvider element={request.elements![element.index] as VisualElement} lookKey={`e${element.index}`} load={load}>
+              <Blend element={request.elements![element.index] as VisualElement}>
+                <Layer element={element} load={load} />
+              </Blend>
+            </LookProvider>
+          )}
         </Sequence>
       ))}
       {resolved.watermarkUrl ? <Watermark src={load(resolved.watermarkUrl)} /> : null}

@@ -1,6 +1,7 @@
 import type React from 'react';
 import { useCurrentFrame, useVideoConfig } from 'remotion';
 import { fadeMultiplier } from '../animation';
+import { LookFrame } from '../look/context';
 import type { RelativeLength, ResolvedBox, ResolvedTiming } from '../schema';
 
 function css(length: RelativeLength): string {
@@ -32,7 +33,7 @@ export const ElementBox: React.FC<{ box: ResolvedBox; timing: ResolvedTiming; ch
         opacity: box.opacity * fadeMultiplier(frame, timing),
       }}
     >
-      {children}
+      <LookFrame width={box.width} height={box.height}>{children}</LookFrame>
     </div>
   );
 };

@@ -1,21 +1,26 @@
 import { Video } from '@remotion/media';
 import type React from 'react';
 import { fadeMultiplier } from '../animation';
+import { useGradeEffects } from '../look/context';
 import type { ResolvedVideo } from '../schema';
 import { ElementBox } from './ElementBox';
 
 /** A video clip, covering its box; its sound fades with the picture. */
-export const VideoLayer: React.FC<{ element: ResolvedVideo; src: string }> = ({ element, src }) => (
-  <ElementBox box={element.box} timing={element}>
-    <Video
-      src={src}
-      trimBefore={element.trimBefore}
-      trimAfter={element.trimAfter}
-      playbackRate={element.playbackRate}
-      muted={element.volume === 0}
-      volume={(frame) => element.volume * fadeMultiplier(frame, element)}
-      objectFit="cover"
-      style={{ width: '100%', height: '100%', display: 'block' }}
-    />
-  </ElementBox>
-);
+export const VideoLayer: React.FC<{ element: ResolvedVideo; src: string }> = ({ element, src }) => {
+  const effects = useGradeEffects();
+  return (
+    <ElementBox box={element.box} timing={element}>
+      <Video
+        src={src}
+        trimBefore={element.trimBefore}
+        trimAfter={element.trimAfter}
+        playbackRate={element.playbackRate}
+        muted={element.volume === 0}
+        volume={(frame) => element.volume * fadeMultiplier(frame, element)}
+        objectFit="cover"
+        effects={effects}
+        style={{ width: '100%', height: '100%', display: 'block' }}
+      />
+    </ElementBox>
+  );
+};

@@ -1,3 +1,4 @@
+import { EFFECT_DESCRIPTIONS } from './look-descriptions';
 import {
   BLEND_MODES, EASINGS, EFFECTS, FONTS, FORMAT_DESCRIPTIONS, MOTIONS, OUTPUT_FORMATS, TRANSITIONS,
 } from './vocabulary';
@@ -25,10 +26,10 @@ export const CATALOGS: {
   fonts: CatalogEntry[];
 } = {
   formats: OUTPUT_FORMATS.map((name) => ({ name, supported: true, description: FORMAT_DESCRIPTIONS[name] })),
-  effects: unsupported(EFFECTS),
+  effects: EFFECTS.map((name) => ({ name, supported: true, description: EFFECT_DESCRIPTIONS[name] })),
   motions: unsupported(MOTIONS),
   transitions: unsupported(TRANSITIONS),
-  blend_modes: unsupported(BLEND_MODES),
+  blend_modes: BLEND_MODES.map((name) => ({ name, supported: true })),
   easings: unsupported(EASINGS),
   fonts: FONTS.map((font) => ({
     name: font.family,

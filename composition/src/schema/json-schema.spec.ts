@@ -19,7 +19,11 @@ describe('JSON Schemas', () => {
   });
 
   it('marks fields the renderer does not draw yet', () => {
-    expect(elements.video.properties.effects['x-supported']).toBe(false);
+    expect(elements.video.properties.motion['x-supported']).toBe(false);
+    for (const field of ['effects', 'lut_url', 'brightness', 'crop_top', 'backdrop_blur', 'blend_mode', 'mask_keyframes', 'matte', 'clip']) {
+      expect(elements.video.properties[field]).not.toHaveProperty('x-supported');
+    }
+    expect(elements.text.properties.shadow_color).not.toHaveProperty('x-supported');
     expect(elements.video.properties.volume).not.toHaveProperty('x-supported');
     expect(elements.shape.properties.border_radius).not.toHaveProperty('x-supported');
   });
@@ -31,7 +35,7 @@ describe('JSON Schemas', () => {
     expect(request.properties.background_color).toMatchObject({ pattern: '^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$', default: '#000000ff' });
     const variants = request.properties.elements.items?.oneOf ?? [];
     expect(variants.map((variant) => variant.properties.type.const)).toEqual(['video', 'audio', 'text', 'image', 'shape']);
-    expect(variants[0].properties.blur['x-supported']).toBe(false);
+    expect(variants[0].properties.blur).not.toHaveProperty('x-supported');
     const objects: Record<string, unknown>[] = [];
     JSON.stringify(request, (_key, value) => {
       if (value && typeof value === 'object' && (value as { type?: string }).type === 'object' && 'properties' in value) objects.push(value);

@@ -28,7 +28,12 @@ describe('CATALOGS', () => {
     expect(CATALOGS.formats.map(({ name, supported }) => [name, supported])).toEqual([
       ['mp4', true], ['webm', true], ['mov', true], ['gif', true], ['png', true], ['jpg', true],
     ]);
-    for (const catalog of [CATALOGS.effects, CATALOGS.motions, CATALOGS.transitions, CATALOGS.blend_modes, CATALOGS.easings]) {
+    for (const catalog of [CATALOGS.effects, CATALOGS.blend_modes]) {
+      expect(catalog.length).toBeGreaterThan(0);
+      expect(catalog.every((entry) => entry.supported === true)).toBe(true);
+    }
+    expect(CATALOGS.effects.every((entry) => (entry.description ?? '').length > 0)).toBe(true);
+    for (const catalog of [CATALOGS.motions, CATALOGS.transitions, CATALOGS.easings]) {
       expect(catalog.length).toBeGreaterThan(0);
       expect(catalog.every((entry) => entry.supported === false)).toBe(true);
     }
