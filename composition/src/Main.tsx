@@ -9,9 +9,8 @@ import { ShapeLayer } from './layers/ShapeLayer';
 import { TextLayer } from './layers/TextLayer';
 import { VideoLayer } from './layers/VideoLayer';
 import { Watermark } from './layers/Watermark';
-import { LookProvider } from './look/context';
-import { Blend } from './look/Look';
-import { resolveRequest, type CompositionProps, type ResolvedElement, type VisualElement } from './schema';
+import { LookLayer, matteSourceIds } from './look/LookLayer';
+import { resolveRequest, type CompositionProps, type ResolvedElement } from './schema';
 
 /**
  * The whole render request as one Remotion component: the server renders it through the
@@ -21,10 +20,11 @@ import { resolveRequest, type CompositionProps, type ResolvedElement, type Visua
 export const Main: React.FC<CompositionProps> = ({ request, media, sources }) => {
   const resolved = useMemo(() => resolveRequest(request, media ?? {}), [request, media]);
   const load = (url: string) => sources?.[url] ?? url;
+  const matteSources = useMemo(() => matteSourceIds(request), [request]);
   return (
     <AbsoluteFill style={{ overflow: 'hidden' }}>
       <Background request={resolved} load={load} />
-      {resolved.elements.map((element) => (
+      {resolved.elements.filter((element) => element.id === null || !matteSources.has(element.id)).map((element) => (
         <Sequence
           key={element.index}
           from={element.from}
@@ -35,11 +35,9 @@ export const Main: React.FC<CompositionProps> = ({ request, media, sources }) =>
           {element.type === 'audio' ? (
             <Layer element={element} load={load} />
           ) : (
-            <LookProvider element={request.elements![element.index] as VisualElement} lookKey={`e${element.index}`} load={load}>
-              <Blend element={request.elements![element.index] as VisualElement}>
-                <Layer element={element} load={load} />
-              </Blend>
-            </LookProvider>
+            <LookLayer element={element} request={request} resolved={resolved} load={load}>
+              <Layer element={element} load={load} />
+            </LookLayer>
           )}
         </Sequence>
       ))}
