@@ -22,8 +22,12 @@ export interface GradeParams {
   lut: CubeLut | null;
   /** Identifies `lut` (its URL) for caching the baked table. */
   lutKey: string;
-  /** Seeds the noise: changes every frame when noise is on. */
-  seed: number;
+  /**
+   * Seeds the noise; changes every frame when noise is on. A video passes a box updated in place:
+   * its frames are redrawn every frame anyway, and a key changing every frame costs a <Video> far
+   * more than the noise itself. An image passes the number, so its picture is redrawn each frame.
+   */
+  seed: number | { value: number };
 }
 
 interface Baked {
@@ -34,6 +38,8 @@ interface Baked {
 }
 
 interface GradeState {
+  /** A canvas kept in memory (willReadFrequently): reading its pixels back is cheap. */
+  work: CanvasRenderingContext2D;
   baked: Baked | null;
   vignette: { key: string; factors: Float32Array } | null;
 }
@@ -105,19 +111,24 @@ function applyTable(data: Uint8ClampedArray, table: Float32Array, size: number):
   }
 }
 
-/** Unsharp mask with the 3x3 mean: c + 2·amount·(c − mean). Edges reuse their own pixels. */
+/** Unsharp mask with the 3x3 mean: c + 2·amount·(c − mean). Edge pixels reuse their neighbours inside. */
 function sharpen(data: Uint8ClampedArray, width: number, height: number, amount: number): void {
   const source = new Uint8ClampedArray(data);
   const k = (2 * amount) / 100;
+  const stride = width * 4;
   for (let y = 0; y < height; y += 1) {
-    const rows = [Math.max(0, y - 1), y, Math.min(height - 1, y + 1)].map((row) => row * width * 4);
+    const up = (y > 0 ? -1 : 0) * stride;
+    const down = (y < height - 1 ? 1 : 0) * stride;
     for (let x = 0; x < width; x += 1) {
-      const columns = [Math.max(0, x - 1) * 4, x * 4, Math.min(width - 1, x + 1) * 4];
-      const i = rows[1] + columns[1];
-      for (let ch = 0; ch < 3; ch += 1) {
-        let sum = 0;
-        for (const row of rows) sum += source[row + columns[0] + ch] + source[row + columns[1] + ch] + source[row + columns[2] + ch];
-        data[i + ch] = source[i + ch] + k * (source[i + ch] - sum / 9) + 0.5;
+      const left = x > 0 ? -4 : 0;
+      const right = x < width - 1 ? 4 : 0;
+      const i = y * stride + x * 4;
+      for (let ch = i; ch < i + 3; ch += 1) {
+        const sum =
+          source[ch + up + left] + source[ch + up] + source[ch + up + right] +
+          source[ch + left] + source[ch] + source[ch + right] +
+          source[ch + down + left] + source[ch + down] + source[ch + down + right];
+        data[ch] = source[ch] + k * (source[ch] - sum / 9) + 0.5;
       }
     }
   }
@@ -157,14 +168,23 @@ export const gradeEffect = createEffect<GradeParams, GradeState>({
   label: 'Colour grade',
   documentationLink: null,
   backend: '2d',
-  calculateKey: (params) => JSON.stringify([params.settings, params.lutKey, params.seed]),
-  setup: () => ({ baked: null, vignette: null }),
+  calculateKey: (params) => JSON.stringify([params.settings, params.lutKey, typeof params.seed === 'number' ? params.seed : 'per frame']),
+  setup: () => {
+    const work = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+    if (!work) throw new Error('The colour grade needs a 2D canvas');
+    return { work, baked: null, vignette: null };
+  },
   apply: ({ source, target, state, params, width, height }) => {
     const context = target.getContext('2d');
     if (!context) throw new Error('The colour grade needs a 2D canvas');
-    context.clearRect(0, 0, width, height);
-    context.drawImage(source, 0, 0, width, height);
-    const image = context.getImageData(0, 0, width, height);
+    const { work } = state;
+    if (work.canvas.width !== width || work.canvas.height !== height) {
+      work.canvas.width = width;
+      work.canvas.height = height;
+    }
+    work.clearRect(0, 0, width, height);
+    work.drawImage(source, 0, 0, width, height);
+    const image = work.getImageData(0, 0, width, height);
     const { data } = image;
     const s = params.settings;
     if (s.sharpness > 0) sharpen(data, width, height, s.sharpness);
@@ -185,7 +205,7 @@ export const gradeEffect = createEffect<GradeParams, GradeState>({
         data[i + 2] *= factors[p];
       }
     }
-    if (s.noise > 0) addNoise(data, width, s.noise, params.seed);
+    if (s.noise > 0) addNoise(data, width, s.noise, typeof params.seed === 'number' ? params.seed : params.seed.value);
     context.putImageData(image, 0, 0);
   },
   cleanup: () => undefined,
