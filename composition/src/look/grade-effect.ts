@@ -47,7 +47,7 @@ interface GradeState {
 const TABLE_SIZE = 33;
 
 /** The colour steps (without place-dependent ones) as a 3D table. */
-function bake(settings: GradeSettings, lut: CubeLut | null): Float32Array | null {
+export function bake(settings: GradeSettings, lut: CubeLut | null): Float32Array | null {
   const colourOnly: GradeSettings = { ...settings, vignette: 0, noise: 0, sharpness: 0 };
   const overlay = colourOnly.overlay;
   if (isNeutral(colourOnly) && !lut) return null;
@@ -73,8 +73,8 @@ function bake(settings: GradeSettings, lut: CubeLut | null): Float32Array | null
   return table;
 }
 
-/** Tetrahedral interpolation of `table` (size³ RGB, red fastest) at every pixel of `data`, in place. */
-function applyTable(data: Uint8ClampedArray, table: Float32Array, size: number): void {
+/** Tetrahedral interpolation of `table` (size³ RGB, red fastest) at every pixel of `data`, in place (the clamped array rounds). */
+export function applyTable(data: Uint8ClampedArray, table: Float32Array, size: number): void {
   const n1 = size - 1;
   const scale = n1 / 255;
   const dr = 3;
@@ -105,9 +105,9 @@ function applyTable(data: Uint8ClampedArray, table: Float32Array, size: number):
     else if (z >= x) { pA = p000 + dg; pB = pA + db; w0 = 1 - y; w1 = y - z; w2 = z - x; w3 = x; }
     else { pA = p000 + dg; pB = pA + dr; w0 = 1 - y; w1 = y - x; w2 = x - z; w3 = z; }
     const p111 = p000 + dr + dg + db;
-    data[i] = w0 * table[p000] + w1 * table[pA] + w2 * table[pB] + w3 * table[p111] + 0.5;
-    data[i + 1] = w0 * table[p000 + 1] + w1 * table[pA + 1] + w2 * table[pB + 1] + w3 * table[p111 + 1] + 0.5;
-    data[i + 2] = w0 * table[p000 + 2] + w1 * table[pA + 2] + w2 * table[pB + 2] + w3 * table[p111 + 2] + 0.5;
+    data[i] = w0 * table[p000] + w1 * table[pA] + w2 * table[pB] + w3 * table[p111];
+    data[i + 1] = w0 * table[p000 + 1] + w1 * table[pA + 1] + w2 * table[pB + 1] + w3 * table[p111 + 1];
+    data[i + 2] = w0 * table[p000 + 2] + w1 * table[pA + 2] + w2 * table[pB + 2] + w3 * table[p111 + 2];
   }
 }
 
@@ -128,7 +128,7 @@ function sharpen(data: Uint8ClampedArray, width: number, height: number, amount:
           source[ch + up + left] + source[ch + up] + source[ch + up + right] +
           source[ch + left] + source[ch] + source[ch + right] +
           source[ch + down + left] + source[ch + down] + source[ch + down + right];
-        data[ch] = source[ch] + k * (source[ch] - sum / 9) + 0.5;
+        data[ch] = source[ch] + k * (source[ch] - sum / 9);
       }
     }
   }
