@@ -1,5 +1,5 @@
 import { gradePixel, gradeSettings } from './colour';
-import { applyTable, bake } from './grade-effect';
+import { applyFast, applyTable, bake, fastGrade } from './grade-effect';
 import { parseCube } from './lut';
 
 /** The baked table applied to one pixel, as the canvas pass does it. */
@@ -24,6 +24,22 @@ describe('colour grade canvas pass (baked table, tetrahedral)', () => {
         actual.forEach((value, i) => expect([fields, rgb, i, Math.abs(value - expected[i]) <= 2]).toEqual([fields, rgb, i, true]));
       }
     }
+  });
+
+  it('uses three curves and a saturation mix when that is all the grade is, with the same result', () => {
+    for (const fields of [{ brightness: 30, contrast: 20, saturation: 40 }, { exposure: -30, tint: 25, color_overlay: '#00ff0040' }, { saturation: -100 }]) {
+      const settings = gradeSettings(fields);
+      const fast = fastGrade(settings, null)!;
+      expect(fast).not.toBeNull();
+      for (const rgb of samples) {
+        const expected = gradePixel(rgb.map((v) => v / 255), settings).map((v) => v * 255);
+        const data = new Uint8ClampedArray([...rgb, 255]);
+        applyFast(data, fast);
+        Array.from(data.slice(0, 3)).forEach((value, i) => expect([fields, rgb, i, Math.abs(value - expected[i]) <= 2]).toEqual([fields, rgb, i, true]));
+      }
+    }
+    expect(fastGrade(gradeSettings({ hue_rotate: 30 }), null)).toBeNull();
+    expect(fastGrade(gradeSettings({ highlights: 10 }), null)).toBeNull();
   });
 
   it('keeps the anchors exact: grey, black, mid-grey, red → cyan', () => {

@@ -14,8 +14,9 @@ import { applyLut, type CubeLut } from './lut';
  *
  * Every per-pixel colour step (1–11 of colour.ts: exposure … hue, the LUT mixed by its intensity,
  * the colour overlay) is baked once into a 3D table of max(33, LUT size) points per axis, applied
- * with tetrahedral interpolation; the sharpening before it and the vignette and noise after it
- * depend on the pixel's place and are computed per pixel.
+ * with tetrahedral interpolation — or, when the grade is only per-channel curves, saturation and
+ * overlay, into three 256-entry curves; the sharpening before it and the vignette and noise after
+ * it depend on the pixel's place and are computed per pixel.
  */
 export interface GradeParams {
   settings: GradeSettings;
@@ -33,8 +34,62 @@ export interface GradeParams {
 interface Baked {
   key: string;
   size: number;
-  /** RGB 0..255, red fastest. */
+  /** RGB 0..255, red fastest; empty when nothing per-pixel is left to do. */
   table: Float32Array;
+  /** The cheaper equivalent when the grade is per-channel curves, saturation and overlay only. */
+  fast: FastGrade | null;
+}
+
+/** Per-channel curves (steps 1–5 of colour.ts), then saturation (7) and the overlay (11). */
+interface FastGrade {
+  curves: [Uint8Array, Uint8Array, Uint8Array];
+  saturation: number;
+  overlay: [number, number, number, number] | null;
+}
+
+/**
+ * Most grades (exposure, temperature, tint, brightness, contrast, saturation, overlay) need no 3D
+ * table: three 256-entry curves and a saturation mix do the same per pixel at a fraction of the cost.
+ */
+export function fastGrade(settings: GradeSettings, lut: CubeLut | null): FastGrade | null {
+  if (lut || settings.highlights !== 0 || settings.shadows !== 0 || settings.vibrance !== 0 || settings.hueRotate % 360 !== 0) return null;
+  const channelOnly: GradeSettings = { ...settings, saturation: 0, overlay: null, vignette: 0, noise: 0, sharpness: 0 };
+  const curves: [Uint8Array, Uint8Array, Uint8Array] = [new Uint8Array(256), new Uint8Array(256), new Uint8Array(256)];
+  for (let v = 0; v < 256; v += 1) {
+    const out = gradePixel([v / 255, v / 255, v / 255], channelOnly);
+    for (let ch = 0; ch < 3; ch += 1) curves[ch][v] = Math.round(out[ch] * 255);
+  }
+  return { curves, saturation: 1 + settings.saturation / 100, overlay: settings.overlay };
+}
+
+export function applyFast(data: Uint8ClampedArray, grade: FastGrade): void {
+  const [cr, cg, cb] = grade.curves;
+  const k = grade.saturation;
+  const overlay = grade.overlay;
+  const [or, og, ob, oa] = overlay ? [overlay[0] * 255, overlay[1] * 255, overlay[2] * 255, overlay[3]] : [0, 0, 0, 0];
+  for (let i = 0; i < data.length; i += 4) {
+    let r = cr[data[i]];
+    let g = cg[data[i + 1]];
+    let b = cb[data[i + 2]];
+    if (k !== 1) {
+      const l = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      r = l + (r - l) * k;
+      g = l + (g - l) * k;
+      b = l + (b - l) * k;
+      // Clamped here as in the reference, before the overlay mixes in.
+      r = r < 0 ? 0 : r > 255 ? 255 : r;
+      g = g < 0 ? 0 : g > 255 ? 255 : g;
+      b = b < 0 ? 0 : b > 255 ? 255 : b;
+    }
+    if (oa > 0) {
+      r += (or - r) * oa;
+      g += (og - g) * oa;
+      b += (ob - b) * oa;
+    }
+    data[i] = r;
+    data[i + 1] = g;
+    data[i + 2] = b;
+  }
 }
 
 interface GradeState {
@@ -190,11 +245,13 @@ export const gradeEffect = createEffect<GradeParams, GradeState>({
     if (s.sharpness > 0) sharpen(data, width, height, s.sharpness);
     const bakeKey = JSON.stringify([{ ...s, vignette: 0, noise: 0, sharpness: 0 }, params.lutKey]);
     if (state.baked?.key !== bakeKey) {
-      const table = bake(s, params.lut);
+      const fast = fastGrade(s, params.lut);
+      const table = fast ? null : bake(s, params.lut);
       const size = Math.max(TABLE_SIZE, params.lut?.kind === '3d' ? params.lut.size : 0);
-      state.baked = table ? { key: bakeKey, size, table } : { key: bakeKey, size, table: new Float32Array(0) };
+      state.baked = { key: bakeKey, size, table: table ?? new Float32Array(0), fast };
     }
-    if (state.baked.table.length > 0) applyTable(data, state.baked.table, state.baked.size);
+    if (state.baked.fast) applyFast(data, state.baked.fast);
+    else if (state.baked.table.length > 0) applyTable(data, state.baked.table, state.baked.size);
     if (s.vignette > 0) {
       const vignetteKey = `${width}x${height}@${s.vignette}`;
       if (state.vignette?.key !== vignetteKey) state.vignette = { key: vignetteKey, factors: vignetteFactors(width, height, s.vignette) };
