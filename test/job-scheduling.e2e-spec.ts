@@ -1,14 +1,26 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { DataSource } from 'typeorm';
+import { makeVideo, serveFolder } from './helpers/media';
 import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
 const tinyStill = { width: 32, height: 32, output_format: 'png', background_color: '#336699' };
 
-describe('fair queues: one workspace\'s backlog does not starve another', () => {
+describe('scheduling: fair queues, cancellation and the quota check after probing', () => {
   let app: TestApp;
+  let media: Awaited<ReturnType<typeof serveFolder>>;
+  const fixtures = mkdtempSync(path.join(tmpdir(), 'vrs-fixtures-'));
   beforeAll(async () => {
-    app = await startTestApp({ env: { TRUST_PROXY: 'true' } });
+    await makeVideo(path.join(fixtures, 'twenty-seconds.mp4'), { width: 64, height: 36, seconds: 20, fps: 5, audio: false });
+    media = await serveFolder(fixtures);
+    app = await startTestApp({ env: { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true' } });
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+    await media?.close();
+    rmSync(fixtures, { recursive: true, force: true });
   });
-  afterAll(() => app.close());
 
   const db = () => app.running.app.get(DataSource);
 
@@ -78,5 +90,31 @@ describe('fair queues: one workspace\'s backlog does not starve another', () => 
       [neverStarted],
     );
     expect(startedLater).toBe(0);
+  });
+
+  it('fails a render with quota_exceeded before drawing when its probed media no longer fit the month', async () => {
+    const { key, workspaceId } = await signupVerified(app);
+    // 59 min 50 s of the month are used.
+    await db().query(
+      `INSERT INTO jobs (id, workspace_id, kind, status, request, output_seconds, completed_at) VALUES ('render_QUOTA_FILL', $1, 'render', 'completed', '{}', 3590, now())`,
+      [workspaceId],
+    );
+    // The clip's length is unknown at submit: it counts as 5 s, which fits; probed, it is 20 s.
+    const res = await app.http.post('/v1/renders').set(bearer(key)).send({
+      width: 64,
+      height: 36,
+      elements: [{ type: 'video', source_url: `${media.url}/twenty-seconds.mp4` }],
+    });
+    expect(res.status).toBe(202);
+    const ended = await waitFor('the render to end', async () => {
+      const job = await app.http.get(`/v1/renders/${res.body.id}`).set(bearer(key));
+      return ['completed', 'failed'].includes(job.body.status) ? job.body : null;
+    });
+    expect(ended.status).toBe('failed');
+    expect(ended.error.code).toBe('quota_exceeded');
+    expect(ended.error.message).toMatch(/needs 0\.33 minutes of render minutes, but only 0\.17 minutes/);
+    expect(ended.output).toBeNull();
+    // Failed, it no longer holds anything: a still and a 10 s render fit again.
+    await app.http.post('/v1/renders').set(bearer(key)).send({ width: 64, height: 36, duration: 10 }).expect(202);
   });
 });
