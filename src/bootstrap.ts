@@ -7,6 +7,7 @@ import { AppModule } from './app.module';
 import { AppConfig, Role } from './config/app-config';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { startEmbeddedPostgres } from './infra/database/embedded-postgres';
+import { QueueService } from './infra/queue/queue.service';
 import { isFilesRoute } from './infra/storage/files.controller';
 import { SERVICE_VERSION } from './system/build-info';
 import { jsonLogger } from './common/logging/logger';
@@ -55,6 +56,11 @@ export async function createApp(config: AppConfig, role: Role): Promise<RunningA
     if (res.headersSent) return next(err);
     filter.catch(err, { switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }) } as never);
   });
+
+  // Every module declares its queues and registers its handlers while the app initialises; a
+  // worker process missing a handler must not start.
+  await app.init();
+  app.get(QueueService).assertEveryQueueHandled();
 
   return {
     app,

@@ -68,12 +68,13 @@ export class TasksService {
           metadata: body.metadata ?? {},
           webhookUrl: body.webhook_url ?? null,
           projectId: null,
+          queueName: TRANSCRIBE_QUEUE.name,
           reservedSeconds: audioSeconds,
           runLimitSeconds: audioSeconds > 0 ? transcribeRunLimitSeconds(audioSeconds) : null,
         });
         // jsonb columns typed as records trip TypeORM's deep-partial typing; the entity is complete.
         await tx.insert(Job, job as QueryDeepPartialEntity<Job>);
-        await this.scheduler.enqueue(tx, job, TRANSCRIBE_QUEUE, workspace.plan);
+        await this.scheduler.enqueue(tx, job, workspace.plan);
         return this.presenter.present(await tx.findOneByOrFail(Job, { id }));
       }),
     );
