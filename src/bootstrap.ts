@@ -1,11 +1,14 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { IncomingMessage } from 'node:http';
+import type { NestExpressApplication, NestExpressBodyParserOptionsFor } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { AppModule } from './app.module';
 import { AppConfig, Role } from './config/app-config';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { answerClientErrorsWithEnvelope } from './common/errors/client-error';
+import { refuseHostileInput, verifyJsonBytes } from './common/validation/request-input';
 import { startEmbeddedPostgres } from './infra/database/embedded-postgres';
 import { isFilesRoute } from './infra/storage/files.controller';
 import { SERVICE_VERSION } from './system/build-info';
@@ -32,10 +35,15 @@ export async function createApp(config: AppConfig, role: Role): Promise<RunningA
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   // Uploads to signed /v1/files/ URLs stream to storage whatever their type; JSON there is a file.
+  // Nest's types leave `verify` out because its rawBody option uses it; rawBody is off, so it passes through.
   app.useBodyParser('json', {
     limit: config.bodyLimit,
-    type: (req) => !isFilesRoute(req) && Boolean((req as Request).is(['application/json', 'application/*+json'])),
-  });
+    type: (req: IncomingMessage) => !isFilesRoute(req) && Boolean((req as Request).is(['application/json', 'application/*+json'])),
+    verify: verifyJsonBytes,
+  } as NestExpressBodyParserOptionsFor<'json'>);
+  // One check of every body, query and path for what no route may receive (NUL, lone surrogates, prototype keys).
+  app.use(refuseHostileInput);
+  answerClientErrorsWithEnvelope(app.getHttpServer());
   app.enableShutdownHooks();
 
   const document = SwaggerModule.createDocument(

@@ -1,0 +1,158 @@
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { NextFunction, Request, Response } from 'express';
+import { ApiError, ValidationErrorItem } from '../errors/api-error';
+import { jsonPointer } from './suggest';
+
+/** decisions.md: JSON nested deeper than this is refused on every route. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Names that reach an object's prototype when a library assigns them as properties. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** A hostile body reports at most this many items: enough to fix it, never a huge answer. */
+const MAX_ITEMS = 20;
+
+/** Body-parser failures this module raises; AllExceptionsFilter turns each `type` into a 422. */
+export class BodyRejected extends Error {
+  constructor(
+    readonly type: 'entity.invalid.utf8' | 'entity.too.deep' | 'charset.unsupported',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Runs on the raw bytes before JSON.parse (body-parser's `verify`): the body must be UTF-8 (RFC
+ * 8259; invalid sequences and encoded surrogates would otherwise turn silently into U+FFFD), and
+ * no deeper than MAX_JSON_DEPTH, checked by counting brackets outside strings so that neither the
+ * parser nor any validator ever recurses through an arbitrarily deep document.
+ */
+export function verifyJsonBytes(_req: IncomingMessage, _res: ServerResponse, body: Buffer, encoding: string | null): void {
+  if (encoding !== null && !/^utf-?8$/i.test(encoding)) {
+    throw new BodyRejected('charset.unsupported', `JSON bodies must be UTF-8 (got charset "${encoding}")`);
+  }
+  if (!isUtf8(body)) throw new BodyRejected('entity.invalid.utf8', 'The body is not valid UTF-8');
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const byte = body[i];
+    if (inString) {
+      if (byte === 0x5c) i++; // backslash: the next byte is escaped
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) {
+      inString = true;
+    } else if (byte === 0x7b || byte === 0x5b) {
+      if (++depth > MAX_JSON_DEPTH) {
+        throw new BodyRejected('entity.too.deep', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+      }
+    } else if (byte === 0x7d || byte === 0x5d) {
+      depth--;
+    }
+  }
+}
+
+interface Frame {
+  value: unknown;
+  path: (string | number)[];
+}
+
+/**
+ * Every parsed JSON body, query string and path, before any guard, pipe or route sees them: no
+ * NUL character (PostgreSQL text cannot hold it), no lone UTF-16 surrogate (not a character; it
+ * cannot be stored or encoded faithfully), no `__proto__`/`constructor`/`prototype` key (refused
+ * like any unknown field, before a library can assign it). One 422 names every offending pointer.
+ */
+export function refuseHostileInput(req: Request, _res: Response, next: NextFunction): void {
+  const items: ValidationErrorItem[] = [];
+  checkPath(req, items);
+  checkQuery(req, items);
+  if (req.body !== undefined && req.body !== null && typeof req.body === 'object') checkBody(req.body, items);
+  next(items.length > 0 ? ApiError.validation(items.slice(0, MAX_ITEMS)) : undefined);
+}
+
+function checkPath(req: Request, items: ValidationErrorItem[]): void {
+  for (const segment of req.path.split('/')) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      items.push({ type: 'string_unicode', loc: ['path'], msg: `The path segment "${segment}" is not valid percent-encoded UTF-8`, pointer: '' });
+      return;
+    }
+    const problem = stringProblem(decoded);
+    if (problem) {
+      items.push({ type: problem.type, loc: ['path'], msg: `The path ${problem.msg}`, pointer: '' });
+      return;
+    }
+  }
+}
+
+function checkQuery(req: Request, items: ValidationErrorItem[]): void {
+  const query = req.query as Record<string, unknown>;
+  for (const key of Object.keys(query)) {
+    const keyProblem = keyProblemOf(key);
+    if (keyProblem) {
+      items.push({ type: keyProblem.type, loc: ['query', key], msg: keyProblem.msg, pointer: '' });
+      continue;
+    }
+    const values = Array.isArray(query[key]) ? (query[key] as unknown[]) : [query[key]];
+    for (const value of values) {
+      const problem = typeof value === 'string' ? stringProblem(value) : null;
+      if (problem) {
+        items.push({ type: problem.type, loc: ['query', key], msg: `Query parameter "${key}" ${problem.msg}`, pointer: '' });
+        break;
+      }
+    }
+  }
+}
+
+/** Iterative: the depth was bounded on the bytes, but a walk should not need the stack anyway. */
+function checkBody(body: object, items: ValidationErrorItem[]): void {
+  const stack: Frame[] = [{ value: body, path: [] }];
+  while (stack.length > 0 && items.length < MAX_ITEMS) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === 'string') {
+      const problem = stringProblem(value);
+      if (problem) items.push({ type: problem.type, loc: ['body', ...path], msg: `The string ${problem.msg}`, pointer: jsonPointer(path) });
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) {
+        const item = value[i];
+        if (item !== null && (typeof item === 'object' || typeof item === 'string')) stack.push({ value: item, path: [...path, i] });
+      }
+    } else if (value !== null && typeof value === 'object') {
+      const keys = Object.keys(value);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i];
+        const here = [...path, key];
+        const problem = keyProblemOf(key);
+        if (problem) {
+          items.push({ type: problem.type, loc: ['body', ...here], msg: problem.msg, pointer: jsonPointer(here) });
+          continue;
+        }
+        const item = (value as Record<string, unknown>)[key];
+        if (item !== null && (typeof item === 'object' || typeof item === 'string')) stack.push({ value: item, path: here });
+      }
+    }
+  }
+}
+
+function keyProblemOf(key: string): { type: string; msg: string } | null {
+  if (PROTOTYPE_KEYS.has(key)) return { type: 'extra_forbidden', msg: `Unknown field "${key}"; "${key}" is never a field name here` };
+  const problem = stringProblem(key);
+  return problem ? { type: problem.type, msg: `The field name ${problem.msg}` } : null;
+}
+
+/** ES2024, in Node since 20; the project's TypeScript lib is ES2023. */
+interface WellFormedCheck {
+  isWellFormed(): boolean;
+}
+
+function stringProblem(value: string): { type: string; msg: string } | null {
+  if (value.includes('\u0000')) return { type: 'string_nul', msg: 'contains the NUL character (U+0000), which is not allowed' };
+  if (!(value as unknown as WellFormedCheck).isWellFormed()) {
+    return { type: 'string_unicode', msg: 'contains a lone UTF-16 surrogate (\\ud800-\\udfff without its pair), which is not a character' };
+  }
+  return null;
+}
