@@ -34,6 +34,11 @@ export async function createApp(config: AppConfig, role: Role): Promise<RunningA
   });
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
+  // Every answer is to be taken as the type it declares: an error echoing input is never sniffed as HTML.
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
   // Uploads to signed /v1/files/ URLs stream to storage whatever their type; JSON there is a file.
   // Nest's types leave `verify` out because its rawBody option uses it; rawBody is off, so it passes through.
   app.useBodyParser('json', {
