@@ -14,6 +14,7 @@ import { AssetsService } from './assets.service';
 import { ExternalCopies, IngestFailure } from './external-copies.service';
 import { INGEST_DEAD_LETTER_QUEUE, INGEST_QUEUE, INGEST_RETRY_LIMIT, IngestPayload } from './intake-queues';
 import { MediaIntake } from './media-intake.service';
+import { MAX_JOB_ATTEMPT_SECONDS } from '../common/limits';
 
 /** Files of one job copied at once. */
 const COPY_CONCURRENCY = 3;
@@ -44,7 +45,7 @@ export class IngestWorker implements OnApplicationBootstrap {
     await this.queue.ensureQueue(INGEST_QUEUE, {
       retryLimit: INGEST_RETRY_LIMIT,
       retryDelay: 5,
-      expireInSeconds: 4 * 3600,
+      expireInSeconds: MAX_JOB_ATTEMPT_SECONDS,
       heartbeatSeconds: this.config.render.heartbeatSeconds,
       deadLetter: INGEST_DEAD_LETTER_QUEUE,
     });

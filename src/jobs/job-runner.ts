@@ -9,6 +9,7 @@ import { QueueService } from '../infra/queue/queue.service';
 import { JobFailure } from './job-failure';
 import { Job, JobKind, JobOutput, ProgressStage } from './job.entity';
 import { ProgressWriter } from './progress-writer';
+import { MAX_JOB_ATTEMPT_SECONDS } from '../common/limits';
 
 export interface JobQueuePayload {
   job_id: string;
@@ -61,7 +62,7 @@ export class JobRunner {
     await this.queues.ensureQueue(work.queue, {
       retryLimit: work.retryLimit,
       retryDelay: 5,
-      expireInSeconds: 4 * 3600,
+      expireInSeconds: MAX_JOB_ATTEMPT_SECONDS,
       heartbeatSeconds: this.config.render.heartbeatSeconds,
       deadLetter: work.deadLetterQueue,
       notify: true,
