@@ -8,7 +8,7 @@ import { AppModule } from './app.module';
 import { AppConfig, Role } from './config/app-config';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { answerClientErrorsWithEnvelope } from './common/errors/client-error';
-import { refuseHostileInput, verifyJsonBytes } from './common/validation/request-input';
+import { hostileInputGuard, verifyJsonBytes } from './common/validation/request-input';
 import { startEmbeddedPostgres } from './infra/database/embedded-postgres';
 import { isFilesRoute } from './infra/storage/files.controller';
 import { SERVICE_VERSION } from './system/build-info';
@@ -47,7 +47,7 @@ export async function createApp(config: AppConfig, role: Role): Promise<RunningA
     verify: verifyJsonBytes,
   } as NestExpressBodyParserOptionsFor<'json'>);
   // One check of every body, query and path for what no route may receive (NUL, lone surrogates, prototype keys).
-  app.use(refuseHostileInput);
+  app.use(hostileInputGuard(isFilesRoute));
   answerClientErrorsWithEnvelope(app.getHttpServer());
   app.enableShutdownHooks();
 

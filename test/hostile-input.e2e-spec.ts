@@ -85,6 +85,9 @@ describe('hostile input: every refusal is a 4xx in the envelope, never a 500', (
     expect(utf16.message).toMatch(/UTF-8/);
     const path = expectEnvelope(await app.http.get('/v1/renders/%ED%A0%80').set(bearer(key)), 422);
     expect(path.details.errors[0]).toMatchObject({ type: 'string_unicode', loc: ['path'] });
+    // The query parser would quietly turn these into U+FFFD.
+    const query = expectEnvelope(await app.http.get('/v1/renders?cursor=%ED%A0%80').set(bearer(key)), 422);
+    expect(query.details.errors[0]).toMatchObject({ type: 'string_unicode', loc: ['query'] });
   });
 
   it('refuses JSON nested deeper than 64 levels on every route, public ones and unknown ones included', async () => {
@@ -156,6 +159,19 @@ describe('hostile input: every refusal is a 4xx in the envelope, never a 500', (
     const query = expectEnvelope(await app.http.get('/v1/renders?__proto__=1').set(bearer(key)), 422);
     expect(query.details.errors[0]).toMatchObject({ type: 'extra_forbidden', loc: ['query', '__proto__'] });
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+
+  it('refuses a body that is not JSON instead of ignoring it', async () => {
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/octet-stream']) {
+      const error = expectEnvelope(await json('post', '/v1/api-keys', 'name=sneaky', { 'Content-Type': contentType }), 422);
+      expect(error.details.errors[0]).toMatchObject({ type: 'content_type', loc: ['header', 'content-type'] });
+    }
+    const keys = await app.http.get('/v1/api-keys').set(bearer(key)).expect(200);
+    expect(keys.body.data.map((k: { name: string }) => k.name)).not.toContain('api key');
+    // No body at all is still fine where none is needed.
+    const hook = await json('post', '/v1/webhooks', JSON.stringify({ url: 'https://example.com/rotate', events: ['render.failed'] }));
+    const rotated = await app.http.post(`/v1/webhooks/${hook.body.id}/rotate-secret`).set(bearer(key));
+    expect(rotated.status).toBe(200);
   });
 
   it('answers a body over the limit (a render with hundreds of thousands of elements) with 413 in the envelope', async () => {

@@ -62,14 +62,32 @@ interface Frame {
  * Every parsed JSON body, query string and path, before any guard, pipe or route sees them: no
  * NUL character (PostgreSQL text cannot hold it), no lone UTF-16 surrogate (not a character; it
  * cannot be stored or encoded faithfully), no `__proto__`/`constructor`/`prototype` key (refused
- * like any unknown field, before a library can assign it). One 422 names every offending pointer.
+ * like any unknown field, before a library can assign it), and no body that is not JSON except on
+ * `takesRawBody` routes (uploads of file bytes). One 422 names every offending pointer.
  */
-export function refuseHostileInput(req: Request, _res: Response, next: NextFunction): void {
-  const items: ValidationErrorItem[] = [];
-  checkPath(req, items);
-  checkQuery(req, items);
-  if (req.body !== undefined && req.body !== null && typeof req.body === 'object') checkBody(req.body, items);
-  next(items.length > 0 ? ApiError.validation(items.slice(0, MAX_ITEMS)) : undefined);
+export function hostileInputGuard(takesRawBody: (req: Request) => boolean) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const items: ValidationErrorItem[] = [];
+    checkPath(req, items);
+    checkQuery(req, items);
+    if (req.body !== undefined && req.body !== null && typeof req.body === 'object') checkBody(req.body, items);
+    else if (hasBody(req) && !takesRawBody(req)) {
+      // Bodies are JSON (spec); one of another type would otherwise be ignored without a word.
+      items.push({
+        type: 'content_type',
+        loc: ['header', 'content-type'],
+        msg: `Request bodies must be JSON (Content-Type: application/json), not ${req.headers['content-type'] ?? 'untyped'}`,
+        pointer: '',
+      });
+    }
+    next(items.length > 0 ? ApiError.validation(items.slice(0, MAX_ITEMS)) : undefined);
+  };
+}
+
+/** As HTTP/1.1 frames a body: chunked, or a non-zero Content-Length. */
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 function checkPath(req: Request, items: ValidationErrorItem[]): void {
@@ -90,6 +108,16 @@ function checkPath(req: Request, items: ValidationErrorItem[]): void {
 }
 
 function checkQuery(req: Request, items: ValidationErrorItem[]): void {
+  // The query parser turns bad percent-encoding into U+FFFD without a word; the raw string must decode.
+  const raw = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
+  for (const part of raw.split(/[&=]/)) {
+    try {
+      decodeURIComponent(part.replace(/\+/g, ' '));
+    } catch {
+      items.push({ type: 'string_unicode', loc: ['query'], msg: `The query part "${part.slice(0, 100)}" is not valid percent-encoded UTF-8`, pointer: '' });
+      return;
+    }
+  }
   const query = req.query as Record<string, unknown>;
   for (const key of Object.keys(query)) {
     const keyProblem = keyProblemOf(key);
