@@ -116,6 +116,11 @@ describe('hostile input: every refusal is a 4xx in the envelope, never a 500', (
     const unknown = expectEnvelope(await json('post', '/v1/api-keys', '{"name":"x"}', { 'Content-Encoding': 'compress' }), 422);
     expect(unknown.message).toMatch(/compress/);
 
+    // A compression bomb: 20 KB on the wire, 20 MB inflated; the limit counts inflated bytes.
+    const bomb = gzipSync(Buffer.concat([Buffer.from('{"name":"'), Buffer.alloc(20 * 1024 * 1024, 0x61), Buffer.from('"}')]));
+    expect(bomb.length).toBeLessThan(100 * 1024);
+    expectEnvelope(await json('post', '/v1/api-keys', bomb, { 'Content-Encoding': 'gzip' }), 413);
+
     const good = await json('post', '/v1/api-keys', gzipSync('{"name":"gzipped"}'), { 'Content-Encoding': 'gzip' });
     expect(good.status).toBe(201);
     expect(good.body.name).toBe('gzipped');
