@@ -13,6 +13,8 @@ import { startEmbeddedPostgres } from './infra/database/embedded-postgres';
 import { isFilesRoute } from './infra/storage/files.controller';
 import { SERVICE_VERSION } from './system/build-info';
 import { jsonLogger } from './common/logging/logger';
+import { RequestLogMiddleware } from './common/logging/request-log.middleware';
+import type { AuthenticatedRequest } from './common/auth/decorators';
 
 export interface RunningApp {
   app: INestApplication;
@@ -39,6 +41,9 @@ export async function createApp(config: AppConfig, role: Role): Promise<RunningA
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
+  // First, so that requests the body checks below refuse are logged (and carry X-Request-Id) too.
+  const requestLog = new RequestLogMiddleware();
+  app.use((req: Request, res: Response, next: NextFunction) => requestLog.use(req as AuthenticatedRequest, res, next));
   // Uploads to signed /v1/files/ URLs stream to storage whatever their type; JSON there is a file.
   // Nest's types leave `verify` out because its rawBody option uses it; rawBody is off, so it passes through.
   app.useBodyParser('json', {

@@ -61,6 +61,12 @@ describe('hostile input: every refusal is a 4xx in the envelope, never a 500', (
       const error = expectEnvelope(await app.http.get(path).set(bearer(key)), 422);
       expect(error.details.errors[0]).toMatchObject({ type: 'string_nul', loc: ['path'] });
     }
+    // Refused before any route, yet logged like every request (the log middleware runs first).
+    const refused = await app.http.get('/v1/renders/render_%00').set(bearer(key));
+    expect(refused.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const malformed = await app.http.post('/v1/api-keys').set(bearer(key)).set('Content-Type', 'application/json').send('{"name":');
+    expect(malformed.status).toBe(422);
+    expect(malformed.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const inQuery = expectEnvelope(await app.http.get('/v1/renders?cursor=%00').set(bearer(key)), 422);
     expect(inQuery.details.errors[0]).toMatchObject({ type: 'string_nul', loc: ['query', 'cursor'] });
   });
