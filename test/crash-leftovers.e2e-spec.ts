@@ -1,7 +1,8 @@
 import { existsSync, linkSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client } from 'pg';
-import { ABANDONED_SLOT_SECONDS, AbandonedUploads, UPLOAD_SLOT_SWEEP_QUEUE } from '../src/assets/abandoned-uploads';
+import { ABANDONED_ASSET_SWEEP_QUEUE, ABANDONED_COPY_SECONDS, ABANDONED_SLOT_SECONDS, AbandonedAssets } from '../src/assets/abandoned-assets';
+import { newId } from '../src/common/ids';
 import { STALE_FILE_SECONDS } from '../src/infra/storage/stale-files';
 import { Storage } from '../src/infra/storage/storage';
 import { waitFor } from './helpers/media';
@@ -22,10 +23,11 @@ describe('crash leftovers: temporary files and abandoned upload slots', () => {
   let first: TestApp;
   let db: Client;
   let key: string;
+  let workspaceId: string;
 
   beforeAll(async () => {
     first = await startTestApp({ role: 'api' });
-    ({ key } = await signupVerified(first));
+    ({ key, workspaceId } = await signupVerified(first));
     db = new Client({ connectionString: first.databaseUrl });
     await db.connect();
   });
@@ -85,7 +87,7 @@ describe('crash leftovers: temporary files and abandoned upload slots', () => {
     }
   });
 
-  it('deletes upload slots whose bytes never came, keeps young ones, and probes bytes that came unannounced', async () => {
+  it('deletes upload slots whose bytes never came and copies whose copier died, keeps young ones, and probes bytes that came unannounced', async () => {
     const reserve = async (body: object) => {
       const res = await first.http.post('/v1/uploads').set(bearer(key)).send(body);
       expect(res.status).toBe(201);
@@ -99,6 +101,21 @@ describe('crash leftovers: temporary files and abandoned upload slots', () => {
     const source = path.join(first.dataDir, 'bytes.mp4');
     writeFileSync(source, 'not really a video');
     await first.running.app.get(Storage).putFile(row.rows[0].storage_key, source, 'video/mp4');
+
+    // External copies as claimed by ExternalCopies: one whose copier died long ago, one whose lease
+    // lapsed a moment ago (a taker may be on its way), one being copied right now.
+    const copy = async (name: string, leaseSecondsFromNow: number) => {
+      const id = newId('asset');
+      await db.query(
+        `INSERT INTO assets (id, workspace_id, kind, status, ingested_from, storage_key, content_type, name, ingest_lease_until)
+         VALUES ($1, $2, 'video', 'ingesting', $3, $4, 'application/octet-stream', $5, now() + make_interval(secs => $6))`,
+        [id, workspaceId, `https://media.example.com/${name}`, `${workspaceId}/assets/${id}.mp4`, name, leaseSecondsFromNow],
+      );
+      return id;
+    };
+    const deadCopy = await copy('dead.mp4', -(ABANDONED_COPY_SECONDS + 60));
+    const lapsedCopy = await copy('lapsed.mp4', -60);
+    const liveCopy = await copy('live.mp4', 60);
 
     await db.query(`UPDATE assets SET created_at = now() - make_interval(secs => $2) WHERE id = ANY($1)`, [
       [abandoned, unannounced],
@@ -117,11 +134,15 @@ describe('crash leftovers: temporary files and abandoned upload slots', () => {
 
       const kept = await first.http.get(`/v1/workspace/assets/${young}`).set(bearer(key)).expect(200);
       expect(kept.body).toMatchObject({ status: 'reserved', bytes_uploaded: false });
-      const probed = await db.query('SELECT status FROM assets WHERE id = $1', [unannounced]);
+      const statusOf = (id: string) => db.query('SELECT status FROM assets WHERE id = $1', [id]);
+      const probed = await waitFor(() => statusOf(unannounced), (res) => res.rows[0]?.status !== 'reserved', 30_000, 100);
       expect(probed.rows[0].status).toBe('probing');
+      const copiesLeft = () => db.query('SELECT id FROM assets WHERE id = ANY($1) ORDER BY name', [[deadCopy, lapsedCopy, liveCopy]]);
+      const copies = await waitFor(copiesLeft, (res) => !res.rows.some((r: { id: string }) => r.id === deadCopy), 30_000, 100);
+      expect(copies.rows.map((r: { id: string }) => r.id)).toEqual([lapsedCopy, liveCopy]);
 
       // Beside the start-up sweep, pg-boss runs one on a schedule, taken by a worker.
-      const schedule = await db.query('SELECT cron FROM pgboss.schedule WHERE name = $1', [UPLOAD_SLOT_SWEEP_QUEUE]);
+      const schedule = await db.query('SELECT cron FROM pgboss.schedule WHERE name = $1', [ABANDONED_ASSET_SWEEP_QUEUE]);
       expect(schedule.rows).toEqual([{ cron: '*/15 * * * *' }]);
     } finally {
       await second.close();
@@ -140,7 +161,7 @@ describe('crash leftovers: temporary files and abandoned upload slots', () => {
       return null;
     });
     try {
-      expect(await first.running.app.get(AbandonedUploads).sweep()).not.toContain(id);
+      expect(await first.running.app.get(AbandonedAssets).sweep()).not.toContain(id);
     } finally {
       stat.mockRestore();
     }
