@@ -15,7 +15,7 @@ export class ApiKeysController {
   @Post()
   @ApiOperation({ summary: 'Create an API key; the plaintext `key` is returned only here' })
   create(@CurrentWorkspace() ws: Workspace, @Body() body: CreateApiKeyDto) {
-    return this.apiKeys.create(ws.id, body.name ?? 'api key');
+    return this.apiKeys.createForWorkspace(ws, body.name ?? 'api key');
   }
 
   @Get()

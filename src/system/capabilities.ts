@@ -1,8 +1,9 @@
-import { CATALOGS, elementJsonSchemas, requestJsonSchema } from '../../composition/src/schema';
+import { CATALOGS, elementJsonSchemas, REQUEST_LIMITS, requestJsonSchema } from '../../composition/src/schema';
+import { PAGE_MAX_BYTES } from '../common/pagination/pagination';
 import { RATE_LIMITS } from '../common/rate-limit/rate-limits';
 import { taskCapabilities } from '../tasks/task-types';
 import type { SpeechEngineName } from '../tasks/transcribe/engines/speech-engine';
-import { PLANS } from '../workspaces/plans';
+import { PLANS, publishedPlans } from '../workspaces/plans';
 
 /**
  * The unauthenticated machine-readable catalog. Catalogs and JSON Schemas come from the one schema
@@ -29,11 +30,13 @@ export function buildCapabilities(version: string, speechEngine: SpeechEngineNam
       source_file_bytes: 5 * 1024 ** 3,
       upload_url_lifetime_seconds: 3600,
       violations_returned: 40,
-      list_limit: { default: 20, min: 1, max: 200 },
+      list_limit: { default: 20, min: 1, max: 200, max_bytes: PAGE_MAX_BYTES },
+      request: REQUEST_LIMITS,
       otp_wrong_guesses: 5,
       otp_lifetime_seconds: 900,
       webhook_response_seconds: 10,
-      free_plan: { render_minutes_per_month: PLANS.free.renderMinutesPerMonth, ai_tasks_per_month: null },
+      free_plan: { render_minutes_per_month: PLANS.free.renderMinutesPerMonth, transcribe_minutes_per_month: PLANS.free.transcribeMinutesPerMonth, ai_tasks_per_month: null },
+      plans: publishedPlans(),
       previews_metered: false,
     },
     rate_limits: rateLimits,

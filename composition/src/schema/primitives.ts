@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REQUEST_LIMITS } from './limits';
 
 /**
  * Value types shared by the request schema. Units follow Creatomate: numbers are pixels or
@@ -28,13 +29,20 @@ export const url = z
   .min(1)
   .max(2083);
 
-export const color = z.string().regex(HEX_COLOR_PATTERN, { error: 'Colour should be "#RRGGBB" or "#RRGGBBAA"' });
+/** Longest unit string accepted ("-12345.678%"): a number with its unit is never longer. */
+const UNIT_STRING_MAX = 32;
+
+/** An id, a name or a reference to one (element ids, group ids, animation names). */
+export const reference = z.string().min(1).max(REQUEST_LIMITS.name_length);
+
+export const color = z.string().max(9).regex(HEX_COLOR_PATTERN, { error: 'Colour should be "#RRGGBB" or "#RRGGBBAA"' });
 
 /** A percent string whose number lies in [min, max]. */
 export function percent(min = -Infinity, max = Infinity) {
   const bounds = Number.isFinite(min) && Number.isFinite(max) ? ` between "${min}%" and "${max}%"` : Number.isFinite(min) ? ` of at least "${min}%"` : '';
   return z
     .string()
+    .max(UNIT_STRING_MAX)
     .regex(min >= 0 ? UNSIGNED_PERCENT_PATTERN : PERCENT_PATTERN, { error: `Input should be a percent string like "50%"${bounds}`, abort: true })
     .refine((value) => parsePercent(value) >= min && parsePercent(value) <= max, {
       error: `Input should be a percent string${bounds}`,
@@ -52,7 +60,7 @@ export const nonNegativeLength = z.union([z.number().min(0), percent(0)], {
   error: 'Input should be a non-negative number of pixels or a percent string like "50%"',
 });
 
-export const angle = z.union([z.number(), z.string().regex(DEGREES_PATTERN, { error: 'Input should be a degree string like "45deg"' })], {
+export const angle = z.union([z.number(), z.string().max(UNIT_STRING_MAX).regex(DEGREES_PATTERN, { error: 'Input should be a degree string like "45deg"' })], {
   error: 'Input should be a number of degrees or a degree string like "45deg"',
 });
 

@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsObject, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min } from 'class-validator';
+import { REQUEST_LIMITS } from '../../../composition/src/schema';
+import { IsMetadata } from '../../common/validation/metadata.validator';
+import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min } from 'class-validator';
 
 const URL_OPTIONS = { require_protocol: true, protocols: ['http', 'https'], require_tld: false };
 
@@ -11,9 +13,13 @@ export class TaskRequestDto {
   @IsUrl(URL_OPTIONS, { message: 'source_url must be an http(s) URL' })
   source_url: string;
 
-  @ApiPropertyOptional({ description: 'Caller key-value pairs, echoed on every response and webhook' })
+  @ApiPropertyOptional({
+    description: `Caller key-value pairs, echoed on every response and webhook; at most ${REQUEST_LIMITS.metadata_bytes} bytes as JSON, nested at most ${REQUEST_LIMITS.metadata_depth} deep`,
+    type: 'object',
+    additionalProperties: true,
+  })
   @IsOptional()
-  @IsObject()
+  @IsMetadata()
   metadata?: Record<string, unknown>;
 
   @ApiPropertyOptional({ description: 'Receives task.completed, task.failed and task.progress for this job only', nullable: true, maxLength: 2083 })
