@@ -27,11 +27,11 @@ const SWEEP_CRON = '*/15 * * * *';
 export const ABANDONED_COPY_SECONDS = 3600;
 
 /**
- * Asset rows that will never get their bytes. Upload slots whose bytes never came are deleted (a
- * reserved row would otherwise be listed, for an image, and count against the workspace forever);
- * bytes that did land unseen (a GCS upload nobody confirmed) are not abandoned: the sweep starts
- * their probe instead. Copies left `ingesting` by a crashed copier are deleted too. Runs at every
- * start (so a crash-restart cleans up at once) and on a pg-boss schedule in the worker roles.
+ * Asset rows that will never get their bytes. Upload slots whose bytes never came are deleted (the
+ * row would stay forever, and a reserved image stay listed); bytes that did land unseen (a GCS
+ * upload nobody confirmed) are not abandoned: the sweep starts their probe instead. Copies left
+ * `ingesting` by a crashed copier are deleted too. Runs at every start (so a crash-restart cleans
+ * up at once) and on a pg-boss schedule in the worker roles.
  */
 @Injectable()
 export class AbandonedAssets implements OnApplicationBootstrap {

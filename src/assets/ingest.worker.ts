@@ -15,7 +15,6 @@ import { AssetsService } from './assets.service';
 import { ExternalCopies, IngestFailure } from './external-copies.service';
 import { INGEST_DEAD_LETTER_QUEUE, INGEST_QUEUE, INGEST_RETRY_LIMIT, IngestPayload } from './intake-queues';
 import { MediaIntake } from './media-intake.service';
-import { MAX_JOB_ATTEMPT_SECONDS } from '../common/limits';
 
 /** Files of one job copied at once. */
 const COPY_CONCURRENCY = 3;
@@ -47,7 +46,7 @@ export class IngestWorker implements OnApplicationBootstrap {
     await this.queue.ensureQueue(INGEST_QUEUE, {
       retryLimit: INGEST_RETRY_LIMIT,
       retryDelay: 5,
-      expireInSeconds: MAX_JOB_ATTEMPT_SECONDS,
+      expireInSeconds: 4 * 3600,
       heartbeatSeconds: this.config.render.heartbeatSeconds,
       deadLetter: INGEST_DEAD_LETTER_QUEUE,
     });

@@ -10,7 +10,6 @@ import { JobFailure } from './job-failure';
 import { WORKSPACE_CONCURRENCY } from './job-scheduler';
 import { Job, JobKind, JobOutput, ProgressStage } from './job.entity';
 import { ProgressWriter } from './progress-writer';
-import { MAX_JOB_ATTEMPT_SECONDS } from '../common/limits';
 
 export interface JobQueuePayload {
   job_id: string;
@@ -63,7 +62,7 @@ export class JobRunner {
     await this.queues.ensureQueue(work.queue, {
       retryLimit: work.retryLimit,
       retryDelay: 5,
-      expireInSeconds: MAX_JOB_ATTEMPT_SECONDS,
+      expireInSeconds: 4 * 3600,
       heartbeatSeconds: this.config.render.heartbeatSeconds,
       deadLetter: work.deadLetterQueue,
       notify: true,
