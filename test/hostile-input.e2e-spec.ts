@@ -185,18 +185,25 @@ describe('hostile input: every refusal is a 4xx in the envelope, never a 500', (
     expect(rotated.status).toBe(200);
   });
 
-  it('answers a body over the limit (a render with hundreds of thousands of elements) with 413 in the envelope', async () => {
+  it('answers a body over the limit with 413, and hundreds of thousands of elements under it with a quick 422, in the envelope', async () => {
     const element = '{"type":"text","text":"hello there","time":0,"duration":1,"x":"50%","y":"50%"},';
     const body = `{"elements":[${element.repeat(200_000).slice(0, -1)}]}`;
     expect(body.length).toBeGreaterThan(10 * 1024 * 1024);
     const error = expectEnvelope(await json('post', '/v1/renders', body), 413);
     expect(error).toMatchObject({ code: 'payload_too_large', details: { limit_bytes: 10 * 1024 * 1024 } });
-    // Under the byte limit, 300 000 empty elements are an ordinary 422 (with a bounded answer), not a crash.
-    const many = await json('post', '/v1/renders', `{"elements":[${'{},'.repeat(300_000).slice(0, -1)}]}`);
-    const refused = expectEnvelope(many, 422);
+    // Under the byte limit, 300 000 empty elements are refused by their count alone, before any
+    // schema validates them one by one; so is an object with 300 000 fields.
+    const many = expectEnvelope(await json('post', '/v1/renders', `{"elements":[${'{},'.repeat(300_000).slice(0, -1)}]}`), 422);
+    expect(many.details.errors).toEqual([expect.objectContaining({ type: 'too_long', pointer: '/elements', loc: ['body', 'elements'] })]);
+    const fields = Array.from({ length: 300_000 }, (_, i) => `"k${i}":1`).join(',');
+    const wide = expectEnvelope(await json('post', '/v1/renders', `{"metadata":{${fields}}}`), 422);
+    expect(wide.details.errors[0]).toMatchObject({ type: 'too_long', pointer: '/metadata' });
+    // Below that, a request with thousands of problems answers the first 100 and counts them all.
+    const invalid = await json('post', '/v1/renders', `{"elements":[${'{"type":"text","bogus":1},'.repeat(5000).slice(0, -1)}]}`);
+    const refused = expectEnvelope(invalid, 422);
     expect(refused.details.errors).toHaveLength(100);
     expect(refused.details.errors_total).toBeGreaterThan(100);
-    expect(JSON.stringify(many.body).length).toBeLessThan(64 * 1024);
+    expect(JSON.stringify(invalid.body).length).toBeLessThan(64 * 1024);
   });
 
   it("gives Node's own refusals (oversized headers, malformed requests) the envelope", async () => {

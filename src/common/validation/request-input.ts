@@ -10,6 +10,13 @@ export const MAX_JSON_DEPTH = 64;
 /** Names that reach an object's prototype when a library assigns them as properties. */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
+/**
+ * Entries of one JSON array or object. Ten times the longest list any schema allows (1 000
+ * elements): the schemas' own caps run only after every entry has been validated, which for a
+ * megabyte of tiny entries takes seconds of the event loop.
+ */
+export const MAX_JSON_ENTRIES = 10_000;
+
 /** A hostile body reports at most this many items: enough to fix it, never a huge answer. */
 const MAX_ITEMS = 20;
 
@@ -145,12 +152,20 @@ function checkBody(body: object, items: ValidationErrorItem[]): void {
       const problem = stringProblem(value);
       if (problem) items.push({ type: problem.type, loc: ['body', ...path], msg: `The string ${problem.msg}`, pointer: jsonPointer(path) });
     } else if (Array.isArray(value)) {
+      if (value.length > MAX_JSON_ENTRIES) {
+        items.push(tooMany(path, `The list has ${value.length} items; at most ${MAX_JSON_ENTRIES} are accepted`));
+        continue;
+      }
       for (let i = value.length - 1; i >= 0; i--) {
         const item = value[i];
         if (item !== null && (typeof item === 'object' || typeof item === 'string')) stack.push({ value: item, path: [...path, i] });
       }
     } else if (value !== null && typeof value === 'object') {
       const keys = Object.keys(value);
+      if (keys.length > MAX_JSON_ENTRIES) {
+        items.push(tooMany(path, `The object has ${keys.length} fields; at most ${MAX_JSON_ENTRIES} are accepted`));
+        continue;
+      }
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i];
         const here = [...path, key];
@@ -164,6 +179,10 @@ function checkBody(body: object, items: ValidationErrorItem[]): void {
       }
     }
   }
+}
+
+function tooMany(path: (string | number)[], msg: string): ValidationErrorItem {
+  return { type: 'too_long', loc: ['body', ...path], msg, pointer: jsonPointer(path) };
 }
 
 function keyProblemOf(key: string): { type: string; msg: string } | null {
