@@ -4,7 +4,7 @@ import { DataSource, EntityManager, LessThan } from 'typeorm';
 import { ApiError, ValidationErrorItem } from '../common/errors/api-error';
 import { newId } from '../common/ids';
 import { RateLimitService } from '../common/rate-limit/rate-limit.service';
-import { decodeCursor, Page, toPage } from '../common/pagination/pagination';
+import { decodeCursor, Page, toPage, PAGE_LIMIT } from '../common/pagination/pagination';
 import { closestMatch } from '../common/validation/suggest';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -111,7 +111,7 @@ export class WebhooksService {
 
   async deliveries(workspace: Workspace, id: string, query: ListDeliveriesDto): Promise<Page<DeliveryView>> {
     const webhook = await this.find(workspace, id);
-    const limit = query.limit ?? 20;
+    const limit = query.limit ?? PAGE_LIMIT.default;
     const before = decodeCursor(query.cursor, 'dlv');
     const rows = await this.db.getRepository(WebhookDelivery).find({
       where: {

@@ -9,7 +9,8 @@ export type {
 export { ELEMENT_SCHEMAS, elementSchema } from './elements';
 export type { GradientObject, Group, Motion, RenderRequest, Transition } from './request';
 export { metadataSchema, renderRequestSchema } from './request';
-export { metadataProblem, REQUEST_LIMITS } from './limits';
+export { CANVAS_LIMITS, metadataProblem, REQUEST_LIMITS } from './limits';
+export { httpUrlProblem, URL_MAX_LENGTH } from './url-rule';
 export { validateRenderRequest, type ValidationIssue, type ValidationResult } from './validate';
 export { findUnsupported, UNSUPPORTED_ELEMENT_FIELDS, UNSUPPORTED_REQUEST_FIELDS } from './unsupported';
 export { findViolations, MAX_VIOLATIONS_RETURNED, truncateViolations, type TruncationMarker, type Violation } from './violations';

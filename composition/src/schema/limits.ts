@@ -3,6 +3,12 @@
  * capabilities document publishes them, and the REST DTOs that share a field (metadata) use the
  * same check. They bound what one tenant can make the service store, parse and send back.
  */
+/** Canvas size and frame rate a request may ask for. */
+export const CANVAS_LIMITS = {
+  size: { min: 16, max: 8192 },
+  frame_rate: { min: 1, max: 240, default: 30 },
+} as const;
+
 export const REQUEST_LIMITS = {
   /** Caller key-value pairs, serialised as UTF-8 JSON. */
   metadata_bytes: 16384,

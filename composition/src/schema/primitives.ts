@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { REQUEST_LIMITS } from './limits';
+import { httpUrlProblem, URL_MAX_LENGTH } from './url-rule';
 
 /**
  * Value types shared by the request schema. Units follow Creatomate: numbers are pixels or
@@ -21,13 +22,17 @@ export function parseDegrees(value: string | number): number {
   return typeof value === 'number' ? value : Number.parseFloat(value);
 }
 
+/** A URL the service fetches: the one rule of url-rule.ts. */
 export const url = z
-  .url({
-    protocol: /^https?$/,
-    error: (issue) => (issue.code === 'invalid_format' ? 'Input should be an http(s) URL' : undefined),
+  .string()
+  // One problem per field: a wrong length stops here, before the URL is parsed.
+  .min(1, { abort: true })
+  .max(URL_MAX_LENGTH, { abort: true })
+  .superRefine((value, ctx) => {
+    const problem = httpUrlProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, params: { type: 'url_parsing' } });
   })
-  .min(1)
-  .max(2083);
+  .meta({ format: 'uri' });
 
 /** Longest unit string accepted ("-12345.678%"): a number with its unit is never longer. */
 const UNIT_STRING_MAX = 32;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { elementSchema, motionSchema } from './elements';
-import { metadataProblem, REQUEST_LIMITS } from './limits';
+import { CANVAS_LIMITS, metadataProblem, REQUEST_LIMITS } from './limits';
 import { angle, color, fraction, length, percent, point, positiveSeconds, reference, seconds, url } from './primitives';
 import { ALPHA_FORMATS, AUDIO_FEATURES, EASINGS, MOTIONS, OUTPUT_FORMATS, TRANSITIONS } from './vocabulary';
 
@@ -130,10 +130,10 @@ const customAnimationsSchema = z.strictObject({
 
 export const renderRequestSchema = z
   .strictObject({
-    width: z.int().min(16).max(8192).nullish().describe('Set together with height; omitted: the first visual media size, else 1920'),
-    height: z.int().min(16).max(8192).nullish().describe('Set together with width; omitted: the first visual media size, else 1080'),
+    width: z.int().min(CANVAS_LIMITS.size.min).max(CANVAS_LIMITS.size.max).nullish().describe('Set together with height; omitted: the first visual media size, else 1920'),
+    height: z.int().min(CANVAS_LIMITS.size.min).max(CANVAS_LIMITS.size.max).nullish().describe('Set together with width; omitted: the first visual media size, else 1080'),
     duration: z.number().gt(0).nullish().describe('Seconds; omitted: the end of the last element'),
-    frame_rate: z.int().min(1).max(240).nullish().meta({ default: 30 }),
+    frame_rate: z.int().min(CANVAS_LIMITS.frame_rate.min).max(CANVAS_LIMITS.frame_rate.max).nullish().meta({ default: CANVAS_LIMITS.frame_rate.default }),
     output_format: z.enum(OUTPUT_FORMATS).optional().meta({ default: 'mp4' }),
     output_filename: z
       .string()

@@ -9,13 +9,16 @@ export interface Page<T> {
   has_more: boolean;
 }
 
+/** Rows a list returns: `limit` bounds and its default, the same on every list route. */
+export const PAGE_LIMIT = { default: 20, min: 1, max: 200 } as const;
+
 export class PageQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 20 })
+  @ApiPropertyOptional({ minimum: PAGE_LIMIT.min, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
-  @Min(1)
-  @Max(200)
+  @Min(PAGE_LIMIT.min)
+  @Max(PAGE_LIMIT.max)
   limit?: number;
 
   @ApiPropertyOptional({ description: 'next_cursor from the previous page' })
