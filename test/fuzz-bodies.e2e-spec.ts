@@ -4,7 +4,7 @@ import { TestOidcProvider } from './helpers/oidc-provider';
 import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
 /** Hostile requests sent in all, spread over the routes; sized to finish well within a minute. */
-const TOTAL_RUNS = 6000;
+const TOTAL_RUNS = 4000;
 
 interface Operation {
   method: 'POST' | 'PATCH';
