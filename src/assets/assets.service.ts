@@ -91,7 +91,7 @@ export class AssetsService implements OnModuleInit {
   async contentUrl(workspace: Workspace, id: string): Promise<string> {
     const asset = await this.find(workspace.id, id);
     if (!(await this.storage.stat(asset.storageKey))) throw new ApiError('not_found', `Asset ${id} has no stored bytes yet`);
-    return (await this.storage.signedReadUrl(asset.storageKey, CONTENT_URL_TTL_SECONDS)).url;
+    return (await this.storage.signedReadUrl(asset.storageKey, CONTENT_URL_TTL_SECONDS, { contentType: asset.contentType })).url;
   }
 
   /**
