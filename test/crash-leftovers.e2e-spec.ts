@@ -142,7 +142,7 @@ describe('crash leftovers: temporary files and abandoned upload slots', () => {
       expect(copies.rows.map((r: { id: string }) => r.id)).toEqual([lapsedCopy, liveCopy]);
 
       // Beside the start-up sweep, pg-boss runs one on a schedule, taken by a worker.
-      const schedule = await db.query('SELECT cron FROM pgboss.schedule WHERE name = $1', [ABANDONED_ASSET_SWEEP_QUEUE]);
+      const schedule = await db.query('SELECT cron FROM pgboss.schedule WHERE name = $1', [ABANDONED_ASSET_SWEEP_QUEUE.name]);
       expect(schedule.rows).toEqual([{ cron: '*/15 * * * *' }]);
     } finally {
       await second.close();

@@ -1,6 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { z } from 'zod';
+import { defineQueue } from '../infra/queue/queue-definition';
 import { QueueService } from '../infra/queue/queue.service';
 import { Storage } from '../infra/storage/storage';
 import { UPLOAD_URL_TTL_SECONDS } from '../uploads/uploads.service';
@@ -16,7 +18,7 @@ export const ABANDONED_SLOT_SECONDS = UPLOAD_URL_TTL_SECONDS + 3 * 3600;
 /** Slots looked at per sweep: each costs a storage stat; the next sweep takes the rest. */
 const SWEEP_BATCH = 500;
 
-export const ABANDONED_ASSET_SWEEP_QUEUE = 'abandoned-asset-sweep';
+export const ABANDONED_ASSET_SWEEP_QUEUE = defineQueue('abandoned-asset-sweep', z.strictObject({}));
 /** Every 15 minutes; pg-boss's cron runs on whichever process is up and a worker takes it. */
 const SWEEP_CRON = '*/15 * * * *';
 
@@ -45,8 +47,8 @@ export class AbandonedAssets implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.queue.ensureQueue(ABANDONED_ASSET_SWEEP_QUEUE, { retryLimit: 0, expireInSeconds: 15 * 60 });
-    await this.queue.instance.schedule(ABANDONED_ASSET_SWEEP_QUEUE, SWEEP_CRON);
+    await this.queue.declare(ABANDONED_ASSET_SWEEP_QUEUE, { retryLimit: 0, expireInSeconds: 15 * 60 });
+    await this.queue.instance.schedule(ABANDONED_ASSET_SWEEP_QUEUE.name, SWEEP_CRON, {});
     this.queue.registerWorker(ABANDONED_ASSET_SWEEP_QUEUE, async () => {
       await this.sweep();
     });
