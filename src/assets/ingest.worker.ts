@@ -8,8 +8,9 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { EventPublisher } from '../events/event-publisher';
 import { QueueService } from '../infra/queue/queue.service';
-import { Job } from '../jobs/job.entity';
 import { JobScheduler } from '../jobs/job-scheduler';
+import { JobRepository } from '../jobs/job.repository';
+import { QuotaService } from '../jobs/quota.service';
 import { AssetsService } from './assets.service';
 import { ExternalCopies, IngestFailure } from './external-copies.service';
 import { INGEST_DEAD_LETTER_QUEUE, INGEST_QUEUE, INGEST_RETRY_LIMIT } from './intake-queues';
@@ -39,6 +40,8 @@ export class IngestWorker implements OnApplicationBootstrap {
     private readonly assets: AssetsService,
     private readonly events: EventPublisher,
     private readonly scheduler: JobScheduler,
+    private readonly jobs: JobRepository,
+    private readonly quota: QuotaService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -63,8 +66,8 @@ export class IngestWorker implements OnApplicationBootstrap {
 
   private async process(queued: QueueJob<JobPayload>): Promise<void> {
     const jobId = queued.data.job_id;
-    const job = await this.db.getRepository(Job).findOneBy({ id: jobId, status: 'ingesting' });
-    if (!job) return; // cancelled
+    const job = await this.jobs.findById(jobId);
+    if (job?.status !== 'ingesting') return; // cancelled
     const parsed = validateRenderRequest(job.request);
     if (!parsed.ok) {
       await this.fail(job.id, 'ingest_failed', `Stored request is invalid: ${parsed.errors[0].msg}`);
@@ -76,9 +79,9 @@ export class IngestWorker implements OnApplicationBootstrap {
     const firstFailure = new AbortController();
     queued.signal?.addEventListener('abort', () => cancel.abort(new Error('queue expiry')), { once: true });
     const poll = setInterval(() => {
-      this.db
-        .query(`SELECT 1 FROM jobs WHERE id = $1 AND status = 'ingesting'`, [job.id])
-        .then((rows: unknown[]) => rows.length === 0 && cancel.abort(new Error('cancelled')))
+      this.jobs
+        .hasStatus(job.id, 'ingesting')
+        .then((ingesting) => !ingesting && cancel.abort(new Error('cancelled')))
         .catch(() => undefined); // a missed poll is retried a second later
     }, CANCEL_POLL_INTERVAL_MS);
     const signal = AbortSignal.any([cancel.signal, firstFailure.signal]);
@@ -110,24 +113,14 @@ export class IngestWorker implements OnApplicationBootstrap {
     }
 
     await this.db.transaction(async (tx) => {
-      const [, moved]: [unknown, number] = await tx.query(
-        `UPDATE jobs SET status = 'queued', updated_at = now() WHERE id = $1 AND status = 'ingesting'`,
-        [job.id],
-      );
-      if (moved === 0) return;
-      const [{ plan }]: { plan: string }[] = await tx.query(`SELECT plan FROM workspaces WHERE id = $1`, [job.workspaceId]);
-      await this.scheduler.enqueue(tx, job, plan);
+      if (!(await this.jobs.release(tx, job.id))) return;
+      await this.scheduler.enqueue(tx, job, await this.quota.planName(job.workspaceId, tx));
     });
   }
 
   private async fail(jobId: string, code: 'ingest_failed' | 'codec_unsupported', message: string): Promise<void> {
-    const [rows]: [unknown[], number] = await this.db.query(
-      `UPDATE jobs SET status = 'failed', error = $2, completed_at = now(), updated_at = now()
-       WHERE id = $1 AND status = 'ingesting' RETURNING id`,
-      [jobId, JSON.stringify({ code, message })],
-    );
-    if (rows.length === 0) return;
-    const job = await this.db.getRepository(Job).findOneByOrFail({ id: jobId });
-    await this.events.jobEvent(job.kind === 'render' ? 'render.failed' : 'task.failed', job);
+    if (!(await this.jobs.failIngest(jobId, { code, message }))) return;
+    const job = await this.jobs.findById(jobId);
+    if (job) await this.events.jobEvent(job.kind === 'render' ? 'render.failed' : 'task.failed', job);
   }
 }

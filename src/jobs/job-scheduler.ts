@@ -4,7 +4,8 @@ import type { EntityManager } from 'typeorm';
 import type { JobPayload, QueueDefinition } from '../infra/queue/queue-definition';
 import { QueueService } from '../infra/queue/queue.service';
 import { PLANS, planOf } from '../workspaces/plans';
-import { Job } from './job.entity';
+import type { Job } from './job.entity';
+import { JobRepository } from './job.repository';
 
 /** Previews jump every full render of every workspace (spec: previews are ahead in the queue). */
 export const PREVIEW_PRIORITY = 1_000_000;
@@ -29,7 +30,10 @@ export const WORKSPACE_CONCURRENCY = {
  */
 @Injectable()
 export class JobScheduler {
-  constructor(private readonly queues: QueueService) {}
+  constructor(
+    private readonly queues: QueueService,
+    private readonly jobs: JobRepository,
+  ) {}
 
   /**
    * Puts the job on the queue its row names (`queue_name`, set when the job was created), inside
@@ -38,11 +42,7 @@ export class JobScheduler {
   async enqueue(tx: EntityManager, job: Job, plan: string): Promise<void> {
     if (!job.queueName) throw new Error(`Job ${job.id} names no queue`);
     const queue = this.queues.definition(job.queueName) as QueueDefinition<JobPayload>;
-    const [{ ahead }]: { ahead: number }[] = await tx.query(
-      `SELECT count(*)::int AS ahead FROM jobs
-       WHERE workspace_id = $1 AND kind = $2 AND is_preview = $3 AND id <> $4 AND status IN ('ingesting', 'queued', 'processing')`,
-      [job.workspaceId, job.kind, job.isPreview, job.id],
-    );
+    const ahead = await this.jobs.countUnfinished(tx, job);
     const entryId = randomUUID();
     await this.queues.sendInTransaction(tx, queue, { job_id: job.id }, {
       id: entryId,
@@ -50,7 +50,7 @@ export class JobScheduler {
       group: { id: job.workspaceId, tier: plan in PLANS ? plan : 'free' },
       ...(job.runLimitSeconds ? { expireInSeconds: job.runLimitSeconds } : {}),
     });
-    await tx.update(Job, { id: job.id }, { queueEntryId: entryId });
+    await this.jobs.setQueueEntry(tx, job.id, entryId);
   }
 
   /** A cancelled job leaves its queue at once: no worker slot is ever spent on it. */

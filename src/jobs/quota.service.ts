@@ -6,6 +6,7 @@ import { planOf } from '../workspaces/plans';
 import { billingPeriod } from '../workspaces/usage.service';
 import { Workspace } from '../workspaces/workspace.entity';
 import { JobFailure } from './job-failure';
+import { JobRepository } from './job.repository';
 
 /** A monthly allowance of the plan: render output minutes, or transcribed audio minutes. */
 export type Allowance = 'render' | 'transcribe';
@@ -25,7 +26,10 @@ const ALLOWANCE = {
  */
 @Injectable()
 export class QuotaService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly jobs: JobRepository,
+  ) {}
 
   /** Seconds used and held this month, leaving out `exceptJobId`. */
   async secondsCounted(allowance: Allowance, workspaceId: string, manager: EntityManager = this.db.manager, exceptJobId = ''): Promise<number> {
@@ -84,7 +88,7 @@ export class QuotaService {
           `Now that its media are known this job needs ${minutes(seconds)} of ${ALLOWANCE[allowance].noun}, but only ${minutes(Math.max(0, limit - others))} of the month's ${limit / 60} remain`,
         );
       }
-      await tx.query(`UPDATE jobs SET reserved_seconds = $2 WHERE id = $1`, [job.id, seconds]);
+      await this.jobs.setReservedSeconds(tx, job.id, seconds);
     });
   }
 

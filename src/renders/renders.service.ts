@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import {
   findUnsupported,
   findViolations,
@@ -17,6 +16,7 @@ import { newId } from '../common/ids';
 import { Page } from '../common/pagination/pagination';
 import { Job, JobStatus } from '../jobs/job.entity';
 import { JobPresenter } from '../jobs/job.presenter';
+import { JobRepository } from '../jobs/job.repository';
 import { JobScheduler } from '../jobs/job-scheduler';
 import { JobStore } from '../jobs/job-store';
 import { JobView } from '../jobs/job.view';
@@ -58,6 +58,7 @@ export class RendersService {
     private readonly idempotency: IdempotencyService,
     private readonly presenter: JobPresenter,
     private readonly jobs: JobStore,
+    private readonly jobRows: JobRepository,
     private readonly intake: MediaIntake,
     private readonly webhooks: WebhooksService,
   ) {}
@@ -103,9 +104,8 @@ export class RendersService {
     status: Extract<JobStatus, 'ingesting' | 'queued'>,
     limits: { reservedSeconds: number; runLimitSeconds: number },
   ): Promise<Job> {
-    const id = newId('render');
-    const job = tx.create(Job, {
-      id,
+    return this.jobRows.insert(tx, {
+      id: newId('render'),
       workspaceId: workspace.id,
       kind: 'render',
       taskType: null,
@@ -119,9 +119,6 @@ export class RendersService {
       queueName: RENDER_QUEUE.name,
       ...limits,
     });
-    // jsonb columns typed as records trip TypeORM's deep-partial typing; the entity is complete.
-    await tx.insert(Job, job as QueryDeepPartialEntity<Job>);
-    return tx.findOneByOrFail(Job, { id });
   }
 
   async get(workspace: Workspace, id: string): Promise<JobView> {

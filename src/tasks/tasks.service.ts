@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { MediaIntake } from '../assets/media-intake.service';
 import { ApiError } from '../common/errors/api-error';
 import { IdempotencyService } from '../common/idempotency/idempotency.service';
@@ -12,6 +11,7 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Job, JobStatus } from '../jobs/job.entity';
 import { JobPresenter } from '../jobs/job.presenter';
+import { JobRepository } from '../jobs/job.repository';
 import { JobScheduler } from '../jobs/job-scheduler';
 import { QuotaService } from '../jobs/quota.service';
 import { JobStore } from '../jobs/job-store';
@@ -39,6 +39,7 @@ export class TasksService {
     private readonly idempotency: IdempotencyService,
     private readonly presenter: JobPresenter,
     private readonly jobs: JobStore,
+    private readonly jobRows: JobRepository,
     private readonly intake: MediaIntake,
     private readonly webhooks: WebhooksService,
   ) {}
@@ -56,9 +57,8 @@ export class TasksService {
     return this.db.transaction(async (tx) =>
       this.idempotency.run(tx, { workspaceId: workspace.id, scope: 'tasks', key: idempotencyKey, payload: { task_type: 'transcribe', ...request } }, async () => {
         await this.quota.reserve(tx, 'transcribe', workspace, audioSeconds, known?.duration == null);
-        const id = newId('task');
-        const job = tx.create(Job, {
-          id,
+        const job = await this.jobRows.insert(tx, {
+          id: newId('task'),
           workspaceId: workspace.id,
           kind: 'task',
           taskType: 'transcribe',
@@ -73,10 +73,8 @@ export class TasksService {
           reservedSeconds: audioSeconds,
           runLimitSeconds: audioSeconds > 0 ? transcribeRunLimitSeconds(audioSeconds) : null,
         });
-        // jsonb columns typed as records trip TypeORM's deep-partial typing; the entity is complete.
-        await tx.insert(Job, job as QueryDeepPartialEntity<Job>);
         await this.scheduler.enqueue(tx, job, workspace.plan);
-        return this.presenter.present(await tx.findOneByOrFail(Job, { id }));
+        return this.presenter.present((await this.jobRows.findById(job.id, tx))!);
       }),
     );
   }
