@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { defineQueue } from '../infra/queue/queue-definition';
 import { QueueService } from '../infra/queue/queue.service';
 import { Storage } from '../infra/storage/storage';
-import { UPLOAD_URL_TTL_SECONDS } from '../uploads/uploads.service';
+import { UPLOAD_URL_TTL_SECONDS } from '../common/limits';
 import { Asset } from './asset.entity';
 import { AssetsService } from './assets.service';
 

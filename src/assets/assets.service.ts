@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { decodeCursor, Page, toPage } from '../common/pagination/pagination';
-import { EventPublisher } from '../events/event-publisher';
+import { EventPublisher } from '../jobs/event-publisher';
 import { QueueService } from '../infra/queue/queue.service';
 import { Storage } from '../infra/storage/storage';
 import { UploadEvents } from '../infra/storage/upload-events';

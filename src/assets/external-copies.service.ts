@@ -13,7 +13,7 @@ import { GuardedFetcher } from '../infra/http/guarded-fetcher';
 import { Storage } from '../infra/storage/storage';
 import { Asset, AssetKind } from './asset.entity';
 import { assetStorageKey } from './asset-storage-key';
-import { assetKindOf, contentTypeOfExtension, extensionOfName, isWebPage } from './media-types';
+import { assetKindOf, contentTypeOfExtension, extensionOfName, isWebPage } from '../infra/media/media-types';
 import { probeAsset } from './probe-asset';
 import { sourceFailureOf } from './source-failure';
 

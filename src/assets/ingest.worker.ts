@@ -6,7 +6,7 @@ import { externalSources, validateRenderRequest } from '../../composition/src/sc
 import { mapLimited } from '../common/concurrency';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { EventPublisher } from '../events/event-publisher';
+import { EventPublisher } from '../jobs/event-publisher';
 import { QueueService } from '../infra/queue/queue.service';
 import { JobScheduler } from '../jobs/job-scheduler';
 import { JobRepository } from '../jobs/job.repository';

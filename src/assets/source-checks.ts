@@ -1,7 +1,7 @@
 import { mapLimited } from '../common/concurrency';
 import { MAX_FILE_BYTES } from '../common/limits';
 import { FetchResponse, GuardedFetcher } from '../infra/http/guarded-fetcher';
-import { isWebPage } from './media-types';
+import { isWebPage } from '../infra/media/media-types';
 import { SourceFailure, sourceFailureOf } from './source-failure';
 
 /** Each check gets this long, all phases included; a source slower than that to answer is unreachable. */

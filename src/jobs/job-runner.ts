@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Job as QueueJob } from 'pg-boss';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { EventPublisher } from '../events/event-publisher';
+import { EventPublisher } from './event-publisher';
 import type { JobPayload, QueueDefinition } from '../infra/queue/queue-definition';
 import { QueueService } from '../infra/queue/queue.service';
 import { JobFailure } from './job-failure';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { Injectable } from '@nestjs/common';
-import { contentTypeOfExtension } from '../assets/media-types';
+import { contentTypeOfExtension } from '../infra/media/media-types';
 import { Storage } from '../infra/storage/storage';
 import { Job } from './job.entity';
 import { JobView, toJobView } from './job.view';

@@ -5,9 +5,8 @@ import { OTP_MAX_FAILED_ATTEMPTS, OTP_TTL_MS } from '../auth/otp';
 import { PAGE_LIMIT, PAGE_MAX_BYTES } from '../common/pagination/pagination';
 import { RATE_LIMITS } from '../common/rate-limit/rate-limits';
 import { taskCapabilities } from '../tasks/task-types';
-import { MAX_FILE_BYTES } from '../common/limits';
+import { MAX_FILE_BYTES, UPLOAD_URL_TTL_SECONDS } from '../common/limits';
 import type { AppConfig } from '../config/app-config';
-import { UPLOAD_URL_TTL_SECONDS } from '../uploads/uploads.service';
 import { PLANS, publishedPlans } from '../workspaces/plans';
 
 /**

@@ -7,7 +7,7 @@ import { QueueService } from '../infra/queue/queue.service';
 import { Storage } from '../infra/storage/storage';
 import { API_VERSION, readBuildInfo, SERVICE_VERSION } from './build-info';
 import { buildCapabilities } from './capabilities';
-import { ReadinessRegistry } from './readiness.registry';
+import { ReadinessRegistry } from '../infra/readiness/readiness.registry';
 
 type CheckState = 'ok' | 'unavailable';
 

@@ -4,16 +4,15 @@ import { DataSource, MoreThan } from 'typeorm';
 import { Asset } from '../assets/asset.entity';
 import { assetStorageKey } from '../assets/asset-storage-key';
 import { AssetUrls } from '../assets/asset-urls';
-import { assetKindOf, storageExtension } from '../assets/media-types';
+import { assetKindOf, storageExtension } from '../infra/media/media-types';
 import { ApiError } from '../common/errors/api-error';
+import { UPLOAD_URL_TTL_SECONDS } from '../common/limits';
 import { newId } from '../common/ids';
 import { Storage } from '../infra/storage/storage';
 import { Workspace } from '../workspaces/workspace.entity';
 import { assertBelowCap } from '../workspaces/workspace-caps';
 import { CreateUploadDto } from './dto/create-upload.dto';
 
-/** Spec 8: an upload URL lives one hour. */
-export const UPLOAD_URL_TTL_SECONDS = 3600;
 
 export interface UploadSlot {
   /** Confirm arrival with GET /v1/workspace/assets/{asset_id} (`bytes_uploaded`). */

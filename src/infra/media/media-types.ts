@@ -1,4 +1,5 @@
-import type { AssetKind } from './asset.entity';
+/** What a stored media file is: the three kinds the service renders and transcribes. */
+export type MediaKind = 'video' | 'audio' | 'image';
 
 /** `type/subtype` with optional parameters, printable ASCII only: it travels in a URL and a header. */
 export const CONTENT_TYPE_PATTERN = /^[A-Za-z0-9][\w!#$&^.+-]*\/[A-Za-z0-9][\w!#$&^.+-]*(\s*;[\x20-\x7e]*)?$/;
@@ -39,7 +40,7 @@ export function essenceOf(contentType: string): string {
 }
 
 /** video/*, audio/* and image/* are assets; nothing else is. */
-export function assetKindOf(contentType: string): AssetKind | null {
+export function assetKindOf(contentType: string): MediaKind | null {
   const top = essenceOf(contentType).split('/')[0];
   return top === 'video' || top === 'audio' || top === 'image' ? top : null;
 }
