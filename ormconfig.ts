@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from './src/infra/database/data-source-options';
+import { dataSourceOptions } from './src/data-source-options';
 
 /**
  * For the TypeORM CLI (`npm run migration:run`, `migration:generate`). It needs DATABASE_URL; the

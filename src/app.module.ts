@@ -1,29 +1,31 @@
-import { DynamicModule, MiddlewareConsumer, Module, NestModule, Provider } from '@nestjs/common';
+import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AssetsModule } from './assets/assets.module';
+import { EventPublisher } from './jobs/event-publisher';
 import { JobsModule } from './jobs/jobs.module';
 import { RendersModule } from './renders/renders.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
-import { RequestLogMiddleware } from './common/logging/request-log.middleware';
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { ApiValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig, Role } from './config/app-config';
 import { ConfigModule } from './config/config.module';
-import { dataSourceOptions } from './infra/database/data-source-options';
+import { dataSourceOptions } from './data-source-options';
 import { FetcherModule } from './infra/http/fetcher.module';
 import { MailModule } from './infra/mail/mail.module';
 import { QueueModule } from './infra/queue/queue.module';
+import { ReadinessModule } from './infra/readiness/readiness.module';
 import { FilesModule, StorageModule } from './infra/storage/storage.module';
 import { DATABASE_URL, RUNTIME_ROLE } from './infra/tokens';
 import { SkillsModule } from './skills/skills.module';
 import { SystemModule } from './system/system.module';
 import { TasksModule } from './tasks/tasks.module';
 import { UploadsModule } from './uploads/uploads.module';
+import { WebhookEventPublisher } from './webhooks/webhook-event-publisher';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 
@@ -38,7 +40,7 @@ export interface AppModuleOptions {
  * the system routes (Cloud Run needs a listening port) and runs the queue handlers.
  */
 @Module({})
-export class AppModule implements NestModule {
+export class AppModule {
   static forRoot({ config, role, databaseUrl }: AppModuleOptions): DynamicModule {
     const servesApi = role !== 'worker';
     const globals: Provider[] = [
@@ -46,6 +48,8 @@ export class AppModule implements NestModule {
       { provide: RUNTIME_ROLE, useValue: role },
       { provide: APP_FILTER, useClass: AllExceptionsFilter },
       { provide: APP_PIPE, useClass: ApiValidationPipe },
+      // The jobs module's port, bound here to the webhooks module's adapter.
+      { provide: EventPublisher, useExisting: WebhookEventPublisher },
     ];
     if (servesApi) {
       // Order matters: rate limits count unauthenticated floods too, then the key is checked.
@@ -62,6 +66,7 @@ export class AppModule implements NestModule {
         StorageModule,
         FetcherModule,
         RateLimitModule,
+        ReadinessModule,
         SystemModule,
         JobsModule,
         WebhooksModule.forRole(servesApi),
@@ -71,11 +76,7 @@ export class AppModule implements NestModule {
         ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule] : []),
       ],
       providers: globals,
-      exports: [DATABASE_URL, RUNTIME_ROLE],
+      exports: [DATABASE_URL, RUNTIME_ROLE, EventPublisher],
     };
-  }
-
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestLogMiddleware).forRoutes('*path');
   }
 }

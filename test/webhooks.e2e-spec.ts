@@ -1,7 +1,7 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { EventPublisher } from '../src/events/event-publisher';
+import { EventPublisher } from '../src/jobs/event-publisher';
 import { waitFor } from './helpers/media';
 import { bearer, createDatabase, dropDatabase, signupVerified, startTestApp, TestApp } from './helpers/test-app';
 import { startWebhookReceiver, WebhookReceiver } from './helpers/webhook-receiver';

@@ -1,6 +1,6 @@
 import type { AppConfig } from '../config/app-config';
 import { AssetUrls } from './asset-urls';
-import { assetKindOf, CONTENT_TYPE_PATTERN, storageExtension } from './media-types';
+import { assetKindOf, CONTENT_TYPE_PATTERN, storageExtension } from '../infra/media/media-types';
 
 const ID = 'asset_01KAB2C3D4E5F6G7H8J9K0MNPQ';
 const urls = (publicBaseUrl: string) => new AssetUrls({ publicBaseUrl } as AppConfig);

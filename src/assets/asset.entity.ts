@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import type { MediaKind } from '../infra/media/media-types';
 
-export type AssetKind = 'video' | 'audio' | 'image';
+export type AssetKind = MediaKind;
 
 /**
  * Where an asset is in its life (spec 3, "reserved to present"):

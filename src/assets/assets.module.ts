@@ -1,4 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { JobsModule } from '../jobs/jobs.module';
+import { AbandonedAssets } from './abandoned-assets';
 import { AssetProbeWorker } from './asset-probe.worker';
 import { AssetUrls } from './asset-urls';
 import { AssetsController } from './assets.controller';
@@ -8,19 +10,26 @@ import { IngestWorker } from './ingest.worker';
 import { MediaIntake } from './media-intake.service';
 
 /**
- * Assets and media intake. Global so renders (submit checks, the pipeline's inputs) and uploads
- * reach MediaIntake and AssetsService; routes only where the REST API is served, the probe and
- * ingest queues everywhere (their handlers run only in the worker roles).
+ * Assets and media intake: renders, tasks and uploads import it for MediaIntake and AssetsService.
+ * Routes only where the REST API is served; the probe, ingest and sweep queues everywhere (their
+ * handlers run only in the worker roles).
  */
 @Module({})
 export class AssetsModule {
+  // Nest tells dynamic modules apart by object identity: every importer must get the same one.
+  private static readonly byRole = new Map<boolean, DynamicModule>();
+
   static forRole(servesApi: boolean): DynamicModule {
-    return {
+    const known = AssetsModule.byRole.get(servesApi);
+    if (known) return known;
+    const module: DynamicModule = {
       module: AssetsModule,
-      global: true,
+      imports: [JobsModule],
       controllers: servesApi ? [AssetsController] : [],
-      providers: [AssetUrls, AssetsService, MediaIntake, ExternalCopies, IngestWorker, AssetProbeWorker],
+      providers: [AssetUrls, AssetsService, MediaIntake, ExternalCopies, IngestWorker, AssetProbeWorker, AbandonedAssets],
       exports: [AssetUrls, AssetsService, MediaIntake],
     };
+    AssetsModule.byRole.set(servesApi, module);
+    return module;
   }
 }

@@ -6,13 +6,15 @@ import { externalSources, validateRenderRequest } from '../../composition/src/sc
 import { mapLimited } from '../common/concurrency';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { EventPublisher } from '../events/event-publisher';
+import { EventPublisher } from '../jobs/event-publisher';
 import { QueueService } from '../infra/queue/queue.service';
-import { Job } from '../jobs/job.entity';
-import { RENDER_QUEUE, RenderQueuePayload } from '../renders/render-queue';
+import { JobScheduler } from '../jobs/job-scheduler';
+import { JobRepository } from '../jobs/job.repository';
+import { QuotaService } from '../jobs/quota.service';
 import { AssetsService } from './assets.service';
 import { ExternalCopies, IngestFailure } from './external-copies.service';
-import { INGEST_DEAD_LETTER_QUEUE, INGEST_QUEUE, INGEST_RETRY_LIMIT, IngestPayload } from './intake-queues';
+import { INGEST_DEAD_LETTER_QUEUE, INGEST_QUEUE, INGEST_RETRY_LIMIT } from './intake-queues';
+import type { JobPayload } from '../infra/queue/queue-definition';
 import { MediaIntake } from './media-intake.service';
 
 /** Files of one job copied at once. */
@@ -37,38 +39,35 @@ export class IngestWorker implements OnApplicationBootstrap {
     private readonly intake: MediaIntake,
     private readonly assets: AssetsService,
     private readonly events: EventPublisher,
+    private readonly scheduler: JobScheduler,
+    private readonly jobs: JobRepository,
+    private readonly quota: QuotaService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.queue.ensureQueue(INGEST_DEAD_LETTER_QUEUE, { retryLimit: 5, retryDelay: 5 });
-    await this.queue.ensureQueue(INGEST_QUEUE, {
+    await this.queue.declare(INGEST_DEAD_LETTER_QUEUE, { retryLimit: 5, retryDelay: 5 });
+    await this.queue.declare(INGEST_QUEUE, {
       retryLimit: INGEST_RETRY_LIMIT,
       retryDelay: 5,
       expireInSeconds: 4 * 3600,
       heartbeatSeconds: this.config.render.heartbeatSeconds,
-      deadLetter: INGEST_DEAD_LETTER_QUEUE,
+      deadLetter: INGEST_DEAD_LETTER_QUEUE.name,
     });
-    this.queue.registerWorker<IngestPayload>(INGEST_QUEUE, async (jobs) => {
+    this.queue.registerWorker(INGEST_QUEUE, async (jobs) => {
       for (const queued of jobs) await this.process(queued);
     }, { localConcurrency: 2, batchSize: 1 });
     // Every attempt crashed: the job must still end.
-    this.queue.registerWorker<IngestPayload>(INGEST_DEAD_LETTER_QUEUE, async (jobs) => {
+    this.queue.registerWorker(INGEST_DEAD_LETTER_QUEUE, async (jobs) => {
       for (const dead of jobs) {
-        if (typeof dead.data?.job_id === 'string') {
-          await this.fail(dead.data.job_id, 'ingest_failed', `Copying the sources failed after ${INGEST_RETRY_LIMIT + 1} attempts`);
-        }
+        await this.fail(dead.data.job_id, 'ingest_failed', `Copying the sources failed after ${INGEST_RETRY_LIMIT + 1} attempts`);
       }
     });
   }
 
-  private async process(queued: QueueJob<IngestPayload>): Promise<void> {
-    const jobId = typeof queued.data?.job_id === 'string' ? queued.data.job_id : null;
-    if (!jobId) {
-      this.logger.error(`Dropping malformed queue entry ${queued.id}`);
-      return;
-    }
-    const job = await this.db.getRepository(Job).findOneBy({ id: jobId, status: 'ingesting' });
-    if (!job) return; // cancelled
+  private async process(queued: QueueJob<JobPayload>): Promise<void> {
+    const jobId = queued.data.job_id;
+    const job = await this.jobs.findById(jobId);
+    if (job?.status !== 'ingesting') return; // cancelled
     const parsed = validateRenderRequest(job.request);
     if (!parsed.ok) {
       await this.fail(job.id, 'ingest_failed', `Stored request is invalid: ${parsed.errors[0].msg}`);
@@ -80,9 +79,9 @@ export class IngestWorker implements OnApplicationBootstrap {
     const firstFailure = new AbortController();
     queued.signal?.addEventListener('abort', () => cancel.abort(new Error('queue expiry')), { once: true });
     const poll = setInterval(() => {
-      this.db
-        .query(`SELECT 1 FROM jobs WHERE id = $1 AND status = 'ingesting'`, [job.id])
-        .then((rows: unknown[]) => rows.length === 0 && cancel.abort(new Error('cancelled')))
+      this.jobs
+        .hasStatus(job.id, 'ingesting')
+        .then((ingesting) => !ingesting && cancel.abort(new Error('cancelled')))
         .catch(() => undefined); // a missed poll is retried a second later
     }, CANCEL_POLL_INTERVAL_MS);
     const signal = AbortSignal.any([cancel.signal, firstFailure.signal]);
@@ -114,22 +113,14 @@ export class IngestWorker implements OnApplicationBootstrap {
     }
 
     await this.db.transaction(async (tx) => {
-      const [, moved]: [unknown, number] = await tx.query(
-        `UPDATE jobs SET status = 'queued', updated_at = now() WHERE id = $1 AND status = 'ingesting'`,
-        [job.id],
-      );
-      if (moved > 0) await this.queue.sendInTransaction(tx, RENDER_QUEUE, { job_id: job.id } satisfies RenderQueuePayload);
+      if (!(await this.jobs.release(tx, job.id))) return;
+      await this.scheduler.enqueue(tx, job, await this.quota.planName(job.workspaceId, tx));
     });
   }
 
   private async fail(jobId: string, code: 'ingest_failed' | 'codec_unsupported', message: string): Promise<void> {
-    const [rows]: [unknown[], number] = await this.db.query(
-      `UPDATE jobs SET status = 'failed', error = $2, completed_at = now(), updated_at = now()
-       WHERE id = $1 AND status = 'ingesting' RETURNING id`,
-      [jobId, JSON.stringify({ code, message })],
-    );
-    if (rows.length === 0) return;
-    const job = await this.db.getRepository(Job).findOneByOrFail({ id: jobId });
-    await this.events.jobEvent(job.kind === 'render' ? 'render.failed' : 'task.failed', job);
+    if (!(await this.jobs.failIngest(jobId, { code, message }))) return;
+    const job = await this.jobs.findById(jobId);
+    if (job) await this.events.jobEvent(job.kind === 'render' ? 'render.failed' : 'task.failed', job);
   }
 }

@@ -1,33 +1,26 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Job as QueueJob } from 'pg-boss';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { EventPublisher } from '../events/event-publisher';
+import { EventPublisher } from './event-publisher';
+import type { JobPayload, QueueDefinition } from '../infra/queue/queue-definition';
 import { QueueService } from '../infra/queue/queue.service';
 import { JobFailure } from './job-failure';
-import { Job, JobKind, JobOutput, ProgressStage } from './job.entity';
+import { WORKSPACE_CONCURRENCY } from './job-scheduler';
+import { Job, JobKind, ProgressStage } from './job.entity';
+import { JobCompletion, JobRepository } from './job.repository';
 import { ProgressWriter } from './progress-writer';
 
-export interface JobQueuePayload {
-  job_id: string;
-}
 
 /** What a finished job stores: an artifact (renders) or a result (tasks). */
-export interface JobOutcome {
-  output?: Omit<JobOutput, 'url'>;
-  outputKey?: string;
-  outputSeconds?: number;
-  result?: object;
-}
+export type JobOutcome = JobCompletion;
 
 /** What differs between job kinds; queues, claiming, progress, cancellation, retries and events are shared. */
 export interface JobWork {
   kind: JobKind;
-  queue: string;
+  queue: QueueDefinition<JobPayload>;
   /** Where pg-boss moves a job whose every attempt failed, so its row is marked failed. */
-  deadLetterQueue: string;
+  deadLetterQueue: QueueDefinition<JobPayload>;
   /** For logs: "Render", "Transcription". */
   label: string;
   /** Attempts after the first that the queue makes on unexpected errors. */
@@ -49,7 +42,7 @@ export class JobRunner {
   private readonly logger = new Logger('JobRunner');
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly jobs: JobRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly queues: QueueService,
     private readonly events: EventPublisher,
@@ -57,20 +50,20 @@ export class JobRunner {
 
   /** Creates the work's queue and dead-letter queue (every role: the API sends to them). */
   async ensureQueues(work: JobWork): Promise<void> {
-    await this.queues.ensureQueue(work.deadLetterQueue, { retryLimit: 5, retryDelay: 5 });
-    await this.queues.ensureQueue(work.queue, {
+    await this.queues.declare(work.deadLetterQueue, { retryLimit: 5, retryDelay: 5 });
+    await this.queues.declare(work.queue, {
       retryLimit: work.retryLimit,
       retryDelay: 5,
       expireInSeconds: 4 * 3600,
       heartbeatSeconds: this.config.render.heartbeatSeconds,
-      deadLetter: work.deadLetterQueue,
+      deadLetter: work.deadLetterQueue.name,
       notify: true,
     });
   }
 
   /** In worker roles: runs `concurrency` jobs of the queue at once, and ends the dead ones. */
   startWorkers(work: JobWork, concurrency: number): void {
-    this.queues.registerWorker<JobQueuePayload>(
+    this.queues.registerWorker(
       work.queue,
       async (jobs) => {
         for (const queued of jobs) await this.process(queued, work);
@@ -78,6 +71,8 @@ export class JobRunner {
       {
         localConcurrency: concurrency,
         batchSize: 1,
+        // One workspace's backlog cannot fill every worker (fair order: JobScheduler).
+        groupConcurrency: WORKSPACE_CONCURRENCY,
         // NOTIFY wakes an idle worker at once; a wake-up that arrives while it works is lost, so a
         // busy worker still looks for the next job within a second of finishing.
         pollingIntervalSeconds: 1,
@@ -85,22 +80,18 @@ export class JobRunner {
       },
     );
     // Every attempt crashed (e.g. the worker was killed each time): the job must still end.
-    this.queues.registerWorker<JobQueuePayload>(work.deadLetterQueue, async (jobs) => {
+    this.queues.registerWorker(work.deadLetterQueue, async (jobs) => {
       for (const dead of jobs) await this.failDead(dead, work);
     });
   }
 
-  private async process(queued: QueueJob<JobQueuePayload>, work: JobWork): Promise<void> {
-    const jobId = typeof queued.data?.job_id === 'string' ? queued.data.job_id : null;
-    if (!jobId) {
-      this.logger.error(`Dropping malformed queue entry ${queued.id}`);
-      return;
-    }
-    const job = await this.claim(jobId);
+  private async process(queued: QueueJob<JobPayload>, work: JobWork): Promise<void> {
+    const jobId = queued.data.job_id;
+    const job = await this.jobs.markProcessing(jobId);
     if (!job) return; // cancelled or already finished
     const abort = new AbortController();
     queued.signal?.addEventListener('abort', () => abort.abort(new Error('queue expiry')), { once: true });
-    const progress = new ProgressWriter(this.db, job.id, abort);
+    const progress = new ProgressWriter(this.jobs, job.id, abort);
     try {
       const outcome = await work.run(job, abort.signal, (stage, percent) => {
         progress.report(stage, percent);
@@ -108,7 +99,7 @@ export class JobRunner {
         void this.events.jobEvent(`${work.kind}.progress`, { ...job, progressStage: stage, progressPercent: Math.min(99, Math.floor(percent)) });
       });
       await progress.stop();
-      if (await this.complete(job.id, outcome)) await this.publishOutcome(`${work.kind}.completed`, job.id);
+      if (await this.jobs.complete(job.id, outcome)) await this.publishOutcome(`${work.kind}.completed`, job.id);
       else await work.discard?.(outcome); // cancelled while finishing
     } catch (error) {
       await progress.stop();
@@ -126,54 +117,21 @@ export class JobRunner {
     }
   }
 
-  private async failDead(dead: QueueJob<JobQueuePayload>, work: JobWork): Promise<void> {
-    if (typeof dead.data?.job_id !== 'string') return;
-    const job = await this.db.getRepository(Job).findOneBy({ id: dead.data.job_id });
+  private async failDead(dead: QueueJob<JobPayload>, work: JobWork): Promise<void> {
+    const job = await this.jobs.findById(dead.data.job_id);
     if (job) await this.fail(job, 'internal', `${work.label} failed after ${work.retryLimit + 1} attempts`);
   }
 
-  private async claim(jobId: string): Promise<Job | null> {
-    const [rows] = await this.db.query(
-      `UPDATE jobs SET status = 'processing', started_at = COALESCE(started_at, now()), attempts = attempts + 1,
-         progress_percent = 0, progress_stage = 'downloading', updated_at = CASE WHEN status = 'queued' THEN now() ELSE updated_at END
-       WHERE id = $1 AND status IN ('queued', 'processing') RETURNING id`,
-      [jobId],
-    );
-    if (!rows?.length) return null;
-    return this.db.getRepository(Job).findOneBy({ id: jobId });
-  }
-
-  /** False when the job is no longer processing (cancelled meanwhile). */
-  private async complete(jobId: string, outcome: JobOutcome): Promise<boolean> {
-    const [, completed]: [unknown, number] = await this.db.query(
-      `UPDATE jobs SET status = 'completed', output = $2, output_key = $3, output_seconds = $4, result = $5,
-         progress_percent = 100, progress_stage = NULL, completed_at = now(), updated_at = now()
-       WHERE id = $1 AND status = 'processing'`,
-      [
-        jobId,
-        outcome.output ? JSON.stringify(outcome.output) : null,
-        outcome.outputKey ?? null,
-        outcome.outputSeconds ?? null,
-        outcome.result ? JSON.stringify(outcome.result) : null,
-      ],
-    );
-    return completed > 0;
-  }
-
-  /** Only a live job fails: a cancelled one stays cancelled. (`queued`: every claim itself failed.) */
+  /** Only a live job fails: a cancelled one stays cancelled. */
   private async fail(job: Job, code: string, message: string): Promise<void> {
-    const [, failed]: [unknown, number] = await this.db.query(
-      `UPDATE jobs SET status = 'failed', error = $2, progress_stage = NULL, completed_at = now(), updated_at = now()
-       WHERE id = $1 AND status IN ('queued', 'processing')`,
-      [job.id, JSON.stringify({ code, message })],
-    );
-    if (failed > 0) await this.publishOutcome(`${job.kind}.failed`, job.id);
+    if (await this.jobs.fail(job.id, { code, message })) await this.publishOutcome(`${job.kind}.failed`, job.id);
   }
 
   /** Sends the job as it ended to its webhooks; a failure here is logged and the outcome stands. */
   private async publishOutcome(type: `${JobKind}.completed` | `${JobKind}.failed`, jobId: string): Promise<void> {
     try {
-      await this.events.jobEvent(type, await this.db.getRepository(Job).findOneByOrFail({ id: jobId }));
+      const job = await this.jobs.findById(jobId);
+      if (job) await this.events.jobEvent(type, job);
     } catch (error) {
       this.logger.error(`Could not publish ${type} for ${jobId}: ${(error as Error).message}`);
     }

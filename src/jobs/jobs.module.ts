@@ -1,14 +1,19 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { IdempotencyService } from '../common/idempotency/idempotency.service';
 import { JobPresenter } from './job.presenter';
+import { JobRepository } from './job.repository';
 import { JobRunner } from './job-runner';
+import { JobScheduler } from './job-scheduler';
 import { JobStore } from './job-store';
 import { QuotaService } from './quota.service';
 
-/** What renders and tasks share: running and presenting jobs, the render-minute quota, idempotent submission. */
-@Global()
+/**
+ * What renders and tasks share: the jobs table, the one job lifecycle (JobRunner), fair
+ * scheduling, quotas, presenting jobs, idempotent submission. Its EventPublisher port is bound by
+ * the application root to the webhooks module's publisher.
+ */
 @Module({
-  providers: [JobPresenter, QuotaService, IdempotencyService, JobRunner, JobStore],
-  exports: [JobPresenter, QuotaService, IdempotencyService, JobRunner, JobStore],
+  providers: [JobRepository, JobPresenter, QuotaService, IdempotencyService, JobRunner, JobStore, JobScheduler],
+  exports: [JobRepository, JobPresenter, QuotaService, IdempotencyService, JobRunner, JobStore, JobScheduler],
 })
 export class JobsModule {}

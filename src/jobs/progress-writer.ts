@@ -1,5 +1,5 @@
-import { DataSource } from 'typeorm';
 import { ProgressStage } from './job.entity';
+import type { JobRepository } from './job.repository';
 
 /** Progress rows are written at most this often; each write also tells whether the job was cancelled. */
 const PROGRESS_WRITE_INTERVAL_MS = 500;
@@ -17,7 +17,7 @@ export class ProgressWriter {
   private readonly poll: NodeJS.Timeout;
 
   constructor(
-    private readonly db: DataSource,
+    private readonly jobs: JobRepository,
     private readonly jobId: string,
     private readonly abort: AbortController,
   ) {
@@ -36,18 +36,9 @@ export class ProgressWriter {
     this.last = Date.now();
     this.writing = this.writing
       .then(async () => {
-        let stillProcessing: boolean;
-        if (update) {
-          const [, affected]: [unknown, number] = await this.db.query(
-            `UPDATE jobs SET progress_stage = $2, progress_percent = GREATEST(progress_percent, $3)
-             WHERE id = $1 AND status = 'processing'`,
-            [this.jobId, update.stage, Math.min(99, update.percent)],
-          );
-          stillProcessing = affected > 0;
-        } else {
-          const rows: unknown[] = await this.db.query(`SELECT 1 FROM jobs WHERE id = $1 AND status = 'processing'`, [this.jobId]);
-          stillProcessing = rows.length > 0;
-        }
+        const stillProcessing = update
+          ? await this.jobs.writeProgress(this.jobId, update.stage, update.percent)
+          : await this.jobs.hasStatus(this.jobId, 'processing');
         if (!stillProcessing) this.abort.abort(new Error('cancelled'));
       })
       .catch(() => undefined);

@@ -3,7 +3,7 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { QueueService } from '../infra/queue/queue.service';
 import { Storage } from '../infra/storage/storage';
-import { ReadinessRegistry } from '../system/readiness.registry';
+import { ReadinessRegistry } from '../infra/readiness/readiness.registry';
 import { JobRunner, JobWork } from '../jobs/job-runner';
 import { RemotionRenderer } from './engine/remotion-renderer';
 import { RenderPipeline } from './render-pipeline.service';

@@ -1,4 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AssetsModule } from '../assets/assets.module';
+import { JobsModule } from '../jobs/jobs.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { RemotionRenderer } from './engine/remotion-renderer';
 import { RenderPipeline } from './render-pipeline.service';
 import { RenderWorker } from './render-worker.service';
@@ -11,6 +14,7 @@ export class RendersModule {
   static forRole(servesApi: boolean): DynamicModule {
     return {
       module: RendersModule,
+      imports: [JobsModule, AssetsModule.forRole(servesApi), WebhooksModule.forRole(servesApi)],
       controllers: servesApi ? [RendersController] : [],
       providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer],
       exports: [RendersService],

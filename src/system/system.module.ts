@@ -1,8 +1,6 @@
-import { Global, Module } from '@nestjs/common';
-import { ReadinessRegistry } from './readiness.registry';
+import { Module } from '@nestjs/common';
 import { SystemController } from './system.controller';
 import { SystemService } from './system.service';
 
-@Global()
-@Module({ controllers: [SystemController], providers: [SystemService, ReadinessRegistry], exports: [ReadinessRegistry] })
+@Module({ controllers: [SystemController], providers: [SystemService] })
 export class SystemModule {}

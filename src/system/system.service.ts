@@ -7,7 +7,7 @@ import { QueueService } from '../infra/queue/queue.service';
 import { Storage } from '../infra/storage/storage';
 import { API_VERSION, readBuildInfo, SERVICE_VERSION } from './build-info';
 import { buildCapabilities } from './capabilities';
-import { ReadinessRegistry } from './readiness.registry';
+import { ReadinessRegistry } from '../infra/readiness/readiness.registry';
 
 type CheckState = 'ok' | 'unavailable';
 
@@ -24,7 +24,7 @@ export class SystemService {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.buildInfo = readBuildInfo(config.commit);
-    this.catalog = buildCapabilities(SERVICE_VERSION, config.transcribe.engine);
+    this.catalog = buildCapabilities(SERVICE_VERSION, config);
   }
 
   version() {

@@ -1,5 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { v1 } from '@google-cloud/speech';
+import { AssetsModule } from '../assets/assets.module';
+import { JobsModule } from '../jobs/jobs.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Storage } from '../infra/storage/storage';
@@ -27,6 +30,7 @@ export class TasksModule {
   static forRole(servesApi: boolean): DynamicModule {
     return {
       module: TasksModule,
+      imports: [JobsModule, AssetsModule.forRole(servesApi), WebhooksModule.forRole(servesApi)],
       controllers: servesApi ? [TasksController] : [],
       providers: [
         TasksService,

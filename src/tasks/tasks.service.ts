@@ -1,17 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { MediaIntake } from '../assets/media-intake.service';
 import { ApiError } from '../common/errors/api-error';
 import { IdempotencyService } from '../common/idempotency/idempotency.service';
 import { newId } from '../common/ids';
+import { MAX_JOB_ATTEMPT_SECONDS } from '../common/limits';
 import { Page } from '../common/pagination/pagination';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { QueueService } from '../infra/queue/queue.service';
 import { Job, JobStatus } from '../jobs/job.entity';
 import { JobPresenter } from '../jobs/job.presenter';
+import { JobRepository } from '../jobs/job.repository';
+import { JobScheduler } from '../jobs/job-scheduler';
+import { QuotaService } from '../jobs/quota.service';
 import { JobStore } from '../jobs/job-store';
 import { JobView } from '../jobs/job.view';
 import { WebhooksService } from '../webhooks/webhooks.service';
@@ -19,18 +21,25 @@ import { Workspace } from '../workspaces/workspace.entity';
 import { RemoveBackgroundRequestDto, TranscribeRequestDto } from './dto/transcribe-request.dto';
 import { ENGINE_CAPABILITIES, TaskType, taskTypeOfPath } from './task-types';
 import { assertEngineCanDo, transcribeOptionsOf } from './transcribe/transcribe-options';
-import { TRANSCRIBE_QUEUE, TranscribeQueuePayload } from './transcribe/transcribe-queue';
+import { TRANSCRIBE_QUEUE } from './transcribe/transcribe-queue';
 
-/** Tasks API (spec 4.5): submit, list, read, cancel. Tasks carry no quota (spec 8); usage counts them. */
+/** One attempt of a transcription: start-up plus three times the audio (recognition runs near 0.4× real time). */
+export function transcribeRunLimitSeconds(audioSeconds: number): number {
+  return Math.min(MAX_JOB_ATTEMPT_SECONDS, Math.ceil(300 + audioSeconds * 3));
+}
+
+/** Tasks API (spec 4.5): submit, list, read, cancel. Transcription minutes are a monthly allowance of the plan. */
 @Injectable()
 export class TasksService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly queue: QueueService,
+    private readonly scheduler: JobScheduler,
+    private readonly quota: QuotaService,
     private readonly idempotency: IdempotencyService,
     private readonly presenter: JobPresenter,
     private readonly jobs: JobStore,
+    private readonly jobRows: JobRepository,
     private readonly intake: MediaIntake,
     private readonly webhooks: WebhooksService,
   ) {}
@@ -40,28 +49,32 @@ export class TasksService {
     this.webhooks.assertJobWebhookUrl(body.webhook_url);
     const engine = this.config.transcribe.engine;
     assertEngineCanDo(transcribeOptionsOf(body), engine, ENGINE_CAPABILITIES[engine]);
-    await this.intake.prepareSource(workspace, { url: body.source_url, pointer: '/source_url', kind: 'audio' });
+    const known = await this.intake.prepareSource(workspace, { url: body.source_url, pointer: '/source_url', kind: 'audio' });
+    // An external file's length is known only once fetched: the worker confirms the reservation then.
+    const audioSeconds = known?.duration ?? 0;
     const request = { ...body } as Record<string, unknown>;
 
     return this.db.transaction(async (tx) =>
       this.idempotency.run(tx, { workspaceId: workspace.id, scope: 'tasks', key: idempotencyKey, payload: { task_type: 'transcribe', ...request } }, async () => {
-        const id = newId('task');
-        const job = tx.create(Job, {
-          id,
+        await this.quota.reserve(tx, 'transcribe', workspace, audioSeconds, known?.duration == null);
+        const job = await this.jobRows.insert(tx, {
+          id: newId('task'),
           workspaceId: workspace.id,
           kind: 'task',
           taskType: 'transcribe',
           status: 'queued',
           isPreview: false,
-          request,
+          // metadata is stored once, in its own column.
+          request: { ...request, metadata: undefined },
           metadata: body.metadata ?? {},
           webhookUrl: body.webhook_url ?? null,
           projectId: null,
+          queueName: TRANSCRIBE_QUEUE.name,
+          reservedSeconds: audioSeconds,
+          runLimitSeconds: audioSeconds > 0 ? transcribeRunLimitSeconds(audioSeconds) : null,
         });
-        // jsonb columns typed as records trip TypeORM's deep-partial typing; the entity is complete.
-        await tx.insert(Job, job as QueryDeepPartialEntity<Job>);
-        await this.queue.sendInTransaction(tx, TRANSCRIBE_QUEUE, { job_id: id } satisfies TranscribeQueuePayload);
-        return this.presenter.present(await tx.findOneByOrFail(Job, { id }));
+        await this.scheduler.enqueue(tx, job, workspace.plan);
+        return this.presenter.present((await this.jobRows.findById(job.id, tx))!);
       }),
     );
   }

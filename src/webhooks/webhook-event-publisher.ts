@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { EventPublisher, JobEventType } from '../events/event-publisher';
+import { EventPublisher, JobEventType } from '../jobs/event-publisher';
 import { Job } from '../jobs/job.entity';
 import { JobPresenter } from '../jobs/job.presenter';
 import { DeliveryScheduler, Destination, NewEvent } from './delivery-scheduler';

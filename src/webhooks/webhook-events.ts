@@ -1,4 +1,4 @@
-import type { JobEventType } from '../events/event-publisher';
+import type { JobEventType } from '../jobs/event-publisher';
 
 /** The events a webhook can subscribe to (spec part 6). Progress events only go to per-request URLs. */
 export const SUBSCRIBABLE_EVENTS = [

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { EventPublisher } from '../events/event-publisher';
+import { JobsModule } from '../jobs/jobs.module';
 import { DeliveryScheduler } from './delivery-scheduler';
 import { DeliveryWorker } from './delivery-worker.service';
 import { SigningSecrets } from './signing-secrets.service';
@@ -8,25 +8,25 @@ import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
 /**
- * Provides `EventPublisher` to every module (renders, tasks, ingest publish through it), the
- * webhook routes where the REST API is served, and the delivery queue's handler, which runs in
- * the `worker`/`all` roles.
+ * Webhooks: the routes where the REST API is served, the delivery queue's handler (worker roles)
+ * and the publisher the application root binds to the jobs module's EventPublisher port.
  */
 @Module({})
 export class WebhooksModule {
+  // Nest tells dynamic modules apart by object identity: every importer must get the same one.
+  private static readonly byRole = new Map<boolean, DynamicModule>();
+
   static forRole(servesApi: boolean): DynamicModule {
-    return {
+    const known = WebhooksModule.byRole.get(servesApi);
+    if (known) return known;
+    const module: DynamicModule = {
       module: WebhooksModule,
-      global: true,
+      imports: [JobsModule],
       controllers: servesApi ? [WebhooksController] : [],
-      providers: [
-        { provide: EventPublisher, useClass: WebhookEventPublisher },
-        DeliveryScheduler,
-        DeliveryWorker,
-        SigningSecrets,
-        WebhooksService,
-      ],
-      exports: [EventPublisher, WebhooksService],
+      providers: [WebhookEventPublisher, DeliveryScheduler, DeliveryWorker, SigningSecrets, WebhooksService],
+      exports: [WebhookEventPublisher, WebhooksService],
     };
+    WebhooksModule.byRole.set(servesApi, module);
+    return module;
   }
 }

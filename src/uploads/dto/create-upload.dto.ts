@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsNumber, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { CONTENT_TYPE_PATTERN } from '../../assets/media-types';
+import { CONTENT_TYPE_PATTERN } from '../../infra/media/media-types';
 
 export class CreateUploadDto {
   @ApiProperty({ description: 'MIME type of the file: video/…, audio/… or image/…; the PUT must send exactly this Content-Type', example: 'video/mp4' })

@@ -1,4 +1,5 @@
-import type { AssetKind } from './asset.entity';
+/** What a stored media file is: the three kinds the service renders and transcribes. */
+export type MediaKind = 'video' | 'audio' | 'image';
 
 /** `type/subtype` with optional parameters, printable ASCII only: it travels in a URL and a header. */
 export const CONTENT_TYPE_PATTERN = /^[A-Za-z0-9][\w!#$&^.+-]*\/[A-Za-z0-9][\w!#$&^.+-]*(\s*;[\x20-\x7e]*)?$/;
@@ -39,7 +40,7 @@ export function essenceOf(contentType: string): string {
 }
 
 /** video/*, audio/* and image/* are assets; nothing else is. */
-export function assetKindOf(contentType: string): AssetKind | null {
+export function assetKindOf(contentType: string): MediaKind | null {
   const top = essenceOf(contentType).split('/')[0];
   return top === 'video' || top === 'audio' || top === 'image' ? top : null;
 }
@@ -58,4 +59,13 @@ export function storageExtension(name: string | null, contentType: string | null
 /** For files served without a Content-Type: the type their extension usually has. */
 export function contentTypeOfExtension(extension: string): string | null {
   return TYPE_BY_EXTENSION[extension] ?? null;
+}
+
+/**
+ * A web page, not media: what a URL of a page (or a login wall) answers instead of the file. Never
+ * stored: served back from the service's storage it would be a document on the service's origin.
+ */
+export function isWebPage(contentType: string | null | undefined): boolean {
+  const essence = essenceOf(contentType ?? '');
+  return essence === 'text/html' || essence === 'application/xhtml+xml';
 }

@@ -1,10 +1,10 @@
-import { Job } from '../jobs/job.entity';
+import type { Job } from './job.entity';
 
 export type JobEventType = 'render.completed' | 'render.failed' | 'render.progress' | 'task.completed' | 'task.failed' | 'task.progress';
 
 /**
  * Where job and asset events leave the domain code. Renders, tasks and ingest call it; the webhooks
- * module decides who receives what (decisions.md: workspace webhooks, or the job's own
+ * module decides who receives what (docs/decisions.md, Webhooks: workspace webhooks, or the job's own
  * `webhook_url`, which overrides them; progress events only to the per-request URL).
  * Neither method rejects: a failure to publish is logged, and the caller's work goes on.
  */

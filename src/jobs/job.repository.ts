@@ -1,0 +1,178 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, FindOptionsWhere, LessThan } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Job, JobError, JobKind, JobOutput, JobStatus, ProgressStage } from './job.entity';
+
+/** The fields a submit chooses; the rest start at their defaults. */
+export type NewJob = Pick<Job, 'id' | 'workspaceId' | 'kind' | 'taskType' | 'status' | 'isPreview' | 'request' | 'metadata' | 'webhookUrl' | 'projectId' | 'queueName'> &
+  Partial<Pick<Job, 'reservedSeconds' | 'runLimitSeconds'>>;
+
+/** What a finished job stores: an artifact (renders) or a result (tasks). */
+export interface JobCompletion {
+  output?: Omit<JobOutput, 'url'>;
+  outputKey?: string;
+  outputSeconds?: number;
+  result?: object;
+}
+
+/** Statuses a job can still leave; `completed`, `failed` and `cancelled` are final. */
+const UNFINISHED: JobStatus[] = ['ingesting', 'queued', 'processing'];
+
+/**
+ * The `jobs` table: every read and every status change of a job goes through here. Each
+ * transition is one UPDATE guarded by the statuses it may start from, so two processes racing
+ * (a cancel and a worker finishing, two workers after a lease takeover) cannot both win; the
+ * methods say whether theirs took effect.
+ *
+ *   ingesting ─release─▶ queued ─markProcessing─▶ processing ─complete─▶ completed
+ *       │                  │                         │  └────fail──────▶ failed
+ *       └──failIngest──────┴────────cancel───────────┴────────────────▶ cancelled
+ */
+@Injectable()
+export class JobRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async insert(tx: EntityManager, job: NewJob): Promise<Job> {
+    // jsonb columns typed as records trip TypeORM's deep-partial typing; the entity is complete.
+    await tx.insert(Job, tx.create(Job, job) as QueryDeepPartialEntity<Job>);
+    return tx.findOneByOrFail(Job, { id: job.id });
+  }
+
+  findById(id: string, manager: EntityManager = this.db.manager): Promise<Job | null> {
+    return manager.findOneBy(Job, { id });
+  }
+
+  /** A job of one workspace (another workspace's id finds nothing). */
+  findInWorkspace(workspaceId: string, kind: JobKind, id: string): Promise<Job | null> {
+    return this.db.getRepository(Job).findOneBy({ id, workspaceId, kind });
+  }
+
+  /** Newest first, `limit + 1` rows (the page builder cuts the extra one). */
+  list(workspaceId: string, kind: JobKind, filters: FindOptionsWhere<Job>, limit: number, before?: string): Promise<Job[]> {
+    return this.db.getRepository(Job).find({
+      where: { ...filters, workspaceId, kind, ...(before ? { id: LessThan(before) } : {}) },
+      order: { id: 'DESC' },
+      take: limit + 1,
+    });
+  }
+
+  /** Locks a workspace's job for a change decided in the caller's transaction. */
+  lockInWorkspace(tx: EntityManager, workspaceId: string, kind: JobKind, id: string): Promise<Job | null> {
+    return tx
+      .getRepository(Job)
+      .createQueryBuilder('j')
+      .setLock('pessimistic_write')
+      .where('j.id = :id AND j.workspaceId = :ws AND j.kind = :kind', { id, ws: workspaceId, kind })
+      .getOne();
+  }
+
+  /** How many unfinished jobs of this kind the workspace has besides `exceptId` (fair queueing). */
+  async countUnfinished(tx: EntityManager, job: Pick<Job, 'workspaceId' | 'kind' | 'isPreview' | 'id'>): Promise<number> {
+    const [{ count }]: { count: number }[] = await tx.query(
+      `SELECT count(*)::int AS count FROM jobs
+       WHERE workspace_id = $1 AND kind = $2 AND is_preview = $3 AND id <> $4 AND status = ANY($5)`,
+      [job.workspaceId, job.kind, job.isPreview, job.id, UNFINISHED],
+    );
+    return count;
+  }
+
+  async setQueueEntry(tx: EntityManager, id: string, entryId: string): Promise<void> {
+    await tx.update(Job, { id }, { queueEntryId: entryId });
+  }
+
+  async setReservedSeconds(tx: EntityManager, id: string, seconds: number): Promise<void> {
+    await tx.update(Job, { id }, { reservedSeconds: seconds });
+  }
+
+  /** ingesting → queued, once its files are copied. False when it was cancelled meanwhile. */
+  async release(tx: EntityManager, id: string): Promise<boolean> {
+    return affected(await tx.query(`UPDATE jobs SET status = 'queued', updated_at = now() WHERE id = $1 AND status = 'ingesting'`, [id]));
+  }
+
+  /** ingesting → failed (a copy failed). */
+  async failIngest(id: string, error: JobError): Promise<boolean> {
+    return affected(
+      await this.db.query(
+        `UPDATE jobs SET status = 'failed', error = $2, completed_at = now(), updated_at = now() WHERE id = $1 AND status = 'ingesting'`,
+        [id, JSON.stringify(error)],
+      ),
+    );
+  }
+
+  /**
+   * queued → processing, or a processing job claimed again after a crash (its lease ran out).
+   * Null when the job was cancelled or has ended.
+   */
+  async markProcessing(id: string): Promise<Job | null> {
+    const claimed = affected(
+      await this.db.query(
+        `UPDATE jobs SET status = 'processing', started_at = COALESCE(started_at, now()), attempts = attempts + 1,
+           progress_percent = 0, progress_stage = 'downloading', updated_at = CASE WHEN status = 'queued' THEN now() ELSE updated_at END
+         WHERE id = $1 AND status IN ('queued', 'processing')`,
+        [id],
+      ),
+    );
+    return claimed ? this.findById(id) : null;
+  }
+
+  /** processing → completed. False when the job was cancelled while finishing. */
+  async complete(id: string, done: JobCompletion): Promise<boolean> {
+    return affected(
+      await this.db.query(
+        `UPDATE jobs SET status = 'completed', output = $2, output_key = $3, output_seconds = $4, result = $5,
+           progress_percent = 100, progress_stage = NULL, completed_at = now(), updated_at = now()
+         WHERE id = $1 AND status = 'processing'`,
+        [
+          id,
+          done.output ? JSON.stringify(done.output) : null,
+          done.outputKey ?? null,
+          done.outputSeconds ?? null,
+          done.result ? JSON.stringify(done.result) : null,
+        ],
+      ),
+    );
+  }
+
+  /** queued or processing → failed; a cancelled job stays cancelled. (`queued`: every claim itself failed.) */
+  async fail(id: string, error: JobError): Promise<boolean> {
+    return affected(
+      await this.db.query(
+        `UPDATE jobs SET status = 'failed', error = $2, progress_stage = NULL, completed_at = now(), updated_at = now()
+         WHERE id = $1 AND status IN ('queued', 'processing')`,
+        [id, JSON.stringify(error)],
+      ),
+    );
+  }
+
+  /** Any unfinished status → cancelled, in the caller's transaction. */
+  async cancel(tx: EntityManager, id: string): Promise<boolean> {
+    return affected(
+      await tx.query(
+        `UPDATE jobs SET status = 'cancelled', progress_stage = NULL, completed_at = now(), updated_at = now()
+         WHERE id = $1 AND status = ANY($2)`,
+        [id, UNFINISHED],
+      ),
+    );
+  }
+
+  /** Progress of a processing job; false once it is no longer processing (cancelled). */
+  async writeProgress(id: string, stage: ProgressStage | null, percent: number): Promise<boolean> {
+    return affected(
+      await this.db.query(
+        `UPDATE jobs SET progress_stage = $2, progress_percent = GREATEST(progress_percent, $3) WHERE id = $1 AND status = 'processing'`,
+        [id, stage, Math.min(99, percent)],
+      ),
+    );
+  }
+
+  async hasStatus(id: string, status: JobStatus): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(`SELECT 1 FROM jobs WHERE id = $1 AND status = $2`, [id, status]);
+    return rows.length > 0;
+  }
+}
+
+/** pg answers an UPDATE through TypeORM's query() as [rows, rowCount]. */
+function affected(result: unknown): boolean {
+  return Array.isArray(result) && typeof result[1] === 'number' && result[1] > 0;
+}
