@@ -2,10 +2,11 @@
 // mattes, blend modes, effects) costs on a 1080p30 clip. Every row renders the same full-frame
 // 1920x1080 clip (10 s by default, `-- --seconds N` to change) to H.264 through the service's own
 // renderer (the built RemotionRenderer: bundle, warm browser, flags and media server of a worker),
-// with the one operation applied; the first row has none. Prints wall time, fps, and the ratio to
-// that first row.
+// with the one operation applied; the first row has none. Prints wall time, fps, CPU time of the
+// whole process tree, and their ratios to that first row (CPU time is the fairer measure on a
+// shared machine). `-- --only REGEX` runs the reference and the matching rows.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -41,6 +42,36 @@ for (let b = 0; b < size; b += 1) for (let g = 0; g < size; g += 1) for (let r =
 }
 writeFileSync(lut, `${lines.join('\n')}\n`);
 
+/**
+ * CPU seconds spent so far by this process and all its descendants (Chromium's processes, ffmpeg):
+ * user + system time of every live process, plus what each has collected from children that
+ * ended. The machine may be shared; CPU time is what an operation costs whatever else runs.
+ */
+function treeCpuSeconds(root: number): number {
+  const children = new Map<number, number[]>();
+  const times = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ppid = Number(fields[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+      times.set(Number(entry), Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  let ticks = 0;
+  const stack = [root];
+  while (stack.length > 0) {
+    const pid = stack.pop()!;
+    ticks += times.get(pid) ?? 0;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return ticks / 100; // USER_HZ
+}
+
 const renderer = new RemotionRenderer(loadConfig());
 await renderer.warmUp();
 const mounted = renderer.mediaServer.mount([
@@ -74,13 +105,14 @@ const cases: [string, object][] = [
   ...['blur', 'grayscale', 'pixelate', 'vignette', 'film_grain', 'glitch', 'chromatic_aberration', 'vhs', 'glow', 'shake'].map((type): [string, object] => [`effect ${type}`, effect(type)]),
 ];
 
-const rows: [string, number][] = [];
+const rows: [string, number, number][] = [];
 for (const [label, body] of cases) {
   if (only && !new RegExp(only).test(label) && rows.length > 0) continue;
   const parsed = validateRenderRequest(body);
   if (!parsed.ok) throw new Error(`${label}: ${JSON.stringify(parsed.errors)}`);
   const request = parsed.value;
   const started = performance.now();
+  const cpuBefore = treeCpuSeconds(process.pid);
   await renderer.render({
     props: { request, media, sources },
     resolved: resolveRequest(request, media),
@@ -89,16 +121,18 @@ for (const [label, body] of cases) {
     signal: new AbortController().signal,
     onProgress: () => undefined,
   });
-  rows.push([label, (performance.now() - started) / 1000]);
-  console.error(`${label}: ${rows.at(-1)![1].toFixed(1)} s`);
+  rows.push([label, (performance.now() - started) / 1000, treeCpuSeconds(process.pid) - cpuBefore]);
+  console.error(`${label}: ${rows.at(-1)![1].toFixed(1)} s, ${rows.at(-1)![2].toFixed(1)} CPU s`);
 }
 mounted.unmount();
 await renderer.onModuleDestroy();
 rmSync(work, { recursive: true, force: true });
 
-const reference = rows[0][1];
-const header = ['operation (1080p30, full-frame clip)', 'wall s', 'fps', '× reference'];
-const table = rows.map(([label, wall]) => [label, wall.toFixed(1), ((seconds * 30) / wall).toFixed(1), (wall / reference).toFixed(2)]);
+const [, referenceWall, referenceCpu] = rows[0];
+const header = ['operation (1080p30, full-frame clip)', 'wall s', 'fps', '× wall', 'CPU s', '× CPU'];
+const table = rows.map(([label, wall, cpu]) => [
+  label, wall.toFixed(1), ((seconds * 30) / wall).toFixed(1), (wall / referenceWall).toFixed(2), cpu.toFixed(1), (cpu / referenceCpu).toFixed(2),
+]);
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((line) => line[i].length)));
 const fmt = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
 console.log(`${seconds} s clip, ${seconds * 30} frames`);

@@ -6,7 +6,7 @@ import { ElementBox } from './ElementBox';
 
 /** An image in its box; drawn on a canvas (at the box size) when a colour grade applies. */
 export const ImageLayer: React.FC<{ element: ResolvedImage; src: string }> = ({ element, src }) => {
-  const effects = useGradeEffects();
+  const effects = useGradeEffects(element.box.width);
   return (
     <ElementBox box={element.box} timing={element}>
       {effects.length > 0 ? (

@@ -7,7 +7,7 @@ import { ElementBox } from './ElementBox';
 
 /** A video clip, covering its box; its sound fades with the picture. */
 export const VideoLayer: React.FC<{ element: ResolvedVideo; src: string }> = ({ element, src }) => {
-  const effects = useGradeEffects();
+  const effects = useGradeEffects(element.box.width);
   return (
     <ElementBox box={element.box} timing={element}>
       <Video

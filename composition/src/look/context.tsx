@@ -33,10 +33,10 @@ export const LookFrame: React.FC<{ width: number | null; height: number | null; 
 
 const NO_EFFECTS: EffectsProp = [];
 
-/** The colour grade effects of the current video or image element (none without a provider). */
-export function useGradeEffects(): EffectsProp {
+/** The canvas effects (grade, pixelate) of the current video or image element (none without a provider). */
+export function useGradeEffects(boxWidth: number): EffectsProp {
   const source = useContext(LookContext);
-  const effects = useGrade(source?.element ?? FALLBACK, source?.load ?? identity);
+  const effects = useGrade(source?.element ?? FALLBACK, source?.load ?? identity, boxWidth);
   return source ? effects : NO_EFFECTS;
 }
 

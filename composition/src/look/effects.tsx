@@ -1,5 +1,6 @@
 import type React from 'react';
 import { random } from 'remotion';
+import { pixelateBlock } from './pixelate-effect';
 import type { ActiveEffect } from './resolve-look';
 
 /**
@@ -24,6 +25,8 @@ interface Context {
   canvasHeight: number;
   /** Unique per element: prefixes ids and seeds. */
   key: string;
+  /** Video and image pictures pixelate in a canvas pass (pixelate-effect.ts), not here. */
+  pixelateOnCanvas: boolean;
 }
 
 export function effectsStyle(effects: ActiveEffect[], context: Context): EffectsStyle {
@@ -59,8 +62,9 @@ export function effectsStyle(effects: ActiveEffect[], context: Context): Effects
         filters.push(`invert(${i})`);
         break;
       case 'pixelate': {
+        if (context.pixelateOnCanvas) break;
         // One sample per block (a 1 px flood tiled every block), dilated over the block.
-        const block = Math.max(2, Math.round(1 + 5 * unit * i));
+        const block = pixelateBlock(i, context.canvasHeight);
         const half = Math.floor(block / 2);
         svg(
           <>

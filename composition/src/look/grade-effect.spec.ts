@@ -1,5 +1,5 @@
 import { gradePixel, gradeSettings } from './colour';
-import { applyFast, applyTable, bake, fastGrade } from './grade-effect';
+import { applyFast, applyTable, bake, fastGrade, sharpen } from './grade-effect';
 import { parseCube } from './lut';
 
 /** The baked table applied to one pixel, as the canvas pass does it. */
@@ -57,5 +57,18 @@ describe('colour grade canvas pass (baked table, tetrahedral)', () => {
     expect(viaTable([255, 128, 51], {}, invert)).toEqual([0, 127, 204]);
     expect(viaTable([255, 128, 51], { lut_intensity: 0.5 }, invert)).toEqual([128, 128, 128]);
     expect(bake(gradeSettings({ vignette: 50, noise: 10, sharpness: 20 }), null)).toBeNull();
+  });
+});
+
+describe('sharpness', () => {
+  it('pushes an edge apart and leaves flat areas alone', () => {
+    
+    // 4x3 pixels: left half 64, right half 192.
+    const data = new Uint8ClampedArray(4 * 3 * 4);
+    for (let p = 0; p < 12; p += 1) data.set([(p % 4) < 2 ? 64 : 192, (p % 4) < 2 ? 64 : 192, (p % 4) < 2 ? 64 : 192, 255], p * 4);
+    sharpen(data, 4, 3, 100);
+    const row = [0, 1, 2, 3].map((x) => data[(4 + x) * 4]);
+    // Mean next to the edge: (64·2 + 192)/3 = 106.7 on the dark side → 64 + 2·(64 − 106.7) = −21 → 0.
+    expect(row).toEqual([64, 0, 255, 192]);
   });
 });

@@ -1,9 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { random, useCurrentFrame, useDelayRender, type EffectsProp } from 'remotion';
+import { random, useCurrentFrame, useDelayRender, useVideoConfig, type EffectsProp } from 'remotion';
 import type { VisualElement } from '../schema/elements';
 import { gradeSettings, isNeutral } from './colour';
 import { gradeEffect } from './grade-effect';
 import { parseCube, type CubeLut } from './lut';
+import { pixelateBlock, pixelateEffect } from './pixelate-effect';
+import { activeEffects } from './resolve-look';
 
 /** Each LUT URL is fetched and parsed once per page, whatever the number of elements using it. */
 const LUTS = new Map<string, Promise<CubeLut>>();
@@ -22,10 +24,12 @@ function loadLut(url: string): Promise<CubeLut> {
 
 /**
  * The Remotion effects (for `<Video>` or `<CanvasImage>`) that draw the colour fields and LUT of
- * a video or image element; empty when none is set. The frame waits until the LUT is loaded.
+ * a video or image element, and its active `pixelate` effects; empty when none is set. The frame
+ * waits until the LUT is loaded. `boxWidth`: the element box in canvas pixels.
  */
-export function useGrade(element: VisualElement, load: (url: string) => string): EffectsProp {
+export function useGrade(element: VisualElement, load: (url: string) => string, boxWidth = 0): EffectsProp {
   const frame = useCurrentFrame();
+  const { fps, height: canvasHeight } = useVideoConfig();
   const { delayRender, continueRender, cancelRender } = useDelayRender();
   const colour = element.type === 'video' || element.type === 'image' ? element : null;
   const lutUrl = colour?.lut_url ?? null;
@@ -66,10 +70,17 @@ export function useGrade(element: VisualElement, load: (url: string) => string):
   const seedBox = useRef({ value: 0 }).current;
   seedBox.value = seed;
   const isVideo = element.type === 'video';
+  // The catalog's pixelate, on a picture: a canvas pass after the grade (see pixelate-effect.ts).
+  const pixelate = colour
+    ? activeEffects(element, frame / fps).filter((effect) => effect.type === 'pixelate').map((effect) => pixelateBlock(effect.intensity, canvasHeight))
+    : [];
+  const pixelateKey = pixelate.join(',');
   return useMemo(() => {
     if (!settings) return [];
     const activeLut = lutUrl && lut?.url === lutUrl ? lut.lut : null;
-    if (isNeutral(settings) && !activeLut) return [];
-    return [gradeEffect({ settings, lut: activeLut, lutKey: lutUrl ?? '', seed: isVideo ? seedBox : seed })];
-  }, [settings, lut, lutUrl, isVideo, seedBox, isVideo ? 0 : seed]);
+    const blocks = pixelateKey === '' ? [] : pixelateKey.split(',').map(Number);
+    const pixelated = blocks.map((block) => pixelateEffect({ block, boxWidth }));
+    if (isNeutral(settings) && !activeLut) return pixelated;
+    return [gradeEffect({ settings, lut: activeLut, lutKey: lutUrl ?? '', seed: isVideo ? seedBox : seed }), ...pixelated];
+  }, [settings, lut, lutUrl, isVideo, seedBox, isVideo ? 0 : seed, pixelateKey, boxWidth]);
 }
