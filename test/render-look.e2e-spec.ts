@@ -365,6 +365,9 @@ describe('render look: colour, frame, compositing and effects (through the REST 
       { type: 'text', text: 'AB', font_size: 30, font_weight: 900, fill_color: '#ffffff', x: centre(12)[0], y: centre(12)[1], effects: [{ type: 'invert' }] },
       img('orange.png', 13, { effects: [{ type: 'grayscale', intensity: 0.5 }] }),
       img('orange.png', 14, { effects: [{ type: 'invert', time: 1 }] }),
+      { type: 'shape', fill_color: '#ffffff', ...at(15, { effects: [{ type: 'vignette' }] }) },
+      { type: 'shape', fill_color: '#808080', ...at(16, { effects: [{ type: 'film_grain' }] }) },
+      { type: 'shape', fill_color: '#ffffff', shape: 'ellipse', ...at(17, { effects: [{ type: 'pixelate' }] }) },
     ], { background_color: '#000000', duration: 2 });
     const file = await render('effects', body);
     const again = await render('effects-again', body);
@@ -403,6 +406,14 @@ describe('render look: colour, frame, compositing and effects (through the REST 
     const half = probe(frame, 13);
     c.that('grayscale intensity 0.5: half-way (still some colour)', half[0] - half[2] > 60 && half[0] - half[2] < 180, half);
     c.colour('effect time 1: not yet on at 0 s', probe(frame, 14), ORANGE, 2);
+    c.colour('vignette on a shape: the centre untouched', probe(frame, 15), [255, 255, 255], 3);
+    c.that('vignette on a shape: the corners darker', probe(frame, 15, -26, -26)[0] < 170, probe(frame, 15, -26, -26));
+    const shapeGrain = [-12, -6, 0, 6, 12].map((dx) => probe(frame, 16, dx, 2)[0]);
+    c.that('film_grain on a shape: grey pixels scattered', Math.max(...shapeGrain) - Math.min(...shapeGrain) > 12, shapeGrain);
+    // The ellipse's edge in blocks: along a row, the values change only at block boundaries (14 px here).
+    const edgeRow = Array.from({ length: 28 }, (_, dx) => probe(frame, 17, dx - 27, -20)[0]);
+    const changes = edgeRow.filter((v, i) => i > 0 && v !== edgeRow[i - 1]).length;
+    c.that('pixelate on a shape: the curved edge drawn in blocks (few value changes along a row)', changes <= 3 && edgeRow.some((v) => v > 128), edgeRow);
     const second = await frameAt(again);
     c.that('two renders of one request give identical pixels (grain, glitch, vhs, shake)', Buffer.compare(frame.data, second.data) === 0, 'frames differ');
     c.assertAll();

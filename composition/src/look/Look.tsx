@@ -28,7 +28,7 @@ export const Look: React.FC<{
   const { fps, width: canvasWidth, height: canvasHeight } = useVideoConfig();
   const seconds = frame / fps;
   const look = frameLook(element, width, height);
-  const fx = effectsStyle(activeEffects(element, seconds), { frame, canvasWidth, canvasHeight, key: lookKey, pixelateOnCanvas: element.type === 'video' || element.type === 'image' });
+  const fx = effectsStyle(activeEffects(element, seconds), { frame, canvasWidth, canvasHeight, key: lookKey, pictureOnCanvas: element.type === 'video' || element.type === 'image' });
   // Text that fits its content has no size here: its mask is drawn on a 100x100 box stretched to the text.
   const sized = width !== null && height !== null;
   const mw = width ?? 100;

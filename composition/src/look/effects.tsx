@@ -25,8 +25,8 @@ interface Context {
   canvasHeight: number;
   /** Unique per element: prefixes ids and seeds. */
   key: string;
-  /** Video and image pictures pixelate in a canvas pass (pixelate-effect.ts), not here. */
-  pixelateOnCanvas: boolean;
+  /** Video and image pictures get pixelate, vignette and film grain in canvas passes (use-grade.ts), not here. */
+  pictureOnCanvas: boolean;
 }
 
 export function effectsStyle(effects: ActiveEffect[], context: Context): EffectsStyle {
@@ -62,7 +62,7 @@ export function effectsStyle(effects: ActiveEffect[], context: Context): Effects
         filters.push(`invert(${i})`);
         break;
       case 'pixelate': {
-        if (context.pixelateOnCanvas) break;
+        if (context.pictureOnCanvas) break;
         // One sample per block (a 1 px flood tiled every block), dilated over the block.
         const block = pixelateBlock(i, context.canvasHeight);
         const half = Math.floor(block / 2);
@@ -78,6 +78,7 @@ export function effectsStyle(effects: ActiveEffect[], context: Context): Effects
         break;
       }
       case 'vignette': {
+        if (context.pictureOnCanvas) break;
         // Multiplied by a radial ramp: untouched in the middle, darker towards the corners.
         const edge = Math.round(255 * (1 - 0.85 * i)).toString(16).padStart(2, '0');
         const ramp = `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" preserveAspectRatio="none"><radialGradient id="g" r="0.75"><stop offset="0.45" stop-color="#fff"/><stop offset="1" stop-color="#${edge}${edge}${edge}"/></radialGradient><rect width="100" height="100" fill="url(#g)"/></svg>`;
@@ -92,7 +93,8 @@ export function effectsStyle(effects: ActiveEffect[], context: Context): Effects
         break;
       }
       case 'film_grain': {
-        const amount = 0.35 * i;
+        if (context.pictureOnCanvas) break;
+        const amount = 0.9 * i; // turbulence varies little around 0.5: scaled up to about the canvas grain's strength
         svg(
           <>
             <feTurbulence type="fractalNoise" baseFrequency={0.9} numOctaves={2} seed={Math.floor(seed('grain') * 10000)} result="noise" />

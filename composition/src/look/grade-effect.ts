@@ -29,6 +29,11 @@ export interface GradeParams {
    * more than the noise itself. An image passes the number, so its picture is redrawn each frame.
    */
   seed: number | { value: number };
+  /**
+   * The catalog's `vignette` and `film_grain` effects while active on this picture (0..1 each;
+   * effects.tsx draws them with SVG on text and shapes): the same pass does them far cheaper.
+   */
+  catalog?: { vignette: number; grain: number };
 }
 
 interface Baked {
@@ -97,6 +102,7 @@ interface GradeState {
   work: CanvasRenderingContext2D;
   baked: Baked | null;
   vignette: { key: string; factors: Float32Array } | null;
+  catalogVignette: { key: string; factors: Float32Array } | null;
 }
 
 const TABLE_SIZE = 33;
@@ -230,11 +236,11 @@ export const gradeEffect = createEffect<GradeParams, GradeState>({
   label: 'Colour grade',
   documentationLink: null,
   backend: '2d',
-  calculateKey: (params) => JSON.stringify([params.settings, params.lutKey, typeof params.seed === 'number' ? params.seed : 'per frame']),
+  calculateKey: (params) => JSON.stringify([params.settings, params.lutKey, typeof params.seed === 'number' ? params.seed : 'per frame', params.catalog ?? null]),
   setup: () => {
     const work = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
     if (!work) throw new Error('The colour grade needs a 2D canvas');
-    return { work, baked: null, vignette: null };
+    return { work, baked: null, vignette: null, catalogVignette: null };
   },
   apply: ({ source, target, state, params, width, height }) => {
     const context = target.getContext('2d');
@@ -269,7 +275,22 @@ export const gradeEffect = createEffect<GradeParams, GradeState>({
         data[i + 2] *= factors[p];
       }
     }
-    if (s.noise > 0) addNoise(data, width, s.noise, typeof params.seed === 'number' ? params.seed : params.seed.value);
+    const seed = typeof params.seed === 'number' ? params.seed : params.seed.value;
+    if (s.noise > 0) addNoise(data, width, s.noise, seed);
+    const catalog = params.catalog;
+    if (catalog && catalog.vignette > 0) {
+      // The catalog vignette: down to 15 % at the corners at intensity 1.
+      const key = `${width}x${height}@${catalog.vignette}`;
+      if (state.catalogVignette?.key !== key) state.catalogVignette = { key, factors: vignetteFactors(width, height, 85 * catalog.vignette) };
+      const { factors } = state.catalogVignette;
+      for (let i = 0, p = 0; i < data.length; i += 4, p += 1) {
+        data[i] *= factors[p];
+        data[i + 1] *= factors[p];
+        data[i + 2] *= factors[p];
+      }
+    }
+    // Film grain: monochrome, ±17.5 % at intensity 1, a new pattern every frame.
+    if (catalog && catalog.grain > 0) addNoise(data, width, 70 * catalog.grain, seed ^ 0x5bd1e995);
     context.putImageData(image, 0, 0);
   },
   cleanup: () => undefined,

@@ -63,24 +63,27 @@ export function useGrade(element: VisualElement, load: (url: string) => string, 
   }, [lut, continueRender]);
 
   const settings = useMemo(() => (colour ? gradeSettings(colour) : null), [colour]);
-  const noisy = (settings?.noise ?? 0) > 0;
+  // The catalog's pixelate, vignette and film grain, on a picture: canvas passes (see pixelate-effect.ts, grade-effect.ts).
+  const active = colour ? activeEffects(element, frame / fps) : [];
+  const strongest = (type: string) => Math.min(1, active.filter((effect) => effect.type === type).reduce((sum, effect) => sum + effect.intensity, 0));
+  const catalogVignette = strongest('vignette');
+  const catalogGrain = strongest('film_grain');
+  const noisy = (settings?.noise ?? 0) > 0 || catalogGrain > 0;
   // Noise changes every frame, from a seed derived from the element and the frame.
   const seed = noisy ? Math.floor(random(`noise-${element.id ?? ''}-${frame}`) * 2 ** 31) : 0;
   // Written during render, read when the <Video> redraws this frame (see GradeParams.seed).
   const seedBox = useRef({ value: 0 }).current;
   seedBox.value = seed;
   const isVideo = element.type === 'video';
-  // The catalog's pixelate, on a picture: a canvas pass after the grade (see pixelate-effect.ts).
-  const pixelate = colour
-    ? activeEffects(element, frame / fps).filter((effect) => effect.type === 'pixelate').map((effect) => pixelateBlock(effect.intensity, canvasHeight))
-    : [];
+  const pixelate = active.filter((effect) => effect.type === 'pixelate').map((effect) => pixelateBlock(effect.intensity, canvasHeight));
   const pixelateKey = pixelate.join(',');
   return useMemo(() => {
     if (!settings) return [];
     const activeLut = lutUrl && lut?.url === lutUrl ? lut.lut : null;
     const blocks = pixelateKey === '' ? [] : pixelateKey.split(',').map(Number);
     const pixelated = blocks.map((block) => pixelateEffect({ block, boxWidth }));
-    if (isNeutral(settings) && !activeLut) return pixelated;
-    return [gradeEffect({ settings, lut: activeLut, lutKey: lutUrl ?? '', seed: isVideo ? seedBox : seed }), ...pixelated];
-  }, [settings, lut, lutUrl, isVideo, seedBox, isVideo ? 0 : seed, pixelateKey, boxWidth]);
+    const catalog = catalogVignette > 0 || catalogGrain > 0 ? { vignette: catalogVignette, grain: catalogGrain } : undefined;
+    if (isNeutral(settings) && !activeLut && !catalog) return pixelated;
+    return [gradeEffect({ settings, lut: activeLut, lutKey: lutUrl ?? '', seed: isVideo ? seedBox : seed, catalog }), ...pixelated];
+  }, [settings, lut, lutUrl, isVideo, seedBox, isVideo ? 0 : seed, pixelateKey, boxWidth, catalogVignette, catalogGrain]);
 }
