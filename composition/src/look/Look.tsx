@@ -59,9 +59,7 @@ export const Look: React.FC<{
     height: Math.max(0, (height ?? 0) - crop.top - crop.bottom),
     borderRadius: look.borderRadius,
   };
-  return (
-    // clip: nothing the element draws (shadow, glow, shake) leaves its box.
-    <div style={{ ...fill, overflow: clip ? 'hidden' : undefined }}>
+  const drawn = (
     <div style={{ ...fill, transform: fx.transform }}>
       {look.backdropBlur > 0 && sized ? (
         <div style={{ ...maskStyle, position: 'absolute', inset: 0 }}>
@@ -96,8 +94,9 @@ export const Look: React.FC<{
         </div>
       </div>
     </div>
-    </div>
   );
+  // clip: nothing the element draws (shadow, glow, shake) leaves its box.
+  return clip ? <div style={{ ...fill, overflow: 'hidden' }}>{drawn}</div> : drawn;
 };
 
 /**
