@@ -9,7 +9,13 @@ import { ShapeLayer } from './layers/ShapeLayer';
 import { TextLayer } from './layers/TextLayer';
 import { VideoLayer } from './layers/VideoLayer';
 import { Watermark } from './layers/Watermark';
+import { MotionBlur } from './motion/motion-blur';
+import { AudioLevelsProvider } from './motion/audio-levels';
+import { TransitionOverlays } from './motion/transition-overlays';
 import { resolveRequest, type CompositionProps, type ResolvedElement } from './schema';
+
+/** Paint order above every element (elements use z-index 4 × their back-to-front position). */
+const TOP = 1_000_000;
 
 /**
  * The whole render request as one Remotion component: the server renders it through the
@@ -19,8 +25,8 @@ import { resolveRequest, type CompositionProps, type ResolvedElement } from './s
 export const Main: React.FC<CompositionProps> = ({ request, media, sources }) => {
   const resolved = useMemo(() => resolveRequest(request, media ?? {}), [request, media]);
   const load = (url: string) => sources?.[url] ?? url;
-  return (
-    <AbsoluteFill style={{ overflow: 'hidden' }}>
+  const scene = (
+    <>
       <Background request={resolved} load={load} />
       {resolved.elements.map((element) => (
         <Sequence
@@ -33,7 +39,19 @@ export const Main: React.FC<CompositionProps> = ({ request, media, sources }) =>
           <Layer element={element} load={load} />
         </Sequence>
       ))}
-      {resolved.watermarkUrl ? <Watermark src={load(resolved.watermarkUrl)} /> : null}
+      <TransitionOverlays transitions={resolved.transitions} zIndex={TOP - 1} />
+      {resolved.watermarkUrl ? (
+        <AbsoluteFill style={{ zIndex: TOP }}>
+          <Watermark src={load(resolved.watermarkUrl)} />
+        </AbsoluteFill>
+      ) : null}
+    </>
+  );
+  return (
+    <AbsoluteFill style={{ overflow: 'hidden' }}>
+      <AudioLevelsProvider request={request} resolved={resolved} load={load}>
+        {request.motion_blur ? <MotionBlur samples={request.motion_blur.samples} shutter={request.motion_blur.shutter}>{scene}</MotionBlur> : scene}
+      </AudioLevelsProvider>
     </AbsoluteFill>
   );
 };

@@ -1,15 +1,22 @@
 import { Audio } from '@remotion/media';
 import type React from 'react';
+import { useContext } from 'react';
 import { fadeMultiplier } from '../animation';
+import { AudibleContext } from '../motion/motion-blur';
+import { RemappedMedia } from '../motion/remapped-media';
 import type { ResolvedAudio } from '../schema';
 
-export const AudioLayer: React.FC<{ element: ResolvedAudio; src: string }> = ({ element, src }) => (
+export const AudioLayer: React.FC<{ element: ResolvedAudio; src: string }> = ({ element, src }) => {
+  const audible = useContext(AudibleContext);
+  if (element.rateKeyframes) return <RemappedMedia element={element} src={src} muted={!audible} />;
+  return (
   <Audio
     src={src}
     trimBefore={element.trimBefore}
     trimAfter={element.trimAfter}
     playbackRate={element.playbackRate}
-    muted={element.volume === 0}
+    muted={element.volume === 0 || !audible}
     volume={(frame) => element.volume * fadeMultiplier(frame, element)}
   />
-);
+  );
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkEasing, easingFields } from './easing-fields';
 import {
   angle, color, fraction, length, nonNegativeLength, percent, point, positiveSeconds, seconds, url,
 } from './primitives';
@@ -34,7 +35,7 @@ export const motionSchema = z
     custom: z.string().min(1).optional().describe('Name of an entry in custom_animations'),
     time: motionTime.optional(),
     duration: positiveSeconds.optional(),
-    easing: z.enum(EASINGS).optional(),
+    ...easingFields,
     reversed: z.boolean().optional(),
     direction: z.enum(DIRECTIONS).optional(),
     loop: z.boolean().optional(),
@@ -43,6 +44,7 @@ export const motionSchema = z
     if ((motion.type === undefined) === (motion.custom === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['type'], message: 'Set exactly one of "type" or "custom"', params: { type: 'value_error' } });
     }
+    checkEasing(motion, ctx);
   });
 
 const maskKeyframe = z.strictObject({

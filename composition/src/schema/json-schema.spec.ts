@@ -22,12 +22,14 @@ describe('JSON Schemas', () => {
     expect(elements.video.properties.effects['x-supported']).toBe(false);
     expect(elements.video.properties.volume).not.toHaveProperty('x-supported');
     expect(elements.shape.properties.border_radius).not.toHaveProperty('x-supported');
+    expect(elements.shape.properties.motion).not.toHaveProperty('x-supported');
+    expect(elements.text.properties.animation_preset).not.toHaveProperty('x-supported');
   });
 
   it('describes the request, strict at every level, with unsupported features marked', () => {
     const request = requestJsonSchema() as Schema & { properties: Record<string, { items?: { oneOf?: Schema[] } }> };
     expect(request).toMatchObject({ type: 'object', additionalProperties: false });
-    expect(request.properties.transitions['x-supported']).toBe(false);
+    for (const drawn of ['transitions', 'groups', 'motion_blur', 'custom_animations']) expect(request.properties[drawn]).not.toHaveProperty('x-supported');
     expect(request.properties.background_color).toMatchObject({ pattern: '^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$', default: '#000000ff' });
     const variants = request.properties.elements.items?.oneOf ?? [];
     expect(variants.map((variant) => variant.properties.type.const)).toEqual(['video', 'audio', 'text', 'image', 'shape']);

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { elementSchema, motionSchema } from './elements';
+import { checkEasing, easingFields } from './easing-fields';
+import { checkMotionReferences } from './motion-references';
 import { angle, color, fraction, length, percent, point, positiveSeconds, seconds, url } from './primitives';
-import { ALPHA_FORMATS, AUDIO_FEATURES, EASINGS, MOTIONS, OUTPUT_FORMATS, TRANSITIONS } from './vocabulary';
+import { ALPHA_FORMATS, AUDIO_FEATURES, MOTIONS, OUTPUT_FORMATS, TRANSITIONS } from './vocabulary';
 
 /** The render request of spec 2.3 (body of `POST /v1/renders`). */
 
@@ -47,7 +49,7 @@ const groupAnimationSchema = z.strictObject({
   duration: positiveSeconds.optional(),
   type: z.enum(MOTIONS).optional(),
   custom: z.string().min(1).optional(),
-  easing: z.enum(EASINGS).optional(),
+  ...easingFields,
   reversed: z.boolean().optional(),
   scope: z.enum(['group', 'members']).optional(),
   delay: seconds.optional(),
@@ -62,7 +64,7 @@ const groupAnimationSchema = z.strictObject({
       rotate: z.number().optional(),
     })
     .optional(),
-});
+}).superRefine(checkEasing);
 
 const groupSchema = z.strictObject({
   id: z.string().min(1),
@@ -95,8 +97,8 @@ const customKeyframeSchema = z.strictObject({
   y_scale: percent().optional(),
   z_rotation: angle.optional(),
   opacity: fraction.optional(),
-  easing: z.enum(EASINGS).optional(),
-});
+  ...easingFields,
+}).superRefine(checkEasing);
 
 const customAnimationsSchema = z.strictObject({
   element: z
@@ -161,6 +163,7 @@ export const renderRequestSchema = z
         params: { type: 'missing' },
       });
     }
+    checkMotionReferences(request, ctx);
     const format = request.output_format ?? 'mp4';
     if (request.alpha && !ALPHA_FORMATS.includes(format)) {
       ctx.addIssue({
