@@ -22,7 +22,8 @@ export const MotionBlur: React.FC<{ samples?: number; shutter?: number; children
     // Sample k lies k/(count − 1) of the way back across the open shutter.
     const offset = count === 1 ? 0 : (open * k) / (count - 1);
     copies.push(
-      <AbsoluteFill key={k} style={{ opacity: 1 / (k + 1) }}>
+      // Each copy isolates its own paint order (elements carry z-indexes).
+      <AbsoluteFill key={k} style={{ opacity: 1 / (k + 1), isolation: 'isolate' }}>
         {k === 0 ? children : (
           <AudibleContext.Provider value={false}>
             <Freeze frame={frame - offset}>{children}</Freeze>
