@@ -11,6 +11,16 @@ if [ -z "${DATABASE_URL:-}" ] && command -v pg_isready >/dev/null 2>&1 && pg_isr
 fi
 npm run typecheck
 
+# Every dependency install script is reviewed in package.json's allowScripts (docs/decisions.md).
+pending="$(npm approve-scripts --allow-scripts-pending 2>/dev/null)"
+if ! grep -q '^No packages with unreviewed install scripts' <<<"$pending"; then
+  echo "$pending" >&2
+  echo "unreviewed install scripts: approve or deny each in package.json allowScripts" >&2
+  exit 1
+fi
+# A fresh copy installs with npm 12 too and its embedded default starts.
+bash scripts/check-fresh-install.sh
+
 results="$(mktemp)"
 status=0
 npm test -- --json --outputFile="$results" "$@" || status=$?

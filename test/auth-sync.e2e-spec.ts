@@ -63,7 +63,7 @@ describe('POST /v1/auth/sync with OIDC ID tokens', () => {
     const email = 'adopt-verified@example.com';
     const signup = await app.http.post('/v1/signup').set('X-Forwarded-For', ip()).send({ workspace_name: 'Signed up', email });
     const code = latestCodeFromFiles(app.dataDir, email);
-    await app.http.post('/v1/signup/verify').set('X-Forwarded-For', ip()).send({ email, code }).expect(200);
+    await app.http.post('/v1/signup/verify').set('X-Forwarded-For', ip()).set(bearer(signup.body.api_key.key)).send({ email, code }).expect(200);
     const extra = await app.http.post('/v1/api-keys').set(bearer(signup.body.api_key.key)).send({ name: 'ci' }).expect(201);
 
     const res = await sync(await idp.token({ sub: 'adopter-1', email, email_verified: true }));

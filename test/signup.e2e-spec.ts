@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { bearer, latestCodeFromFiles, nextIp, startTestApp, TestApp } from './helpers/test-app';
+import { Client } from 'pg';
+import { bearer, latestCodeFromFiles, latestMailFromFiles, nextIp, startTestApp, TestApp } from './helpers/test-app';
 
 describe('self-serve signup (file mailer, the embedded default)', () => {
   let app: TestApp;
@@ -10,7 +11,7 @@ describe('self-serve signup (file mailer, the embedded default)', () => {
   });
   afterAll(() => app.close());
 
-  it('creates a workspace whose key is gated until the emailed code is verified', async () => {
+  it('creates a workspace whose key is gated until the emailed code is verified with that key', async () => {
     const ip = nextIp();
     const email = 'Gated@Example.com';
     const res = await app.http.post('/v1/signup').set('X-Forwarded-For', ip).send({ workspace_name: 'Acme', email });
@@ -37,7 +38,13 @@ describe('self-serve signup (file mailer, the embedded default)', () => {
     }
 
     const code = latestCodeFromFiles(app.dataDir, email);
-    const verified = await app.http.post('/v1/signup/verify').set('X-Forwarded-For', ip).send({ email, code });
+    // The code alone is not enough: verification needs the key signup returned.
+    const keyless = await app.http.post('/v1/signup/verify').set('X-Forwarded-For', ip).send({ email, code });
+    expect(keyless.status).toBe(401);
+    expect(keyless.body.error.code).toBe('unauthorized');
+    expect(keyless.body.error.message).toMatch(/Authorization: Bearer/);
+
+    const verified = await app.http.post('/v1/signup/verify').set('X-Forwarded-For', ip).set(bearer(key)).send({ email, code });
     expect(verified.status).toBe(200);
     expect(verified.body).toMatchObject({ id: res.body.workspace.id, email_verified: true });
 
@@ -46,17 +53,72 @@ describe('self-serve signup (file mailer, the embedded default)', () => {
     expect(me.body.id).toBe(res.body.workspace.id);
 
     // The code is single-use.
-    const again = await app.http.post('/v1/signup/verify').set('X-Forwarded-For', ip).send({ email, code });
+    const again = await app.http.post('/v1/signup/verify').set('X-Forwarded-For', ip).set(bearer(key)).send({ email, code });
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe('invalid_code');
   });
 
-  it('re-keys on a repeated signup: the old key gets 401 and verification is required again', async () => {
+  it('a stranger re-signing up with an owner\'s email cannot take the workspace over', async () => {
+    const email = 'owner@example.com';
+    const owner = await app.http.post('/v1/signup').set('X-Forwarded-For', nextIp()).send({ workspace_name: 'Owned', email });
+    const ownerKey = owner.body.api_key.key;
+    await app.http.post('/v1/signup/verify').set(bearer(ownerKey)).set('X-Forwarded-For', nextIp())
+      .send({ email, code: latestCodeFromFiles(app.dataDir, email) }).expect(200);
+    await app.http.post('/v1/api-keys').set(bearer(ownerKey)).send({ name: 'ci' }).expect(201);
+
+    // The attack: an anonymous signup with the owner's email.
+    await new Promise((r) => setTimeout(r, 5)); // distinct mail file names
+    const attackerIp = nextIp();
+    const attack = await app.http.post('/v1/signup').set('X-Forwarded-For', attackerIp).send({ workspace_name: 'Mine now', email });
+    expect(attack.status).toBe(201);
+    const attackerKey = attack.body.api_key.key;
+    expect(attack.body.workspace).toMatchObject({ id: owner.body.workspace.id, name: 'Owned', email_verified: true });
+
+    // Nothing of the owner's changed: both keys work, the pending key is not listed.
+    await app.http.get('/v1/workspace').set(bearer(ownerKey)).expect(200);
+    const listed = await app.http.get('/v1/api-keys').set(bearer(ownerKey)).expect(200);
+    expect(listed.body.data.map((k: { id: string }) => k.id)).not.toContain(attack.body.api_key.id);
+    expect(listed.body.data.filter((k: { revoked_at: string | null }) => k.revoked_at === null)).toHaveLength(2);
+    const gated = await app.http.get('/v1/workspace').set(bearer(attackerKey));
+    expect(gated.status).toBe(403);
+    expect(gated.body.error.code).toBe('email_not_verified');
+
+    // The mail tells the owner what verifying would do.
+    const mail = latestMailFromFiles(app.dataDir, email);
+    expect(mail).toContain('A new API key was requested for your workspace "Owned"');
+    expect(mail).toMatch(/revokes every other key/);
+    expect(mail).toMatch(/your current keys keep working/);
+
+    // The attacker holds the key but not the code: guesses are counted and run out.
+    const code = latestCodeFromFiles(app.dataDir, email);
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i++) {
+      const guess = await app.http.post('/v1/signup/verify').set('X-Forwarded-For', attackerIp).set(bearer(attackerKey)).send({ email, code: wrong });
+      expect(guess.status).toBe(400);
+    }
+    const late = await app.http.post('/v1/signup/verify').set('X-Forwarded-For', attackerIp).set(bearer(attackerKey)).send({ email, code });
+    expect(late.status).toBe(400);
+    // Dead with its code.
+    expect((await app.http.get('/v1/workspace').set(bearer(attackerKey))).status).toBe(401);
+
+    // The owner, holding the code of a fresh attack but not its key, cannot be tricked into activating it.
+    await new Promise((r) => setTimeout(r, 5));
+    const second = await app.http.post('/v1/signup').set('X-Forwarded-For', attackerIp).send({ workspace_name: 'x', email });
+    const secondCode = latestCodeFromFiles(app.dataDir, email);
+    const withOwnerKey = await app.http.post('/v1/signup/verify').set('X-Forwarded-For', nextIp()).set(bearer(ownerKey)).send({ email, code: secondCode });
+    expect(withOwnerKey.status).toBe(401);
+    expect(withOwnerKey.body.error.message).toMatch(/not issued by the latest POST \/v1\/signup/);
+    const gatedAgain = await app.http.get('/v1/workspace').set(bearer(second.body.api_key.key));
+    expect(gatedAgain.body.error.code).toBe('email_not_verified');
+    await app.http.get('/v1/workspace').set(bearer(ownerKey)).expect(200);
+  });
+
+  it('rotates the keys when a repeated signup is verified with its own key and code', async () => {
     const ip = nextIp();
     const email = 'rekey@example.com';
     const first = await app.http.post('/v1/signup').set('X-Forwarded-For', ip).send({ workspace_name: 'One', email });
     const firstCode = latestCodeFromFiles(app.dataDir, email);
-    await app.http.post('/v1/signup/verify').set('X-Forwarded-For', ip).send({ email, code: firstCode }).expect(200);
+    await app.http.post('/v1/signup/verify').set('X-Forwarded-For', ip).set(bearer(first.body.api_key.key)).send({ email, code: firstCode }).expect(200);
     await app.http.get('/v1/workspace').set(bearer(first.body.api_key.key)).expect(200);
 
     await new Promise((r) => setTimeout(r, 5)); // distinct mail file names
@@ -64,42 +126,64 @@ describe('self-serve signup (file mailer, the embedded default)', () => {
     expect(second.status).toBe(201);
     expect(second.body.workspace.id).toBe(first.body.workspace.id);
     expect(second.body.workspace.name).toBe('One');
-    expect(second.body.workspace.email_verified).toBe(false);
     expect(second.body.api_key.key).not.toBe(first.body.api_key.key);
+    await app.http.get('/v1/workspace').set(bearer(first.body.api_key.key)).expect(200);
 
+    const secondCode = latestCodeFromFiles(app.dataDir, email);
+    await app.http.post('/v1/signup/verify').set('X-Forwarded-For', ip).set(bearer(second.body.api_key.key)).send({ email, code: secondCode }).expect(200);
+    await app.http.get('/v1/workspace').set(bearer(second.body.api_key.key)).expect(200);
     const old = await app.http.get('/v1/workspace').set(bearer(first.body.api_key.key));
     expect(old.status).toBe(401);
     expect(old.body.error.code).toBe('unauthorized');
-    const gated = await app.http.get('/v1/workspace').set(bearer(second.body.api_key.key));
-    expect(gated.body.error.code).toBe('email_not_verified');
+  });
 
-    const secondCode = latestCodeFromFiles(app.dataDir, email);
-    await app.http.post('/v1/signup/verify').set('X-Forwarded-For', ip).send({ email, code: secondCode }).expect(200);
-    await app.http.get('/v1/workspace').set(bearer(second.body.api_key.key)).expect(200);
+  it('an unverified pending key expires with its code, or when a newer signup replaces it', async () => {
+    const email = 'expiry@example.com';
+    const first = await app.http.post('/v1/signup').set('X-Forwarded-For', nextIp()).send({ workspace_name: 'E', email });
+    await new Promise((r) => setTimeout(r, 5));
+    const second = await app.http.post('/v1/signup').set('X-Forwarded-For', nextIp()).send({ workspace_name: 'E', email });
+    expect((await app.http.get('/v1/workspace').set(bearer(first.body.api_key.key))).status).toBe(401);
+    expect((await app.http.get('/v1/workspace').set(bearer(second.body.api_key.key))).body.error.code).toBe('email_not_verified');
+
+    // Fifteen minutes later (the code's expiry moved into the past).
+    const db = new Client({ connectionString: app.databaseUrl });
+    await db.connect();
+    try {
+      await db.query(`UPDATE signup_codes SET expires_at = now() - interval '1 second' WHERE workspace_id = $1`, [second.body.workspace.id]);
+    } finally {
+      await db.end();
+    }
+    const expired = await app.http.get('/v1/workspace').set(bearer(second.body.api_key.key));
+    expect(expired.status).toBe(401);
+    const code = latestCodeFromFiles(app.dataDir, email);
+    const verify = await app.http.post('/v1/signup/verify').set(bearer(second.body.api_key.key)).set('X-Forwarded-For', nextIp()).send({ email, code });
+    expect(verify.status).toBe(400);
+    expect(verify.body.error.message).toMatch(/expired/);
   });
 
   it('invalidates the code after 5 wrong guesses, even for the right code afterwards', async () => {
     const ip = nextIp();
     const email = 'guess@example.com';
-    await app.http.post('/v1/signup').set('X-Forwarded-For', ip).send({ workspace_name: 'G', email }).expect(201);
+    const signup = await app.http.post('/v1/signup').set('X-Forwarded-For', ip).send({ workspace_name: 'G', email }).expect(201);
+    const key = signup.body.api_key.key;
     const code = latestCodeFromFiles(app.dataDir, email);
     const wrong = code === '000000' ? '111111' : '000000';
     const remaining: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await app.http.post('/v1/signup/verify').set('X-Forwarded-For', ip).send({ email, code: wrong });
+      const res = await app.http.post('/v1/signup/verify').set('X-Forwarded-For', ip).set(bearer(key)).send({ email, code: wrong });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('invalid_code');
       remaining.push(res.body.error.details.attempts_remaining);
     }
     expect(remaining).toEqual([4, 3, 2, 1, 0]);
-    const right = await app.http.post('/v1/signup/verify').set('X-Forwarded-For', ip).send({ email, code });
+    const right = await app.http.post('/v1/signup/verify').set('X-Forwarded-For', ip).set(bearer(key)).send({ email, code });
     expect(right.status).toBe(400);
     expect(right.body.error.message).toMatch(/POST \/v1\/signup/);
   });
 
   it('answers 404 for an email with no workspace and 422 for malformed input', async () => {
     const ip = nextIp();
-    const missing = await app.http.post('/v1/signup/verify').set('X-Forwarded-For', ip).send({ email: 'nobody@example.com', code: '123456' });
+    const missing = await app.http.post('/v1/signup/verify').set('X-Forwarded-For', ip).set(bearer(`sk_${'a'.repeat(43)}`)).send({ email: 'nobody@example.com', code: '123456' });
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe('not_found');
 
@@ -151,7 +235,7 @@ describe('self-serve signup (file mailer, the embedded default)', () => {
 
     const verifyIp = nextIp();
     for (let i = 0; i < 30; i++) {
-      const res = await app.http.post('/v1/signup/verify').set('X-Forwarded-For', verifyIp).send({ email: 'nobody@example.com', code: '123456' });
+      const res = await app.http.post('/v1/signup/verify').set('X-Forwarded-For', verifyIp).set(bearer(`sk_${'a'.repeat(43)}`)).send({ email: 'nobody@example.com', code: '123456' });
       expect(res.status).toBe(404);
     }
     const verifyBlocked = await app.http.post('/v1/signup/verify').set('X-Forwarded-For', verifyIp).send({ email: 'nobody@example.com', code: '123456' });
@@ -198,7 +282,7 @@ describe('signup over SMTP', () => {
     expect(received[0].body).toContain('From: Service <noreply@test.local>');
     const code = /verification code is (\d{6})/.exec(received[0].body)?.[1];
     expect(code).toMatch(/^\d{6}$/);
-    await app.http.post('/v1/signup/verify').send({ email: 'mail@example.com', code }).expect(200);
+    await app.http.post('/v1/signup/verify').set(bearer(res.body.api_key.key)).send({ email: 'mail@example.com', code }).expect(200);
     await app.http.get('/v1/workspace').set(bearer(res.body.api_key.key)).expect(200);
   });
 
@@ -208,7 +292,7 @@ describe('signup over SMTP', () => {
       const res = await broken.http.post('/v1/signup').send({ workspace_name: 'X', email: 'down@example.com' });
       expect(res.status).toBe(503);
       expect(res.body.error.code).toBe('unavailable');
-      const verify = await broken.http.post('/v1/signup/verify').send({ email: 'down@example.com', code: '123456' });
+      const verify = await broken.http.post('/v1/signup/verify').set(bearer(`sk_${'a'.repeat(43)}`)).send({ email: 'down@example.com', code: '123456' });
       expect(verify.status).toBe(404);
     } finally {
       await broken.close();

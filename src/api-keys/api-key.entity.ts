@@ -27,4 +27,12 @@ export class ApiKey {
 
   @Column('timestamptz', { name: 'revoked_at', nullable: true })
   revokedAt: Date | null;
+
+  /**
+   * Set while the key waits for POST /v1/signup/verify: the signup code it was issued with. A
+   * pending key authenticates nothing, and it is dead once that code is used up, replaced or
+   * expired.
+   */
+  @Column('text', { name: 'pending_code_id', nullable: true })
+  pendingCodeId: string | null;
 }

@@ -37,8 +37,16 @@ export function hashKey(plaintext: string): string {
 export class ApiKeysService {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** Creates a key; the plaintext exists only in the return value. */
-  async create(workspaceId: string, name: string, manager: EntityManager = this.db.manager): Promise<CreatedApiKey> {
+  /**
+   * Creates a key; the plaintext exists only in the return value. With `pendingCodeId` the key is
+   * a signup key that works only after verification with that code (activatePending).
+   */
+  async create(
+    workspaceId: string,
+    name: string,
+    manager: EntityManager = this.db.manager,
+    pendingCodeId: string | null = null,
+  ): Promise<CreatedApiKey> {
     const plaintext = `sk_${randomBase62(43)}`; // 43 base62 characters ≈ 256 bits
     const key = manager.create(ApiKey, {
       id: newId('key'),
@@ -48,6 +56,7 @@ export class ApiKeysService {
       keyHash: hashKey(plaintext),
       lastUsedAt: null,
       revokedAt: null,
+      pendingCodeId,
     });
     await manager.insert(ApiKey, key);
     const saved = await manager.findOneByOrFail(ApiKey, { id: key.id });
@@ -58,28 +67,58 @@ export class ApiKeysService {
    * Resolves a plaintext key to its workspace. The lookup is by SHA-256 digest (a unique index), so
    * its timing says nothing about the plaintext; the digests are compared again in constant time.
    */
-  async authenticate(plaintext: string): Promise<{ workspace: Workspace; keyId: string } | null> {
-    if (!/^sk_[0-9A-Za-z]{20,100}$/.test(plaintext)) return null;
-    const digest = hashKey(plaintext);
-    const row = await this.db
-      .getRepository(ApiKey)
-      .createQueryBuilder('k')
-      .addSelect('k.keyHash')
-      .where('k.keyHash = :digest AND k.revokedAt IS NULL', { digest })
-      .getOne();
-    if (!row || !timingSafeEqual(Buffer.from(row.keyHash), Buffer.from(digest))) return null;
+  async authenticate(plaintext: string): Promise<{ workspace: Workspace; keyId: string; pending: boolean } | null> {
+    const row = await this.findLive(plaintext);
+    if (!row) return null;
     const workspace = await this.db.getRepository(Workspace).findOneBy({ id: row.workspaceId });
     if (!workspace) return null;
     if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
       await this.db.getRepository(ApiKey).update({ id: row.id }, { lastUsedAt: new Date() });
     }
-    return { workspace, keyId: row.id };
+    return { workspace, keyId: row.id, pending: row.pendingCodeId !== null };
+  }
+
+  /**
+   * The live key with this plaintext: not revoked and, if pending, its code still usable (a
+   * pending key expires with its code).
+   */
+  private async findLive(plaintext: string, manager: EntityManager = this.db.manager): Promise<ApiKey | null> {
+    if (!/^sk_[0-9A-Za-z]{20,100}$/.test(plaintext)) return null;
+    const digest = hashKey(plaintext);
+    const row = await manager
+      .getRepository(ApiKey)
+      .createQueryBuilder('k')
+      .addSelect('k.keyHash')
+      .leftJoin('signup_codes', 'c', 'c.id = k.pending_code_id')
+      .where('k.keyHash = :digest AND k.revokedAt IS NULL', { digest })
+      .andWhere('(k.pending_code_id IS NULL OR (c.consumed_at IS NULL AND c.invalidated_at IS NULL AND c.expires_at > now()))')
+      .getOne();
+    if (!row || !timingSafeEqual(Buffer.from(row.keyHash), Buffer.from(digest))) return null;
+    return row;
+  }
+
+  /** The pending key with this plaintext issued with the given signup code, if it is still live. */
+  async findPending(plaintext: string, codeId: string, manager: EntityManager): Promise<ApiKey | null> {
+    const row = await this.findLive(plaintext, manager);
+    return row && row.pendingCodeId === codeId ? row : null;
+  }
+
+  /** Verification succeeded: the pending key works from now on and every other key is revoked. */
+  async activatePending(key: ApiKey, manager: EntityManager): Promise<void> {
+    await manager.update(ApiKey, { id: key.id }, { pendingCodeId: null });
+    await manager
+      .createQueryBuilder()
+      .update(ApiKey)
+      .set({ revokedAt: () => 'now()' })
+      .where('workspace_id = :ws AND id <> :id AND revoked_at IS NULL', { ws: key.workspaceId, id: key.id })
+      .execute();
   }
 
   async list(workspaceId: string, limit: number, cursor?: string): Promise<Page<ApiKeyView>> {
     const before = decodeCursor(cursor, 'key');
+    // Pending signup keys are not the workspace's yet: they are not listed and cannot be revoked.
     const rows = await this.db.getRepository(ApiKey).find({
-      where: before ? { workspaceId, id: LessThan(before) } : { workspaceId },
+      where: before ? { workspaceId, pendingCodeId: IsNull(), id: LessThan(before) } : { workspaceId, pendingCodeId: IsNull() },
       order: { id: 'DESC' },
       take: limit + 1,
     });
@@ -88,12 +127,12 @@ export class ApiKeysService {
 
   /** Idempotent: revoking an already revoked key of the workspace succeeds. */
   async revoke(workspaceId: string, keyId: string): Promise<void> {
-    const key = await this.db.getRepository(ApiKey).findOneBy({ id: keyId, workspaceId });
+    const key = await this.db.getRepository(ApiKey).findOneBy({ id: keyId, workspaceId, pendingCodeId: IsNull() });
     if (!key) throw ApiError.notFound('API key');
     if (!key.revokedAt) await this.db.getRepository(ApiKey).update({ id: key.id }, { revokedAt: new Date() });
   }
 
-  /** Revokes every live key of a workspace (signup re-key, adoption of an unverified workspace). */
+  /** Revokes every live key of a workspace, pending ones included (adoption of an unverified workspace). */
   async revokeAll(workspaceId: string, manager: EntityManager): Promise<void> {
     await manager.update(ApiKey, { workspaceId, revokedAt: IsNull() }, { revokedAt: new Date() });
   }

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiKeysService } from '../api-keys/api-keys.service';
+import { bearerToken } from '../common/auth/bearer';
 import { AuthenticatedRequest, IS_PUBLIC } from '../common/auth/decorators';
 import { ApiError } from '../common/errors/api-error';
 
@@ -16,15 +17,20 @@ export class ApiKeyGuard implements CanActivate {
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
     if (isPublic) return true;
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const header = req.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match) {
+    const token = bearerToken(req.headers.authorization);
+    if (!token) {
       throw new ApiError('unauthorized', 'Missing API key: send Authorization: Bearer <API_KEY>');
     }
-    const found = await this.apiKeys.authenticate(match[1]);
+    const found = await this.apiKeys.authenticate(token);
     if (!found) throw new ApiError('unauthorized', 'Invalid or revoked API key');
     req.workspace = found.workspace;
     req.apiKeyId = found.keyId;
+    if (found.pending) {
+      throw new ApiError(
+        'email_not_verified',
+        'This key is waiting for verification: POST /v1/signup/verify with the emailed 6-digit code, sending this key as Authorization: Bearer',
+      );
+    }
     if (!found.workspace.emailVerifiedAt) {
       throw new ApiError(
         'email_not_verified',

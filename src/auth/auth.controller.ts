@@ -1,5 +1,6 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { bearerToken } from '../common/auth/bearer';
 import { Public } from '../common/auth/decorators';
 import { RateLimit } from '../common/rate-limit/rate-limit.guard';
 import { AuthSyncService } from './auth-sync.service';
@@ -28,9 +29,12 @@ export class AuthController {
   @Post('signup/verify')
   @HttpCode(200)
   @RateLimit('verify_ip')
-  @ApiOperation({ summary: 'Verify the workspace email with the 6-digit code' })
-  verify(@Body() body: VerifySignupDto) {
-    return this.signups.verify(body.email, body.code);
+  @ApiBearerAuth()
+  @ApiOperation({
+    summary: 'Activate the key a signup returned: send that key as Authorization: Bearer and the emailed 6-digit code',
+  })
+  verify(@Body() body: VerifySignupDto, @Headers('authorization') authorization?: string) {
+    return this.signups.verify(body.email, body.code, bearerToken(authorization));
   }
 
   @Public()

@@ -31,9 +31,10 @@ export class SignupService {
   ) {}
 
   /**
-   * Creates the workspace, or re-keys the existing one for this email: its live keys are revoked,
-   * the email is unverified again and a fresh code is sent. The mail goes out inside the
-   * transaction, so a failed send changes nothing.
+   * Creates the workspace, or asks to re-key the existing one for this email. Either way the key
+   * returned is pending: it works only after POST /v1/signup/verify with the emailed code and this
+   * key, so knowing an email alone changes nothing. Existing keys keep working until then. The mail
+   * goes out inside the transaction, so a failed send changes nothing.
    */
   async signup(workspaceName: string, rawEmail: string): Promise<SignupResult> {
     const email = normalizeEmail(rawEmail);
@@ -45,27 +46,35 @@ export class SignupService {
       // Serialises concurrent signups for one email (the unique index would reject the loser anyway).
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`signup:${email}`]);
       let workspace = await tx.findOneBy(Workspace, { email });
+      const repeat = workspace !== null;
       if (workspace) {
-        await this.apiKeys.revokeAll(workspace.id, tx);
-        await tx.update(Workspace, { id: workspace.id }, { emailVerifiedAt: null });
+        // An older pending request dies with its code (its pending key with it).
         await tx.update(SignupCode, { workspaceId: workspace.id, invalidatedAt: IsNull(), consumedAt: IsNull() }, { invalidatedAt: new Date() });
       } else {
         await tx.insert(Workspace, { id: newId('ws'), name: workspaceName, email, emailVerifiedAt: null, plan: 'free' });
         workspace = await tx.findOneByOrFail(Workspace, { email });
       }
-      const apiKey = await this.apiKeys.create(workspace.id, 'signup', tx);
-      await tx.insert(SignupCode, { id: newId('otp'), workspaceId: workspace.id, codeHash, expiresAt, failedAttempts: 0 });
-      await this.sendCode(email, code);
-      const fresh = await tx.findOneByOrFail(Workspace, { id: workspace.id });
+      const codeId = newId('otp');
+      await tx.insert(SignupCode, { id: codeId, workspaceId: workspace.id, codeHash, expiresAt, failedAttempts: 0 });
+      const apiKey = await this.apiKeys.create(workspace.id, 'signup', tx, codeId);
+      await this.sendCode(email, code, repeat ? workspace.name : null);
       return {
-        workspace: toWorkspaceView(fresh),
+        workspace: toWorkspaceView(workspace),
         api_key: apiKey,
         verification: { sent_to: email, expires_at: expiresAt.toISOString() },
       };
     });
   }
 
-  async verify(rawEmail: string, code: string): Promise<WorkspaceView> {
+  /**
+   * Activates the pending key that the caller holds (`key`, sent as Authorization: Bearer) with
+   * the code from the mailbox: only a party holding both gets a working key. On success the
+   * workspace's other keys are revoked (a repeat signup rotates the key).
+   */
+  async verify(rawEmail: string, code: string, key: string | null): Promise<WorkspaceView> {
+    if (!key) {
+      throw new ApiError('unauthorized', 'Send the API key that POST /v1/signup returned as Authorization: Bearer <API_KEY>, with the emailed code in the body');
+    }
     const email = normalizeEmail(rawEmail);
     return this.db.transaction(async (tx) => {
       const workspace = await tx.findOneBy(Workspace, { email });
@@ -84,6 +93,11 @@ export class SignupService {
       if (active.expiresAt.getTime() <= Date.now()) {
         throw new ApiError('invalid_code', 'The code has expired. Call POST /v1/signup again for a new one');
       }
+      const pending = await this.apiKeys.findPending(key, active.id, tx);
+      if (!pending) {
+        // Not a guess at the code: the attempt counter is left alone.
+        throw new ApiError('unauthorized', 'This key was not issued by the latest POST /v1/signup for this email; send the key that call returned');
+      }
       if (!(await verifyOtp(code, active.codeHash))) {
         const failed = active.failedAttempts + 1;
         const exhausted = failed >= OTP_MAX_FAILED_ATTEMPTS;
@@ -92,7 +106,8 @@ export class SignupService {
         return { ok: false as const, remaining: exhausted ? 0 : OTP_MAX_FAILED_ATTEMPTS - failed };
       }
       await tx.update(SignupCode, { id: active.id }, { consumedAt: new Date() });
-      await tx.update(Workspace, { id: workspace.id }, { emailVerifiedAt: new Date() });
+      await this.apiKeys.activatePending(pending, tx);
+      if (!workspace.emailVerifiedAt) await tx.update(Workspace, { id: workspace.id }, { emailVerifiedAt: new Date() });
       return { ok: true as const, workspace: toWorkspaceView(await tx.findOneByOrFail(Workspace, { id: workspace.id })) };
     }).then((outcome) => {
       if (outcome.ok) return outcome.workspace;
@@ -107,13 +122,18 @@ export class SignupService {
     });
   }
 
-  private async sendCode(email: string, code: string): Promise<void> {
+  /** `existingWorkspace`: the name of the workspace a repeat signup asks to re-key. */
+  private async sendCode(email: string, code: string, existingWorkspace: string | null): Promise<void> {
+    const minutes = OTP_TTL_MS / 60_000;
+    const text = existingWorkspace === null
+      ? `Your verification code is ${code}.\n\nIt expires in ${minutes} minutes. Send it to POST /v1/signup/verify with this email address, ` +
+        `using the API key the signup returned as Authorization: Bearer.\nIf you did not sign up, ignore this message.\n`
+      : `A new API key was requested for your workspace "${existingWorkspace}". Your verification code is ${code}.\n\n` +
+        `Verifying it (POST /v1/signup/verify with this email address, using the new key as Authorization: Bearer) activates the new key ` +
+        `and revokes every other key of the workspace.\n` +
+        `If you did not ask for this, ignore this message: your current keys keep working and the request expires in ${minutes} minutes.\n`;
     try {
-      await this.mailer.send({
-        to: email,
-        subject: 'Your workspace verification code',
-        text: `Your verification code is ${code}.\n\nIt expires in ${OTP_TTL_MS / 60_000} minutes. Send it to POST /v1/signup/verify with this email address.\nIf you did not sign up, ignore this message.\n`,
-      });
+      await this.mailer.send({ to: email, subject: existingWorkspace === null ? 'Your workspace verification code' : 'A new API key was requested for your workspace', text });
     } catch (error) {
       this.logger.error(`Sending the verification email failed: ${(error as Error).message}`);
       throw new ApiError('unavailable', 'The verification email could not be sent; nothing was changed. Try again shortly');

@@ -41,7 +41,7 @@ export function buildCapabilities(version: string, speechEngine: SpeechEngineNam
       summary: 'Create a workspace and key without a human: sign up, read the emailed code, verify.',
       steps: [
         { method: 'POST', path: '/v1/signup', body: { workspace_name: 'string', email: 'string' }, returns: '201 {workspace, api_key: {id, key, …}, verification}' },
-        { method: 'POST', path: '/v1/signup/verify', body: { email: 'string', code: '6 digits' }, returns: '200 workspace; the key now works' },
+        { method: 'POST', path: '/v1/signup/verify', auth: 'Bearer <the key signup returned>', body: { email: 'string', code: '6 digits' }, returns: '200 workspace; the key now works' },
         { method: 'GET', path: '/v1/skills', auth: 'Bearer <key>', returns: 'guides for agents and developers' },
       ],
       alternatives: [{ method: 'POST', path: '/v1/auth/sync', body: { id_token: 'OIDC ID token' } }],

@@ -100,14 +100,19 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The newest OTP the file mailer wrote for `email` (the embedded default of the mail module). */
-export function latestCodeFromFiles(dataDir: string, email: string): string {
+/** The newest message the file mailer wrote for `email` (the embedded default of the mail module). */
+export function latestMailFromFiles(dataDir: string, email: string): string {
   const folder = path.join(dataDir, 'mail');
   const files = readdirSync(folder)
     .filter((f) => f.endsWith(`${email.toLowerCase()}.eml`))
     .sort();
   if (files.length === 0) throw new Error(`no mail for ${email}`);
-  const body = readFileSync(path.join(folder, files[files.length - 1]), 'utf8');
+  return readFileSync(path.join(folder, files[files.length - 1]), 'utf8');
+}
+
+/** The OTP in the newest message for `email`. */
+export function latestCodeFromFiles(dataDir: string, email: string): string {
+  const body = latestMailFromFiles(dataDir, email);
   const match = /verification code is (\d{6})/.exec(body);
   if (!match) throw new Error('no code in mail');
   return match[1];
@@ -129,7 +134,11 @@ export async function signupVerified(app: TestApp, email = `dev${randomBytes(4).
     .send({ workspace_name: 'Test workspace', email });
   if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
   const code = latestCodeFromFiles(app.dataDir, email);
-  const verified = await app.http.post('/v1/signup/verify').set('X-Forwarded-For', ip).send({ email, code });
+  const verified = await app.http
+    .post('/v1/signup/verify')
+    .set('X-Forwarded-For', ip)
+    .set(bearer(res.body.api_key.key))
+    .send({ email, code });
   if (verified.status !== 200) throw new Error(`verify failed: ${verified.status} ${JSON.stringify(verified.body)}`);
   return { key: res.body.api_key.key as string, keyId: res.body.api_key.id as string, workspaceId: res.body.workspace.id as string, email };
 }
