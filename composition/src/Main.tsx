@@ -1,6 +1,6 @@
 import type React from 'react';
 import { useMemo } from 'react';
-import { AbsoluteFill, Sequence } from 'remotion';
+import { AbsoluteFill, Sequence, useCurrentFrame } from 'remotion';
 import './fonts';
 import { AudioLayer } from './layers/AudioLayer';
 import { Background } from './layers/Background';
@@ -9,10 +9,13 @@ import { ShapeLayer } from './layers/ShapeLayer';
 import { TextLayer } from './layers/TextLayer';
 import { VideoLayer } from './layers/VideoLayer';
 import { Watermark } from './layers/Watermark';
-import { MotionBlur } from './motion/motion-blur';
+import { LookProvider } from './look/context';
+import { Blend } from './look/Look';
 import { AudioLevelsProvider } from './motion/audio-levels';
+import { paintOrderAt } from './motion/element-style';
+import { MotionBlur } from './motion/motion-blur';
 import { TransitionOverlays } from './motion/transition-overlays';
-import { resolveRequest, type CompositionProps, type ResolvedElement } from './schema';
+import { resolveRequest, type CompositionProps, type ResolvedElement, type VisualElement } from './schema';
 
 /** Paint order above every element (elements use z-index 4 × their back-to-front position). */
 const TOP = 1_000_000;
@@ -24,6 +27,7 @@ const TOP = 1_000_000;
  */
 export const Main: React.FC<CompositionProps> = ({ request, media, sources }) => {
   const resolved = useMemo(() => resolveRequest(request, media ?? {}), [request, media]);
+  const frame = useCurrentFrame();
   const load = (url: string) => sources?.[url] ?? url;
   const scene = (
     <>
@@ -36,7 +40,15 @@ export const Main: React.FC<CompositionProps> = ({ request, media, sources }) =>
           name={element.id ?? `${element.type} ${element.index}`}
           layout="none"
         >
-          <Layer element={element} load={load} />
+          {element.type === 'audio' ? (
+            <Layer element={element} load={load} />
+          ) : (
+            <LookProvider element={request.elements![element.index] as VisualElement} lookKey={`e${element.index}`} load={load}>
+              <Blend element={request.elements![element.index] as VisualElement} zIndex={paintOrderAt(element, frame, resolved.fps)}>
+                <Layer element={element} load={load} />
+              </Blend>
+            </LookProvider>
+          )}
         </Sequence>
       ))}
       <TransitionOverlays transitions={resolved.transitions} zIndex={TOP - 1} />

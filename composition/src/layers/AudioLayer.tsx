@@ -7,16 +7,17 @@ import { RemappedMedia } from '../motion/remapped-media';
 import type { ResolvedAudio } from '../schema';
 
 export const AudioLayer: React.FC<{ element: ResolvedAudio; src: string }> = ({ element, src }) => {
+  // Silent in the extra copies motion blur draws.
   const audible = useContext(AudibleContext);
   if (element.rateKeyframes) return <RemappedMedia element={element} src={src} muted={!audible} />;
   return (
-  <Audio
-    src={src}
-    trimBefore={element.trimBefore}
-    trimAfter={element.trimAfter}
-    playbackRate={element.playbackRate}
-    muted={element.volume === 0 || !audible}
-    volume={(frame) => element.volume * fadeMultiplier(frame, element)}
-  />
+    <Audio
+      src={src}
+      trimBefore={element.trimBefore}
+      trimAfter={element.trimAfter}
+      playbackRate={element.playbackRate}
+      muted={element.volume === 0 || !audible}
+      volume={(frame) => element.volume * fadeMultiplier(frame, element)}
+    />
   );
 };

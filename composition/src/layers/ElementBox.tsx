@@ -1,6 +1,7 @@
 import type React from 'react';
 import { useCurrentFrame, useVideoConfig } from 'remotion';
 import { fadeMultiplier } from '../animation';
+import { LookFrame } from '../look/context';
 import { useElementMotion } from '../motion/use-element-motion';
 import type { RelativeLength, ResolvedBox, ResolvedTiming } from '../schema';
 
@@ -36,7 +37,7 @@ export const ElementBox: React.FC<{ box: ResolvedBox; timing: ResolvedTiming; ch
         zIndex: motion.zIndex,
       }}
     >
-      {children}
+      <LookFrame width={box.width} height={box.height}>{children}</LookFrame>
     </div>
   );
 };

@@ -2,6 +2,7 @@ import { Video } from '@remotion/media';
 import type React from 'react';
 import { useContext } from 'react';
 import { fadeMultiplier } from '../animation';
+import { useGradeEffects } from '../look/context';
 import { AudibleContext } from '../motion/motion-blur';
 import { RemappedMedia } from '../motion/remapped-media';
 import type { ResolvedVideo } from '../schema';
@@ -9,19 +10,26 @@ import { ElementBox } from './ElementBox';
 
 /** A video clip, covering its box; its sound fades with the picture. */
 export const VideoLayer: React.FC<{ element: ResolvedVideo; src: string }> = ({ element, src }) => {
+  const effects = useGradeEffects();
+  // Silent in the extra copies motion blur draws.
   const audible = useContext(AudibleContext);
   return (
-  <ElementBox box={element.box} timing={element}>
-    {element.rateKeyframes ? <RemappedMedia element={element} src={src} muted={!audible} /> : <Video
-      src={src}
-      trimBefore={element.trimBefore}
-      trimAfter={element.trimAfter}
-      playbackRate={element.playbackRate}
-      muted={element.volume === 0 || !audible}
-      volume={(frame) => element.volume * fadeMultiplier(frame, element)}
-      objectFit="cover"
-      style={{ width: '100%', height: '100%', display: 'block' }}
-    />}
-  </ElementBox>
+    <ElementBox box={element.box} timing={element}>
+      {element.rateKeyframes ? (
+        <RemappedMedia element={element} src={src} muted={!audible} effects={effects} />
+      ) : (
+        <Video
+          src={src}
+          trimBefore={element.trimBefore}
+          trimAfter={element.trimAfter}
+          playbackRate={element.playbackRate}
+          muted={element.volume === 0 || !audible}
+          volume={(frame) => element.volume * fadeMultiplier(frame, element)}
+          objectFit="cover"
+          effects={effects}
+          style={{ width: '100%', height: '100%', display: 'block' }}
+        />
+      )}
+    </ElementBox>
   );
 };

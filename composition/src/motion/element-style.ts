@@ -83,6 +83,22 @@ export function groupTransform(layer: GroupLayer, motion: MotionState, box: Pick
 }
 
 /**
+ * The element's CSS z-index at composition frame `frame`: its place back to front, or the
+ * transition pair's place while one runs (`to` in front of `from`). Whatever carries the
+ * element's blend mode must carry it too, or the blend would be painted out of order.
+ */
+export function paintOrderAt(timing: Pick<ResolvedTiming, 'animation'>, frame: number, fps: number): number | undefined {
+  const animation = timing.animation;
+  if (!animation) return undefined;
+  const seconds = frame / fps;
+  let order = animation.order;
+  for (const transition of animation.transitions) {
+    if (seconds >= transition.window.start - 1e-9 && seconds <= transition.window.end + 1e-9) order = transition.order;
+  }
+  return order;
+}
+
+/**
  * The element's motion style at `frame` (element frames, fractional under motion blur).
  * `box` is null for elements without one (audio).
  */
@@ -99,13 +115,12 @@ export function elementMotionStyle(
   const local = frame / fps;
   const absolute = (timing.from + frame) / fps;
   let own = motionsState(animation.motions, local);
-  let zIndex: number | undefined = animation.order;
   for (const transition of animation.transitions) {
     const { start, end } = transition.window;
     if (absolute < start - 1e-9 || absolute > end + 1e-9) continue;
     own = combine(own, transitionState(transition.type, transition.role, transitionProgress(transition.window, absolute), canvas));
-    zIndex = transition.order;
   }
+  const zIndex = paintOrderAt(timing, timing.from + frame, fps);
   let opacity = 1;
   let groups = '';
   if (animation.groups) {

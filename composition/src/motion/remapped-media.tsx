@@ -12,7 +12,12 @@ import { sourceSeconds } from './time-remap';
  * after frame without gaps. The Player, which cannot remount media every frame, plays pieces of a
  * quarter second at their mean rate (exact at every piece boundary).
  */
-export const RemappedMedia: React.FC<{ element: ResolvedVideo | ResolvedAudio; src: string; muted: boolean }> = ({ element, src, muted }) => {
+export const RemappedMedia: React.FC<{
+  element: ResolvedVideo | ResolvedAudio;
+  src: string;
+  muted: boolean;
+  effects?: React.ComponentProps<typeof Video>['effects'];
+}> = ({ element, src, muted, effects }) => {
   const frame = useCurrentFrame();
   const { fps } = useVideoConfig();
   const step = getRemotionEnvironment().isRendering ? 1 : Math.max(1, Math.round(fps / 4));
@@ -31,6 +36,7 @@ export const RemappedMedia: React.FC<{ element: ResolvedVideo | ResolvedAudio; s
           muted={muted || element.volume === 0}
           volume={volume}
           objectFit="cover"
+          effects={effects}
           style={{ width: '100%', height: '100%', display: 'block' }}
         />
       ) : (

@@ -30,8 +30,9 @@ describe('CATALOGS', () => {
     ]);
     for (const catalog of [CATALOGS.effects, CATALOGS.blend_modes]) {
       expect(catalog.length).toBeGreaterThan(0);
-      expect(catalog.every((entry) => entry.supported === false)).toBe(true);
+      expect(catalog.every((entry) => entry.supported === true)).toBe(true);
     }
+    expect(CATALOGS.effects.every((entry) => (entry.description ?? '').length > 0)).toBe(true);
     for (const catalog of [CATALOGS.motions, CATALOGS.transitions, CATALOGS.easings, CATALOGS.text_animations]) {
       expect(catalog.length).toBeGreaterThan(0);
       expect(catalog.every((entry) => entry.supported === true && (entry.description ?? '').length > 0)).toBe(true);
