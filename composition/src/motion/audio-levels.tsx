@@ -36,7 +36,9 @@ const AudioLevelsLoader: React.FC<{ resolved: ResolvedRequest; load: (url: strin
     const urls = [...new Set(audible.map((element) => element.src))];
     Promise.all(
       urls.map(async (url) => {
-        const data = await getAudioData(load(url), { sampleRate: ANALYSIS_RATE });
+        // A source without a decodable sound track (a silent video) is silence in the mix.
+        const data = await getAudioData(load(url), { sampleRate: ANALYSIS_RATE }).catch(() => null);
+        if (!data) return [url, { samples: new Float32Array(0) }] as const;
         const channels = data.channelWaveforms;
         const samples = new Float32Array(channels[0].length);
         for (const channel of channels) for (let i = 0; i < samples.length; i += 1) samples[i] += channel[i] / channels.length;

@@ -3,7 +3,7 @@ import { elementSchema, motionSchema } from './elements';
 import { checkEasing, easingFields } from './easing-fields';
 import { checkMotionReferences } from './motion-references';
 import { angle, color, fraction, length, percent, point, positiveSeconds, seconds, url } from './primitives';
-import { ALPHA_FORMATS, AUDIO_FEATURES, MOTIONS, OUTPUT_FORMATS, TRANSITIONS } from './vocabulary';
+import { ALPHA_FORMATS, AUDIO_FEATURES, DIRECTIONS, MOTIONS, OUTPUT_FORMATS, TRANSITIONS } from './vocabulary';
 
 /** The render request of spec 2.3 (body of `POST /v1/renders`). */
 
@@ -51,6 +51,7 @@ const groupAnimationSchema = z.strictObject({
   custom: z.string().min(1).optional(),
   ...easingFields,
   reversed: z.boolean().optional(),
+  direction: z.enum(DIRECTIONS).optional(),
   scope: z.enum(['group', 'members']).optional(),
   delay: seconds.optional(),
   spacing: seconds.optional().describe('Seconds between members when scope is members'),
