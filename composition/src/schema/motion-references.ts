@@ -4,7 +4,7 @@ import { closestMatch } from './suggest';
 
 interface Referencing {
   elements?: ReadonlyArray<{ type: string; motion?: ReadonlyArray<{ custom?: string }>; animation_preset?: string }>;
-  groups?: ReadonlyArray<{ animations?: ReadonlyArray<{ type?: string; custom?: string; audio?: unknown }> }>;
+  groups?: ReadonlyArray<{ animations?: ReadonlyArray<{ type?: string; custom?: string; audio?: unknown; scope?: string }> }>;
   custom_animations?: { element?: ReadonlyArray<{ name: string }>; text?: ReadonlyArray<{ name: string }> } | null;
 }
 
@@ -55,6 +55,8 @@ export function checkMotionReferences(request: Referencing, ctx: z.RefinementCtx
       if (animation.type !== undefined && animation.custom !== undefined) issue([...here, 'type'], 'Set at most one of "type" or "custom"');
       if (animation.type === undefined && animation.custom === undefined && animation.audio === undefined) issue([...here, 'type'], 'Set "type", "custom" or "audio"');
       if (animation.custom !== undefined && !elementNames.includes(animation.custom)) issue([...here, 'custom'], unknown(animation.custom, elementNames, 'element'));
+      // A group has no box of its own to clip; each member can be wiped.
+      if (animation.type === 'wipe' && (animation.scope ?? 'group') === 'group') issue([...here, 'scope'], 'A wipe reveals an element\'s own box: use "scope": "members" to wipe each member of the group');
     });
   });
 }
