@@ -1,8 +1,10 @@
 import { Video } from '@remotion/media';
 import type React from 'react';
 import { useContext } from 'react';
+import { useVideoConfig } from 'remotion';
 import { fadeMultiplier } from '../animation';
 import { useGradeEffects } from '../look/context';
+import { transitionVolume } from '../motion/element-style';
 import { AudibleContext } from '../motion/motion-blur';
 import { RemappedMedia } from '../motion/remapped-media';
 import type { ResolvedVideo } from '../schema';
@@ -13,6 +15,7 @@ export const VideoLayer: React.FC<{ element: ResolvedVideo; src: string }> = ({ 
   const effects = useGradeEffects();
   // Silent in the extra copies motion blur draws.
   const audible = useContext(AudibleContext);
+  const { fps } = useVideoConfig();
   return (
     <ElementBox box={element.box} timing={element}>
       {element.rateKeyframes ? (
@@ -24,7 +27,7 @@ export const VideoLayer: React.FC<{ element: ResolvedVideo; src: string }> = ({ 
           trimAfter={element.trimAfter}
           playbackRate={element.playbackRate}
           muted={element.volume === 0 || !audible}
-          volume={(frame) => element.volume * fadeMultiplier(frame, element)}
+          volume={(frame) => element.volume * fadeMultiplier(frame, element) * transitionVolume(element, frame, fps)}
           objectFit="cover"
           effects={effects}
           style={{ width: '100%', height: '100%', display: 'block' }}

@@ -99,6 +99,21 @@ export function paintOrderAt(timing: Pick<ResolvedTiming, 'animation'>, frame: n
 }
 
 /**
+ * Volume factor from the transitions an element takes part in, at element frame `frame`: the
+ * sound of `from` fades out and that of `to` fades in across the window (any transition type).
+ */
+export function transitionVolume(timing: Pick<ResolvedTiming, 'from' | 'animation'>, frame: number, fps: number): number {
+  const seconds = (timing.from + frame) / fps;
+  let factor = 1;
+  for (const transition of timing.animation?.transitions ?? []) {
+    if (seconds < transition.window.start || seconds > transition.window.end) continue;
+    const progress = transitionProgress(transition.window, seconds);
+    factor *= transition.role === 'to' ? progress : 1 - progress;
+  }
+  return factor;
+}
+
+/**
  * The element's motion style at `frame` (element frames, fractional under motion blur).
  * `box` is null for elements without one (audio).
  */

@@ -5,6 +5,7 @@ import { easingFunction } from './easing';
 import { groupStructure, stackPositions } from './groups';
 import { keyframeState, keyframeValue, resolveKeyframes } from './keyframes';
 import { presetState } from './presets';
+import { paintOrderAt, transitionVolume } from './element-style';
 import { combine, REST, state } from './state';
 import { joinedLetter, partStart, splitGraphemes, splitWords, textDirection } from './text-split';
 import { rateAt, sourceOffset, timeForOffset } from './time-remap';
@@ -150,6 +151,12 @@ describe('transitions', () => {
     const b = resolved.elements.find((element) => element.id === 'b')!;
     expect(a.animation!.transitions[0]).toMatchObject({ role: 'from' });
     expect(b.animation!.transitions[0].order).toBeGreaterThan(a.animation!.transitions[0].order);
+    // b draws in front of a only while the transition runs; the sound crossfades across it.
+    expect(paintOrderAt(b, 16, 10)).toBeGreaterThan(paintOrderAt(a, 16, 10)!);
+    expect(paintOrderAt(b, 25, 10)).toBe(b.animation!.order);
+    expect(transitionVolume(a, 18, 10)).toBeCloseTo(0.4, 12);
+    expect(transitionVolume(b, 3, 10)).toBeCloseTo(0.6, 12);
+    expect(transitionVolume(b, 10, 10)).toBe(1);
   });
 
   it('runs in the overlap of explicitly timed elements, or not at all', () => {
