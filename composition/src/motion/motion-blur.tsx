@@ -4,7 +4,8 @@ import { AbsoluteFill, Freeze, useCurrentFrame } from 'remotion';
 
 /**
  * Motion blur (`motion_blur`): the scene drawn `samples` times at instants spread evenly over the
- * open shutter (`shutter` × one frame interval, ending at the frame's own instant), each copy
+ * open shutter (`shutter` × one frame interval, ending at the frame's own instant, never before
+ * the composition's start), each copy
  * laid over the ones before it with opacity 1/(k + 1), which leaves the mean of all samples.
  * Cost: every frame draws the whole scene `samples` times. Only the first copy plays sound.
  */
@@ -26,7 +27,8 @@ export const MotionBlur: React.FC<{ samples?: number; shutter?: number; children
       <AbsoluteFill key={k} style={{ opacity: 1 / (k + 1), isolation: 'isolate' }}>
         {k === 0 ? children : (
           <AudibleContext.Provider value={false}>
-            <Freeze frame={frame - offset}>{children}</Freeze>
+            {/* The shutter does not open before the first frame. */}
+            <Freeze frame={Math.max(0, frame - offset)}>{children}</Freeze>
           </AudibleContext.Provider>
         )}
       </AbsoluteFill>,
