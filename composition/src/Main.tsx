@@ -61,7 +61,7 @@ export const Main: React.FC<CompositionProps> = ({ request, media, sources }) =>
   );
   return (
     <AbsoluteFill style={{ overflow: 'hidden' }}>
-      <AudioLevelsProvider request={request} resolved={resolved} load={load}>
+      <AudioLevelsProvider resolved={resolved} load={load}>
         {request.motion_blur ? <MotionBlur samples={request.motion_blur.samples} shutter={request.motion_blur.shutter}>{scene}</MotionBlur> : scene}
       </AudioLevelsProvider>
     </AbsoluteFill>

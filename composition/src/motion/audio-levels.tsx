@@ -2,7 +2,6 @@ import { getAudioData } from '@remotion/media-utils';
 import type React from 'react';
 import { useEffect, useMemo, useState } from 'react';
 import { useDelayRender } from 'remotion';
-import type { RenderRequest } from '../schema/request';
 import type { ResolvedRequest } from '../schema/resolve';
 import { ANALYSIS_RATE, levelsOf, mixWindow, type AudibleSpan, type DecodedSource } from './audio-analysis';
 import { sourceSeconds } from './time-remap';
@@ -19,7 +18,7 @@ function listens(resolved: ResolvedRequest): boolean {
  * Decodes the sound of every audible element (once, before the first frame) when an animation
  * listens to the composition's audio, and provides its levels per instant.
  */
-export const AudioLevelsProvider: React.FC<{ request: RenderRequest; resolved: ResolvedRequest; load: (url: string) => string; children: React.ReactNode }> = ({ resolved, load, children }) => {
+export const AudioLevelsProvider: React.FC<{ resolved: ResolvedRequest; load: (url: string) => string; children: React.ReactNode }> = ({ resolved, load, children }) => {
   if (!listens(resolved)) return <>{children}</>;
   return <AudioLevelsLoader resolved={resolved} load={load}>{children}</AudioLevelsLoader>;
 };
