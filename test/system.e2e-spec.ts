@@ -26,6 +26,7 @@ describe('system routes, discovery and the error envelope', () => {
       auth_sync: { limit: 10, window_seconds: 3600, per: 'ip' },
       render_submit: { limit: 120, window_seconds: 60, per: 'ip' },
       task_submit: { limit: 300, window_seconds: 60, per: 'ip' },
+      webhook_test: { limit: 10, window_seconds: 60, per: 'workspace' },
     });
     expect(res.body.limits).toMatchObject({
       width: { min: 16, max: 8192 },
@@ -179,5 +180,37 @@ describe('roles', () => {
     } finally {
       await worker.close();
     }
+  });
+});
+
+describe('one source for limits and rules', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ role: 'api', env: { WEBHOOK_TIMEOUT_S: '3', UPLOAD_MAX_BYTES: '1000000' } });
+  });
+  afterAll(() => app.close());
+
+  it('publishes the configured webhook timeout and upload size, not the defaults', async () => {
+    const caps = await app.http.get('/v1/capabilities').expect(200);
+    expect(caps.body.limits.webhook_response_seconds).toBe(3);
+    expect(caps.body.limits.upload_file_bytes).toBe(1_000_000);
+    expect(caps.body.limits.source_file_bytes).toBe(5 * 1024 ** 3);
+  });
+
+  it('judges a URL the same in a render request and in a task', async () => {
+    const { key } = await signupVerified(app);
+    // Valid syntax in both (underscores are allowed in host names): both fail only when fetched.
+    const render = await app.http.post('/v1/renders').set(bearer(key)).send({ elements: [{ type: 'image', source_url: 'http://my_host/a.png' }] });
+    const task = await app.http.post('/v1/tasks/transcribe').set(bearer(key)).send({ source_url: 'http://my_host/a.mp4' });
+    for (const res of [render, task]) {
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe('invalid_source');
+    }
+    // Invalid in both, with the same type and message.
+    const badRender = await app.http.post('/v1/renders').set(bearer(key)).send({ elements: [{ type: 'image', source_url: 'https://user:pw@e.com/a.png' }] });
+    const badTask = await app.http.post('/v1/tasks/transcribe').set(bearer(key)).send({ source_url: 'https://user:pw@e.com/a.mp4' });
+    expect(badRender.body.error.details.errors[0]).toMatchObject({ type: 'url_parsing', pointer: '/elements/0/source_url' });
+    expect(badTask.body.error.details.errors[0]).toMatchObject({ type: 'url_parsing', pointer: '/source_url' });
+    expect(badTask.body.error.details.errors[0].msg).toBe(badRender.body.error.details.errors[0].msg);
   });
 });

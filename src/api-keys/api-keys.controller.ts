@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentWorkspace } from '../common/auth/decorators';
-import { PageQueryDto } from '../common/pagination/pagination';
+import { PageQueryDto, PAGE_LIMIT } from '../common/pagination/pagination';
 import { Workspace } from '../workspaces/workspace.entity';
 import { ApiKeysService } from './api-keys.service';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
@@ -15,13 +15,13 @@ export class ApiKeysController {
   @Post()
   @ApiOperation({ summary: 'Create an API key; the plaintext `key` is returned only here' })
   create(@CurrentWorkspace() ws: Workspace, @Body() body: CreateApiKeyDto) {
-    return this.apiKeys.create(ws.id, body.name ?? 'api key');
+    return this.apiKeys.createForWorkspace(ws, body.name ?? 'api key');
   }
 
   @Get()
   @ApiOperation({ summary: 'List API keys, newest first, revoked ones included' })
   list(@CurrentWorkspace() ws: Workspace, @Query() query: PageQueryDto) {
-    return this.apiKeys.list(ws.id, query.limit ?? 20, query.cursor);
+    return this.apiKeys.list(ws.id, query.limit ?? PAGE_LIMIT.default, query.cursor);
   }
 
   @Delete(':key_id')

@@ -6,6 +6,7 @@ import { ApiError } from '../common/errors/api-error';
 import { newId, randomBase62 } from '../common/ids';
 import { decodeCursor, Page, toPage } from '../common/pagination/pagination';
 import { Workspace } from '../workspaces/workspace.entity';
+import { assertBelowCap } from '../workspaces/workspace-caps';
 import { ApiKey } from './api-key.entity';
 
 export interface ApiKeyView {
@@ -61,6 +62,16 @@ export class ApiKeysService {
     await manager.insert(ApiKey, key);
     const saved = await manager.findOneByOrFail(ApiKey, { id: key.id });
     return { id: saved.id, name: saved.name, prefix: saved.prefix, key: plaintext, created_at: saved.createdAt.toISOString() };
+  }
+
+  /** POST /v1/api-keys: a new working key, within the plan's cap on live keys. */
+  async createForWorkspace(workspace: Workspace, name: string): Promise<CreatedApiKey> {
+    return this.db.transaction(async (tx) => {
+      await assertBelowCap(tx, workspace, 'apiKeys', () =>
+        tx.countBy(ApiKey, { workspaceId: workspace.id, revokedAt: IsNull(), pendingCodeId: IsNull() }),
+      );
+      return this.create(workspace.id, name, tx);
+    });
   }
 
   /**

@@ -1,3 +1,4 @@
+import { PAGE_LIMIT } from '../common/pagination/pagination';
 import { Controller, Delete, Get, HttpCode, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -15,7 +16,7 @@ export class AssetsController {
   @Get()
   @ApiOperation({ summary: 'List assets, newest first: images at once, video and audio once their duration is known' })
   list(@CurrentWorkspace() ws: Workspace, @Query() query: ListAssetsDto) {
-    return this.assets.list(ws, { ...query, limit: query.limit ?? 20 });
+    return this.assets.list(ws, { ...query, limit: query.limit ?? PAGE_LIMIT.default });
   }
 
   @Get(':asset_id')

@@ -9,7 +9,8 @@ import { APP_CONFIG } from '../config/config.module';
 import { EventPublisher } from '../events/event-publisher';
 import { QueueService } from '../infra/queue/queue.service';
 import { Job } from '../jobs/job.entity';
-import { RENDER_QUEUE, RenderQueuePayload } from '../renders/render-queue';
+import { JobScheduler } from '../jobs/job-scheduler';
+import { RENDER_QUEUE } from '../renders/render-queue';
 import { AssetsService } from './assets.service';
 import { ExternalCopies, IngestFailure } from './external-copies.service';
 import { INGEST_DEAD_LETTER_QUEUE, INGEST_QUEUE, INGEST_RETRY_LIMIT, IngestPayload } from './intake-queues';
@@ -37,6 +38,7 @@ export class IngestWorker implements OnApplicationBootstrap {
     private readonly intake: MediaIntake,
     private readonly assets: AssetsService,
     private readonly events: EventPublisher,
+    private readonly scheduler: JobScheduler,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -118,7 +120,9 @@ export class IngestWorker implements OnApplicationBootstrap {
         `UPDATE jobs SET status = 'queued', updated_at = now() WHERE id = $1 AND status = 'ingesting'`,
         [job.id],
       );
-      if (moved > 0) await this.queue.sendInTransaction(tx, RENDER_QUEUE, { job_id: job.id } satisfies RenderQueuePayload);
+      if (moved === 0) return;
+      const [{ plan }]: { plan: string }[] = await tx.query(`SELECT plan FROM workspaces WHERE id = $1`, [job.workspaceId]);
+      await this.scheduler.enqueue(tx, job, RENDER_QUEUE, plan);
     });
   }
 

@@ -72,15 +72,14 @@ export class MediaIntake {
 
   /**
    * Submit check of a task's one source, as renders check theirs: an asset must be this
-   * workspace's and ready; an external URL must answer. Throws the same 422s.
+   * workspace's and ready; an external URL must answer. Throws the same 422s. Returns what is
+   * known of a stored asset (its duration), null for an external URL.
    */
-  async prepareSource(workspace: Workspace, source: ExternalSource): Promise<void> {
-    if (this.isHosted(source.url)) {
-      await this.readyAsset(workspace.id, source);
-      return;
-    }
+  async prepareSource(workspace: Workspace, source: ExternalSource): Promise<MediaInfo | null> {
+    if (this.isHosted(source.url)) return this.readyAsset(workspace.id, source);
     const failure = await firstFailingSource(this.fetcher, [source]);
     if (failure) throw new ApiError(failure.code, failure.message, { pointer: failure.pointer });
+    return null;
   }
 
   /** Enqueues the copy inside the submit transaction (the job row and its queue entry commit together). */

@@ -1,7 +1,10 @@
 import * as path from 'node:path';
 import { MAX_FILE_BYTES } from '../common/limits';
-import { SPEECH_ENGINE_NAMES, SpeechEngineName } from '../tasks/transcribe/engines/speech-engine';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '../webhooks/retry-schedule';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from './retry-schedule';
+
+/** The speech-to-text engines a deployment can choose (`TRANSCRIBE_ENGINE`). */
+export const SPEECH_ENGINE_NAMES = ['pocketsphinx', 'google'] as const;
+export type SpeechEngineName = (typeof SPEECH_ENGINE_NAMES)[number];
 import { PROJECT_ROOT } from './paths';
 
 /** Which parts of the service this process runs. */

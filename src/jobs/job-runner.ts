@@ -7,6 +7,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { EventPublisher } from '../events/event-publisher';
 import { QueueService } from '../infra/queue/queue.service';
 import { JobFailure } from './job-failure';
+import { WORKSPACE_CONCURRENCY } from './job-scheduler';
 import { Job, JobKind, JobOutput, ProgressStage } from './job.entity';
 import { ProgressWriter } from './progress-writer';
 
@@ -78,6 +79,8 @@ export class JobRunner {
       {
         localConcurrency: concurrency,
         batchSize: 1,
+        // One workspace's backlog cannot fill every worker (fair order: JobScheduler).
+        groupConcurrency: WORKSPACE_CONCURRENCY,
         // NOTIFY wakes an idle worker at once; a wake-up that arrives while it works is lost, so a
         // busy worker still looks for the next job within a second of finishing.
         pollingIntervalSeconds: 1,

@@ -6,6 +6,7 @@ import { decodeCursor, Page, toPageAsync } from '../common/pagination/pagination
 import { Workspace } from '../workspaces/workspace.entity';
 import { Job, JobKind, TERMINAL_STATUSES } from './job.entity';
 import { JobPresenter } from './job.presenter';
+import { JobScheduler } from './job-scheduler';
 import { JobView } from './job.view';
 
 const NOUN: Record<JobKind, string> = { render: 'Render', task: 'Task' };
@@ -16,6 +17,7 @@ export class JobStore {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly presenter: JobPresenter,
+    private readonly scheduler: JobScheduler,
   ) {}
 
   async find(workspace: Workspace, kind: JobKind, id: string): Promise<Job> {
@@ -40,7 +42,8 @@ export class JobStore {
   }
 
   /**
-   * Moves a non-terminal job to `cancelled` (409 when it already ended). A worker running it
+   * Moves a non-terminal job to `cancelled` (409 when it already ended) and takes it off its queue
+   * in the same transaction, so it never takes a worker slot. A worker already running it
    * notices within a second (its progress writes stop matching) and stops its browser, encoder
    * or engine.
    */
@@ -57,6 +60,7 @@ export class JobStore {
         throw new ApiError('conflict', `${NOUN[kind]} ${id} is already ${current.status}`, { status: current.status });
       }
       await tx.update(Job, { id }, { status: 'cancelled', completedAt: new Date(), progressStage: null });
+      await this.scheduler.dequeue(tx, current);
       return tx.findOneByOrFail(Job, { id });
     });
     return this.presenter.present(job);

@@ -79,6 +79,24 @@ export class Job {
   @Column('integer', { default: 0 })
   attempts: number;
 
+  /**
+   * Quota seconds the job holds while it is unfinished (render output seconds, transcribed audio
+   * seconds): set at submit from what the request tells, corrected once the media are probed.
+   */
+  @Column('double precision', { name: 'reserved_seconds', default: 0 })
+  reservedSeconds: number;
+
+  /** How long one attempt may run, from the job's size; the queue ends an attempt that runs longer. */
+  @Column('integer', { name: 'run_limit_seconds', nullable: true })
+  runLimitSeconds: number | null;
+
+  /** The queue entry that will run the job (null while ingesting or once done). */
+  @Column('text', { name: 'queue_name', nullable: true })
+  queueName: string | null;
+
+  @Column('uuid', { name: 'queue_entry_id', nullable: true })
+  queueEntryId: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

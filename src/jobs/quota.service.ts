@@ -1,46 +1,104 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { planOf } from '../workspaces/plans';
 import { billingPeriod } from '../workspaces/usage.service';
 import { Workspace } from '../workspaces/workspace.entity';
+import { JobFailure } from './job-failure';
 
-/** Render-minute allowance of the free plan (spec part 8): completed, non-preview output seconds. */
+/** A monthly allowance of the plan: render output minutes, or transcribed audio minutes. */
+export type Allowance = 'render' | 'transcribe';
+
+const ALLOWANCE = {
+  render: { noun: 'render minutes', perMonth: (plan: string) => planOf(plan).renderMinutesPerMonth },
+  transcribe: { noun: 'transcription minutes', perMonth: (plan: string) => planOf(plan).transcribeMinutesPerMonth },
+} as const;
+
+/**
+ * The plan's monthly allowances (spec part 8). Spent seconds are what finished jobs used this
+ * calendar month (completed renders' output seconds; transcribed audio of tasks that did not fail
+ * or get cancelled); unfinished jobs hold their `reserved_seconds`. A submit reserves its estimate,
+ * so a backlog of queued jobs cannot overspend; a failed or cancelled job releases its hold simply
+ * by no longer counting. Checks of one workspace take an advisory lock, so two submits cannot both
+ * take the last minutes.
+ */
 @Injectable()
 export class QuotaService {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async renderSecondsUsed(workspaceId: string, start: Date, end: Date): Promise<number> {
-    const [row]: { seconds: number | null }[] = await this.db.query(
-      `SELECT COALESCE(SUM(output_seconds), 0)::float8 AS seconds FROM jobs
-       WHERE workspace_id = $1 AND kind = 'render' AND status = 'completed' AND NOT is_preview
-         AND completed_at >= $2 AND completed_at < $3`,
-      [workspaceId, start, end],
+  /** Seconds used and held this month, leaving out `exceptJobId`. */
+  async secondsCounted(allowance: Allowance, workspaceId: string, manager: EntityManager = this.db.manager, exceptJobId = ''): Promise<number> {
+    const period = billingPeriod();
+    const [row]: { seconds: number }[] = await manager.query(
+      allowance === 'render'
+        ? `SELECT COALESCE(SUM(CASE WHEN status = 'completed' THEN output_seconds ELSE reserved_seconds END), 0)::float8 AS seconds
+           FROM jobs WHERE workspace_id = $1 AND kind = 'render' AND NOT is_preview AND id <> $4 AND (
+             (status = 'completed' AND completed_at >= $2 AND completed_at < $3) OR status IN ('ingesting', 'queued', 'processing'))`
+        : `SELECT COALESCE(SUM(reserved_seconds), 0)::float8 AS seconds
+           FROM jobs WHERE workspace_id = $1 AND kind = 'task' AND task_type = 'transcribe' AND id <> $4 AND (
+             (status = 'completed' AND completed_at >= $2 AND completed_at < $3) OR status IN ('queued', 'processing'))`,
+      [workspaceId, period.start, period.end, exceptJobId],
     );
     return row.seconds ?? 0;
   }
 
   /**
-   * Refuses a render that would go past the month's allowance. `requestedSeconds` is the output
-   * duration as far as the request tells before any media is probed (unknown media lengths take
-   * the schema's fallback); the render is billed by what it actually produced.
+   * Submit: refuses (402 quota_exceeded) a job whose estimate does not fit what is left of the
+   * month. Call inside the transaction that inserts the job with `reserved_seconds = seconds`.
+   * A job that costs nothing (a still) always fits; one whose length is not known yet
+   * (`lengthUnknown`, confirmed by the worker) needs something left.
    */
-  async assertRenderAllowed(workspace: Workspace, requestedSeconds: number): Promise<void> {
-    const limitSeconds = planOf(workspace.plan).renderMinutesPerMonth * 60;
-    const period = billingPeriod();
-    const used = await this.renderSecondsUsed(workspace.id, period.start, period.end);
-    if (used >= limitSeconds || used + requestedSeconds > limitSeconds) {
-      const remainingMinutes = Math.max(0, (limitSeconds - used) / 60);
+  async reserve(tx: EntityManager, allowance: Allowance, workspace: Workspace, seconds: number, lengthUnknown = false): Promise<void> {
+    await lockQuota(tx, allowance, workspace.id);
+    const counted = await this.secondsCounted(allowance, workspace.id, tx);
+    const limit = ALLOWANCE[allowance].perMonth(workspace.plan) * 60;
+    if (counted + seconds > limit || (lengthUnknown && counted >= limit)) {
+      const period = billingPeriod();
+      const { noun } = ALLOWANCE[allowance];
       throw new ApiError(
         'quota_exceeded',
-        `The ${workspace.plan} plan allows ${limitSeconds / 60} render minutes a month; ${remainingMinutes.toFixed(2)} remain and this render needs ${(requestedSeconds / 60).toFixed(2)}. The allowance resets on ${period.end.toISOString().slice(0, 10)}`,
+        `The ${workspace.plan} plan allows ${limit / 60} ${noun} a month; ${minutes(Math.max(0, limit - counted))} remain (queued and running jobs included) and this job needs ${minutes(seconds)}. The allowance resets on ${period.end.toISOString().slice(0, 10)}`,
         {
-          render_minutes_limit: limitSeconds / 60,
-          render_minutes_used: Math.round((used / 60) * 100) / 100,
+          [`${allowance}_minutes_limit`]: limit / 60,
+          [`${allowance}_minutes_used`]: Math.round((counted / 60) * 100) / 100,
           resets_at: period.end.toISOString(),
         },
       );
     }
   }
+
+  /**
+   * Worker, once the media are probed: replaces the job's estimate by the real figure, or fails
+   * the job with `quota_exceeded` (before any rendering) when it no longer fits.
+   */
+  async confirm(allowance: Allowance, job: { id: string; workspaceId: string }, seconds: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await lockQuota(tx, allowance, job.workspaceId);
+      const plan = await this.planName(job.workspaceId, tx);
+      const others = await this.secondsCounted(allowance, job.workspaceId, tx, job.id);
+      const limit = ALLOWANCE[allowance].perMonth(plan) * 60;
+      if (others + seconds > limit) {
+        throw new JobFailure(
+          'quota_exceeded',
+          `Now that its media are known this job needs ${minutes(seconds)} of ${ALLOWANCE[allowance].noun}, but only ${minutes(Math.max(0, limit - others))} of the month's ${limit / 60} remain`,
+        );
+      }
+      await tx.query(`UPDATE jobs SET reserved_seconds = $2 WHERE id = $1`, [job.id, seconds]);
+    });
+  }
+
+  /** The plan of a workspace, for workers that hold only a job. */
+  async planName(workspaceId: string, manager: EntityManager = this.db.manager): Promise<string> {
+    const rows: { plan: string }[] = await manager.query(`SELECT plan FROM workspaces WHERE id = $1`, [workspaceId]);
+    return rows[0]?.plan ?? 'free';
+  }
+}
+
+function lockQuota(tx: EntityManager, allowance: Allowance, workspaceId: string): Promise<unknown> {
+  return tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`quota:${allowance}:${workspaceId}`]);
+}
+
+function minutes(seconds: number): string {
+  return `${(seconds / 60).toFixed(2)} minutes`;
 }

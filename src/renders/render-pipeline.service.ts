@@ -5,7 +5,9 @@ import {
   CompositionProps,
   externalSources,
   MediaInfo,
+  RenderRequest,
   resolveRequest,
+  ResolvedRequest,
   validateRenderRequest,
 } from '../../composition/src/schema';
 import { AppConfig } from '../config/app-config';
@@ -15,9 +17,12 @@ import { MediaIntake } from '../assets/media-intake.service';
 import { SourceFailure } from '../assets/source-failure';
 import { Storage } from '../infra/storage/storage';
 import { Job, JobOutput, ProgressStage } from '../jobs/job.entity';
+import { QuotaService } from '../jobs/quota.service';
+import { planOf } from '../workspaces/plans';
 import { OutputFormat, planOutput } from './engine/output-formats';
 import { probeMedia } from './engine/probe';
 import { RemotionRenderer } from './engine/remotion-renderer';
+import { capViolations, renderCost } from './render-cost';
 import { RenderFailure } from './render-failure';
 
 export type ProgressReporter = (stage: ProgressStage, percent: number) => void;
@@ -42,6 +47,7 @@ export class RenderPipeline {
     private readonly intake: MediaIntake,
     private readonly storage: Storage,
     private readonly renderer: RemotionRenderer,
+    private readonly quota: QuotaService,
   ) {}
 
   async run(job: Job, signal: AbortSignal, report: ProgressReporter): Promise<RenderedArtifact> {
@@ -68,6 +74,7 @@ export class RenderPipeline {
         sources[input.url] = mounted.urls[index];
       });
       const resolved = resolveRequest(request, media);
+      await this.assertAffordable(job, request, resolved);
       const plan = planOutput((request.output_format ?? 'mp4') as OutputFormat, request.alpha ?? false);
       const outputPath = path.join(workDir, `output.${plan.extension}`);
       const props: CompositionProps = { request, media, sources };
@@ -90,6 +97,19 @@ export class RenderPipeline {
       unmount();
       await rm(workDir, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * Now that every input is probed, the render's real size is known: it must still fit the plan's
+   * per-render caps and the month's render minutes (its reservation becomes the real figure), else
+   * it fails here, before any frame is drawn.
+   */
+  private async assertAffordable(job: Job, request: RenderRequest, resolved: ResolvedRequest): Promise<void> {
+    const planName = await this.quota.planName(job.workspaceId);
+    const cost = renderCost(request, resolved);
+    const overCaps = capViolations(cost, planOf(planName), planName);
+    if (overCaps.length > 0) throw new RenderFailure('invalid_request', `With its media probed, the render exceeds its plan: ${overCaps[0].msg}`);
+    if (!job.isPreview) await this.quota.confirm('render', job, cost.billedSeconds);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { PAGE_LIMIT } from '../common/pagination/pagination';
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -33,7 +34,7 @@ export class RendersController {
   @Get()
   @ApiOperation({ summary: 'List renders, newest first (previews excluded)' })
   list(@CurrentWorkspace() ws: Workspace, @Query() query: ListRendersDto) {
-    return this.renders.list(ws, { ...query, limit: query.limit ?? 20 });
+    return this.renders.list(ws, { ...query, limit: query.limit ?? PAGE_LIMIT.default });
   }
 
   @Get(':id')

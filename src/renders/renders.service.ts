@@ -15,15 +15,17 @@ import { ApiError } from '../common/errors/api-error';
 import { IdempotencyService } from '../common/idempotency/idempotency.service';
 import { newId } from '../common/ids';
 import { Page } from '../common/pagination/pagination';
-import { QueueService } from '../infra/queue/queue.service';
 import { Job, JobStatus } from '../jobs/job.entity';
 import { JobPresenter } from '../jobs/job.presenter';
+import { JobScheduler } from '../jobs/job-scheduler';
 import { JobStore } from '../jobs/job-store';
 import { JobView } from '../jobs/job.view';
 import { QuotaService } from '../jobs/quota.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
+import { planOf } from '../workspaces/plans';
 import { Workspace } from '../workspaces/workspace.entity';
-import { RENDER_QUEUE, RenderQueuePayload } from './render-queue';
+import { capViolations, renderCost, runLimitSeconds } from './render-cost';
+import { RENDER_QUEUE } from './render-queue';
 
 export type RenderSubmitOut = JobView & { ok: boolean; violations: ReturnType<typeof truncateViolations> };
 
@@ -51,7 +53,7 @@ export function parseRenderRequest(body: unknown): RenderRequest {
 export class RendersService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly queue: QueueService,
+    private readonly scheduler: JobScheduler,
     private readonly quota: QuotaService,
     private readonly idempotency: IdempotencyService,
     private readonly presenter: JobPresenter,
@@ -65,8 +67,10 @@ export class RendersService {
     const parsed = parseRenderRequest(body);
     this.webhooks.assertJobWebhookUrl(parsed.webhook_url);
     const { request, ingest, media } = await this.intake.prepareRender(workspace, parsed);
-    const knownSeconds = resolveRequest(request, media).durationSeconds;
-    if (!options.isPreview) await this.quota.assertRenderAllowed(workspace, knownSeconds);
+    // Media lengths not known yet count as the schema's fallback; the worker checks again once probed.
+    const cost = renderCost(request, resolveRequest(request, media));
+    const overCaps = capViolations(cost, planOf(workspace.plan), workspace.plan);
+    if (overCaps.length > 0) throw ApiError.validation(overCaps);
     const violations = findViolations(request, media);
     const ok = !violations.some((v) => v.severity === 'error');
 
@@ -75,10 +79,15 @@ export class RendersService {
         tx,
         { workspaceId: workspace.id, scope: 'renders', key: options.idempotencyKey, payload: body },
         async () => {
+          const reserved = options.isPreview ? 0 : cost.billedSeconds;
+          if (!options.isPreview) await this.quota.reserve(tx, 'render', workspace, reserved);
           // External files to copy first: the job waits in `ingesting` for the ingest queue.
-          const job = await this.insertJob(tx, workspace, request, options, ingest ? 'ingesting' : 'queued');
+          const job = await this.insertJob(tx, workspace, request, options, ingest ? 'ingesting' : 'queued', {
+            reservedSeconds: reserved,
+            runLimitSeconds: runLimitSeconds(cost),
+          });
           if (ingest) await this.intake.enqueueIngest(tx, job.id);
-          else await this.queue.sendInTransaction(tx, RENDER_QUEUE, { job_id: job.id } satisfies RenderQueuePayload);
+          else await this.scheduler.enqueue(tx, job, RENDER_QUEUE, workspace.plan);
           const view = await this.presenter.present(job);
           return { ...view, ok, violations: truncateViolations(violations) };
         },
@@ -92,6 +101,7 @@ export class RendersService {
     request: RenderRequest,
     options: SubmitOptions,
     status: Extract<JobStatus, 'ingesting' | 'queued'>,
+    limits: { reservedSeconds: number; runLimitSeconds: number },
   ): Promise<Job> {
     const id = newId('render');
     const job = tx.create(Job, {
@@ -101,10 +111,12 @@ export class RendersService {
       taskType: null,
       status,
       isPreview: options.isPreview ?? false,
-      request: request as Record<string, unknown>,
+      // metadata is stored once, in its own column; the worker never needs it.
+      request: { ...request, metadata: undefined } as Record<string, unknown>,
       metadata: (request.metadata ?? {}) as Record<string, unknown>,
       webhookUrl: request.webhook_url ?? null,
       projectId: options.projectId ?? null,
+      ...limits,
     });
     // jsonb columns typed as records trip TypeORM's deep-partial typing; the entity is complete.
     await tx.insert(Job, job as QueryDeepPartialEntity<Job>);

@@ -1,15 +1,21 @@
-import { CATALOGS, elementJsonSchemas, requestJsonSchema } from '../../composition/src/schema';
+import {
+  CANVAS_LIMITS, CATALOGS, elementJsonSchemas, MAX_VIOLATIONS_RETURNED, REQUEST_LIMITS, requestJsonSchema, URL_MAX_LENGTH,
+} from '../../composition/src/schema';
+import { OTP_MAX_FAILED_ATTEMPTS, OTP_TTL_MS } from '../auth/otp';
+import { PAGE_LIMIT, PAGE_MAX_BYTES } from '../common/pagination/pagination';
 import { RATE_LIMITS } from '../common/rate-limit/rate-limits';
 import { taskCapabilities } from '../tasks/task-types';
-import type { SpeechEngineName } from '../tasks/transcribe/engines/speech-engine';
-import { PLANS } from '../workspaces/plans';
+import { MAX_FILE_BYTES } from '../common/limits';
+import type { AppConfig } from '../config/app-config';
+import { UPLOAD_URL_TTL_SECONDS } from '../uploads/uploads.service';
+import { PLANS, publishedPlans } from '../workspaces/plans';
 
 /**
  * The unauthenticated machine-readable catalog. Catalogs and JSON Schemas come from the one schema
  * in composition/; every entry says whether the renderer supports it (`supported`, and
  * `x-supported: false` on schema properties that are accepted but not drawn yet).
  */
-export function buildCapabilities(version: string, speechEngine: SpeechEngineName) {
+export function buildCapabilities(version: string, config: AppConfig) {
   const rateLimits = Object.fromEntries(
     Object.entries(RATE_LIMITS)
       .filter(([, rule]) => rule.published)
@@ -18,22 +24,25 @@ export function buildCapabilities(version: string, speechEngine: SpeechEngineNam
   return {
     version,
     ...CATALOGS,
-    ...taskCapabilities(speechEngine),
+    ...taskCapabilities(config.transcribe.engine),
     element_schemas: elementJsonSchemas(),
     request_schema: requestJsonSchema(),
     limits: {
-      width: { min: 16, max: 8192 },
-      height: { min: 16, max: 8192 },
-      frame_rate: { min: 1, max: 240, default: 30 },
-      url_length: { min: 1, max: 2083 },
-      source_file_bytes: 5 * 1024 ** 3,
-      upload_url_lifetime_seconds: 3600,
-      violations_returned: 40,
-      list_limit: { default: 20, min: 1, max: 200 },
-      otp_wrong_guesses: 5,
-      otp_lifetime_seconds: 900,
-      webhook_response_seconds: 10,
-      free_plan: { render_minutes_per_month: PLANS.free.renderMinutesPerMonth, ai_tasks_per_month: null },
+      width: CANVAS_LIMITS.size,
+      height: CANVAS_LIMITS.size,
+      frame_rate: CANVAS_LIMITS.frame_rate,
+      url_length: { min: 1, max: URL_MAX_LENGTH },
+      source_file_bytes: MAX_FILE_BYTES,
+      upload_file_bytes: config.storage.uploadMaxBytes,
+      upload_url_lifetime_seconds: UPLOAD_URL_TTL_SECONDS,
+      violations_returned: MAX_VIOLATIONS_RETURNED,
+      list_limit: { ...PAGE_LIMIT, max_bytes: PAGE_MAX_BYTES },
+      request: REQUEST_LIMITS,
+      otp_wrong_guesses: OTP_MAX_FAILED_ATTEMPTS,
+      otp_lifetime_seconds: OTP_TTL_MS / 1000,
+      webhook_response_seconds: config.webhooks.timeoutSeconds,
+      free_plan: { render_minutes_per_month: PLANS.free.renderMinutesPerMonth, transcribe_minutes_per_month: PLANS.free.transcribeMinutesPerMonth, ai_tasks_per_month: null },
+      plans: publishedPlans(),
       previews_metered: false,
     },
     rate_limits: rateLimits,

@@ -24,7 +24,7 @@ export class SystemService {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.buildInfo = readBuildInfo(config.commit);
-    this.catalog = buildCapabilities(SERVICE_VERSION, config.transcribe.engine);
+    this.catalog = buildCapabilities(SERVICE_VERSION, config);
   }
 
   version() {

@@ -1,3 +1,4 @@
+import { PAGE_LIMIT } from '../common/pagination/pagination';
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -46,7 +47,7 @@ export class TasksController {
   @Get()
   @ApiOperation({ summary: 'List tasks, newest first' })
   list(@CurrentWorkspace() ws: Workspace, @Query() query: ListTasksDto) {
-    return this.tasks.list(ws, { ...query, limit: query.limit ?? 20 });
+    return this.tasks.list(ws, { ...query, limit: query.limit ?? PAGE_LIMIT.default });
   }
 
   @Get(':id')

@@ -9,9 +9,10 @@ import { newId } from '../common/ids';
 import { Page } from '../common/pagination/pagination';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { QueueService } from '../infra/queue/queue.service';
 import { Job, JobStatus } from '../jobs/job.entity';
 import { JobPresenter } from '../jobs/job.presenter';
+import { JobScheduler } from '../jobs/job-scheduler';
+import { QuotaService } from '../jobs/quota.service';
 import { JobStore } from '../jobs/job-store';
 import { JobView } from '../jobs/job.view';
 import { WebhooksService } from '../webhooks/webhooks.service';
@@ -19,15 +20,21 @@ import { Workspace } from '../workspaces/workspace.entity';
 import { RemoveBackgroundRequestDto, TranscribeRequestDto } from './dto/transcribe-request.dto';
 import { ENGINE_CAPABILITIES, TaskType, taskTypeOfPath } from './task-types';
 import { assertEngineCanDo, transcribeOptionsOf } from './transcribe/transcribe-options';
-import { TRANSCRIBE_QUEUE, TranscribeQueuePayload } from './transcribe/transcribe-queue';
+import { TRANSCRIBE_QUEUE } from './transcribe/transcribe-queue';
 
-/** Tasks API (spec 4.5): submit, list, read, cancel. Tasks carry no quota (spec 8); usage counts them. */
+/** One attempt of a transcription: start-up plus three times the audio (recognition runs near 0.4× real time). */
+export function transcribeRunLimitSeconds(audioSeconds: number): number {
+  return Math.min(6 * 3600, Math.ceil(300 + audioSeconds * 3));
+}
+
+/** Tasks API (spec 4.5): submit, list, read, cancel. Transcription minutes are a monthly allowance of the plan. */
 @Injectable()
 export class TasksService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly queue: QueueService,
+    private readonly scheduler: JobScheduler,
+    private readonly quota: QuotaService,
     private readonly idempotency: IdempotencyService,
     private readonly presenter: JobPresenter,
     private readonly jobs: JobStore,
@@ -40,11 +47,14 @@ export class TasksService {
     this.webhooks.assertJobWebhookUrl(body.webhook_url);
     const engine = this.config.transcribe.engine;
     assertEngineCanDo(transcribeOptionsOf(body), engine, ENGINE_CAPABILITIES[engine]);
-    await this.intake.prepareSource(workspace, { url: body.source_url, pointer: '/source_url', kind: 'audio' });
+    const known = await this.intake.prepareSource(workspace, { url: body.source_url, pointer: '/source_url', kind: 'audio' });
+    // An external file's length is known only once fetched: the worker confirms the reservation then.
+    const audioSeconds = known?.duration ?? 0;
     const request = { ...body } as Record<string, unknown>;
 
     return this.db.transaction(async (tx) =>
       this.idempotency.run(tx, { workspaceId: workspace.id, scope: 'tasks', key: idempotencyKey, payload: { task_type: 'transcribe', ...request } }, async () => {
+        await this.quota.reserve(tx, 'transcribe', workspace, audioSeconds, known?.duration == null);
         const id = newId('task');
         const job = tx.create(Job, {
           id,
@@ -53,14 +63,17 @@ export class TasksService {
           taskType: 'transcribe',
           status: 'queued',
           isPreview: false,
-          request,
+          // metadata is stored once, in its own column.
+          request: { ...request, metadata: undefined },
           metadata: body.metadata ?? {},
           webhookUrl: body.webhook_url ?? null,
           projectId: null,
+          reservedSeconds: audioSeconds,
+          runLimitSeconds: audioSeconds > 0 ? transcribeRunLimitSeconds(audioSeconds) : null,
         });
         // jsonb columns typed as records trip TypeORM's deep-partial typing; the entity is complete.
         await tx.insert(Job, job as QueryDeepPartialEntity<Job>);
-        await this.queue.sendInTransaction(tx, TRANSCRIBE_QUEUE, { job_id: id } satisfies TranscribeQueuePayload);
+        await this.scheduler.enqueue(tx, job, TRANSCRIBE_QUEUE, workspace.plan);
         return this.presenter.present(await tx.findOneByOrFail(Job, { id }));
       }),
     );

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '../config/app-config';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule, retryDelayAfter } from './retry-schedule';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '../config/retry-schedule';
+import { retryDelayAfter } from './retry-schedule';
 
 describe('webhook retry schedule', () => {
   it('parses comma-separated seconds, spaces allowed', () => {

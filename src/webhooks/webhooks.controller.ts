@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentWorkspace } from '../common/auth/decorators';
-import { PageQueryDto } from '../common/pagination/pagination';
+import { PageQueryDto, PAGE_LIMIT } from '../common/pagination/pagination';
 import { Workspace } from '../workspaces/workspace.entity';
 import { CreateWebhookDto, ListDeliveriesDto, UpdateWebhookDto } from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
@@ -21,7 +21,7 @@ export class WebhooksController {
   @Get()
   @ApiOperation({ summary: 'List webhooks, newest first' })
   list(@CurrentWorkspace() ws: Workspace, @Query() query: PageQueryDto) {
-    return this.webhooks.list(ws, query.limit ?? 20, query.cursor);
+    return this.webhooks.list(ws, query.limit ?? PAGE_LIMIT.default, query.cursor);
   }
 
   @Get(':id')

@@ -3,12 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, LessThan } from 'typeorm';
 import { ApiError, ValidationErrorItem } from '../common/errors/api-error';
 import { newId } from '../common/ids';
-import { decodeCursor, Page, toPage } from '../common/pagination/pagination';
+import { RateLimitService } from '../common/rate-limit/rate-limit.service';
+import { decodeCursor, Page, toPage, PAGE_LIMIT } from '../common/pagination/pagination';
 import { closestMatch } from '../common/validation/suggest';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { AddressPolicy } from '../infra/http/address-policy';
 import { Workspace } from '../workspaces/workspace.entity';
+import { assertBelowCap } from '../workspaces/workspace-caps';
 import { DeliveryScheduler } from './delivery-scheduler';
 import { CreateWebhookDto, ListDeliveriesDto, UpdateWebhookDto } from './dto/webhook.dto';
 import { SigningSecrets } from './signing-secrets.service';
@@ -29,6 +31,7 @@ export class WebhooksService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly secrets: SigningSecrets,
     private readonly scheduler: DeliveryScheduler,
+    private readonly rateLimits: RateLimitService,
   ) {
     this.addressPolicy = new AddressPolicy({ allowPrivateNetwork: config.allowPrivateNetwork });
   }
@@ -37,6 +40,7 @@ export class WebhooksService {
     const events = this.parse(body);
     const id = newId('wh');
     return this.db.transaction(async (tx) => {
+      await assertBelowCap(tx, workspace, 'webhooks', () => tx.countBy(Webhook, { workspaceId: workspace.id }));
       await tx.insert(Webhook, { id, workspaceId: workspace.id, url: body.url, events, enabled: true });
       const secret = await this.secrets.get(workspace.id, tx);
       return { ...toWebhookView(await tx.findOneByOrFail(Webhook, { id })), secret };
@@ -80,6 +84,8 @@ export class WebhooksService {
   /** Queues a `webhook.test` event for this webhook alone, whatever it subscribes to and even when disabled. */
   async sendTest(workspace: Workspace, id: string): Promise<DeliveryView> {
     const webhook = await this.find(workspace, id);
+    // Each test makes the service call out: bounded per workspace, like a side effect should be.
+    await this.rateLimits.enforce('webhook_test', workspace.id);
     const [delivery] = await this.db.transaction((tx) =>
       this.scheduler.createEvent(
         tx,
@@ -105,7 +111,7 @@ export class WebhooksService {
 
   async deliveries(workspace: Workspace, id: string, query: ListDeliveriesDto): Promise<Page<DeliveryView>> {
     const webhook = await this.find(workspace, id);
-    const limit = query.limit ?? 20;
+    const limit = query.limit ?? PAGE_LIMIT.default;
     const before = decodeCursor(query.cursor, 'dlv');
     const rows = await this.db.getRepository(WebhookDelivery).find({
       where: {

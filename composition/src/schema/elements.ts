@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { checkEasing, easingFields } from './easing-fields';
+import { REQUEST_LIMITS } from './limits';
 import {
-  angle, color, fraction, length, nonNegativeLength, percent, point, positiveSeconds, seconds, url,
+  angle, color, fraction, length, nonNegativeLength, percent, point, positiveSeconds, reference, seconds, url,
 } from './primitives';
 import {
   BLEND_MODES, DIRECTIONS, EASINGS, EFFECTS, FONT_FAMILIES, IMAGE_FITS, MASK_SHAPES, MATTE_MODES,
@@ -32,7 +33,7 @@ const motionTime = z.union([seconds, z.enum(['start', 'end'])], {
 export const motionSchema = z
   .strictObject({
     type: z.enum(MOTIONS).optional(),
-    custom: z.string().min(1).optional().describe('Name of an entry in custom_animations'),
+    custom: reference.optional().describe('Name of an entry in custom_animations'),
     time: motionTime.optional(),
     duration: positiveSeconds.optional(),
     ...easingFields,
@@ -60,8 +61,8 @@ const maskKeyframe = z.strictObject({
 });
 
 const identity = {
-  id: z.string().min(1).max(200).optional().describe('Referenced by transitions, groups and violations'),
-  name: z.string().max(200).optional(),
+  id: reference.optional().describe('Referenced by transitions, groups and violations'),
+  name: z.string().max(REQUEST_LIMITS.name_length).optional(),
   track: z.int().min(1).max(1000).optional().describe('Elements on one track without "time" play one after another'),
   time: seconds.optional().describe('Start in seconds; omitted: after the previous element on the track, else 0'),
   visible: z.boolean().optional().meta({ default: true }),
@@ -82,7 +83,7 @@ const mediaTiming = {
   in_point: seconds.optional().describe('Source second where the clip starts'),
   out_point: positiveSeconds.optional().describe('Source second where the clip ends; sets the clip length'),
   speed: z.number().gt(0).max(16).optional().meta({ default: 1 }),
-  playback_rate_keyframes: z.array(z.strictObject({ time: seconds, rate: z.number().gt(0).max(16) })).optional(),
+  playback_rate_keyframes: z.array(z.strictObject({ time: seconds, rate: z.number().gt(0).max(16) })).max(REQUEST_LIMITS.list_items).optional(),
   volume: volume.optional().meta({ default: 1 }),
 };
 
@@ -148,14 +149,14 @@ const compositing = {
   blend_mode: z.enum(BLEND_MODES).optional(),
   mask_shape: z.enum(MASK_SHAPES).optional(),
   mask: z.strictObject({ feather: z.number().min(0).optional(), scale: percent(0).optional(), center: point.optional() }).optional(),
-  mask_keyframes: z.array(maskKeyframe).optional(),
-  matte: z.strictObject({ source: z.string().min(1).describe('Element id'), mode: z.enum(MATTE_MODES).optional(), invert: z.boolean().optional() }).optional(),
+  mask_keyframes: z.array(maskKeyframe).max(REQUEST_LIMITS.list_items).optional(),
+  matte: z.strictObject({ source: reference.describe('Element id'), mode: z.enum(MATTE_MODES).optional(), invert: z.boolean().optional() }).optional(),
   clip: z.boolean().optional(),
 };
 
 const behaviors = {
-  effects: z.array(effectSchema).optional(),
-  motion: z.array(motionSchema).optional(),
+  effects: z.array(effectSchema).max(REQUEST_LIMITS.list_items).optional(),
+  motion: z.array(motionSchema).max(REQUEST_LIMITS.list_items).optional(),
 };
 
 /** out_point must come after in_point; both are source seconds. */
@@ -202,7 +203,7 @@ export const textElementSchema = z.strictObject({
   ...identity,
   ...ownDuration,
   ...fades,
-  text: z.string().max(10000),
+  text: z.string().max(REQUEST_LIMITS.text_length),
   font_family: z.enum(FONT_FAMILIES).optional().meta({ default: 'Inter' }),
   font_size: z.number().gt(0).max(2000).optional().describe('px; default: canvas height / 20'),
   font_weight: z.int().min(100).max(900).multipleOf(100).optional().meta({ default: 400 }),
@@ -221,7 +222,7 @@ export const textElementSchema = z.strictObject({
   background_x_padding: z.number().min(0).optional().describe('px'),
   background_y_padding: z.number().min(0).optional().describe('px'),
   background_border_radius: z.number().min(0).optional().describe('px'),
-  animation_preset: z.string().min(1).optional().describe('Name of a text entry in custom_animations'),
+  animation_preset: reference.optional().describe('Name of a text entry in custom_animations'),
   ...shadow,
   ...compositing,
   ...layout,

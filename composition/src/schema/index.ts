@@ -8,7 +8,9 @@ export type {
 } from './elements';
 export { ELEMENT_SCHEMAS, elementSchema } from './elements';
 export type { GradientObject, Group, Motion, RenderRequest, Transition } from './request';
-export { renderRequestSchema } from './request';
+export { metadataSchema, renderRequestSchema } from './request';
+export { CANVAS_LIMITS, metadataProblem, REQUEST_LIMITS } from './limits';
+export { httpUrlProblem, URL_MAX_LENGTH } from './url-rule';
 export { validateRenderRequest, type ValidationIssue, type ValidationResult } from './validate';
 export { findUnsupported, UNSUPPORTED_ELEMENT_FIELDS, UNSUPPORTED_REQUEST_FIELDS } from './unsupported';
 export { findViolations, MAX_VIOLATIONS_RETURNED, truncateViolations, type TruncationMarker, type Violation } from './violations';

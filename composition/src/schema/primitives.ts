@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { REQUEST_LIMITS } from './limits';
+import { httpUrlProblem, URL_MAX_LENGTH } from './url-rule';
 
 /**
  * Value types shared by the request schema. Units follow Creatomate: numbers are pixels or
@@ -20,21 +22,32 @@ export function parseDegrees(value: string | number): number {
   return typeof value === 'number' ? value : Number.parseFloat(value);
 }
 
+/** A URL the service fetches: the one rule of url-rule.ts. */
 export const url = z
-  .url({
-    protocol: /^https?$/,
-    error: (issue) => (issue.code === 'invalid_format' ? 'Input should be an http(s) URL' : undefined),
+  .string()
+  // One problem per field: a wrong length stops here, before the URL is parsed.
+  .min(1, { abort: true })
+  .max(URL_MAX_LENGTH, { abort: true })
+  .superRefine((value, ctx) => {
+    const problem = httpUrlProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, params: { type: 'url_parsing' } });
   })
-  .min(1)
-  .max(2083);
+  .meta({ format: 'uri' });
 
-export const color = z.string().regex(HEX_COLOR_PATTERN, { error: 'Colour should be "#RRGGBB" or "#RRGGBBAA"' });
+/** Longest unit string accepted ("-12345.678%"): a number with its unit is never longer. */
+const UNIT_STRING_MAX = 32;
+
+/** An id, a name or a reference to one (element ids, group ids, animation names). */
+export const reference = z.string().min(1).max(REQUEST_LIMITS.name_length);
+
+export const color = z.string().max(9).regex(HEX_COLOR_PATTERN, { error: 'Colour should be "#RRGGBB" or "#RRGGBBAA"' });
 
 /** A percent string whose number lies in [min, max]. */
 export function percent(min = -Infinity, max = Infinity) {
   const bounds = Number.isFinite(min) && Number.isFinite(max) ? ` between "${min}%" and "${max}%"` : Number.isFinite(min) ? ` of at least "${min}%"` : '';
   return z
     .string()
+    .max(UNIT_STRING_MAX)
     .regex(min >= 0 ? UNSIGNED_PERCENT_PATTERN : PERCENT_PATTERN, { error: `Input should be a percent string like "50%"${bounds}`, abort: true })
     .refine((value) => parsePercent(value) >= min && parsePercent(value) <= max, {
       error: `Input should be a percent string${bounds}`,
@@ -52,7 +65,7 @@ export const nonNegativeLength = z.union([z.number().min(0), percent(0)], {
   error: 'Input should be a non-negative number of pixels or a percent string like "50%"',
 });
 
-export const angle = z.union([z.number(), z.string().regex(DEGREES_PATTERN, { error: 'Input should be a degree string like "45deg"' })], {
+export const angle = z.union([z.number(), z.string().max(UNIT_STRING_MAX).regex(DEGREES_PATTERN, { error: 'Input should be a degree string like "45deg"' })], {
   error: 'Input should be a number of degrees or a degree string like "45deg"',
 });
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { elementSchema, motionSchema } from './elements';
 import { checkEasing, easingFields } from './easing-fields';
+import { CANVAS_LIMITS, metadataProblem, REQUEST_LIMITS } from './limits';
 import { checkMotionReferences } from './motion-references';
-import { angle, color, fraction, length, percent, point, positiveSeconds, seconds, url } from './primitives';
+import { angle, color, fraction, length, percent, point, positiveSeconds, reference, seconds, url } from './primitives';
 import { ALPHA_FORMATS, AUDIO_FEATURES, DIRECTIONS, MOTIONS, OUTPUT_FORMATS, TRANSITIONS } from './vocabulary';
 
 /** The render request of spec 2.3 (body of `POST /v1/renders`). */
@@ -19,7 +20,8 @@ const gradientObjectSchema = z.strictObject({
   angle: angle.optional().describe('Linear only; 0deg points up, 90deg right (CSS)').meta({ default: '180deg' }),
   stops: z
     .array(z.strictObject({ color, offset: z.number().min(0).max(1).describe('0 = start, 1 = end') }))
-    .min(2),
+    .min(2)
+    .max(REQUEST_LIMITS.list_items),
 });
 
 const gradientSchema = z.union(
@@ -39,8 +41,8 @@ const gradientSchema = z.union(
 const transitionSchema = z.strictObject({
   type: z.enum(TRANSITIONS),
   duration: positiveSeconds.optional().meta({ default: 0.5 }),
-  from_id: z.string().min(1),
-  to_id: z.string().min(1),
+  from_id: reference,
+  to_id: reference,
   z_index: z.int().min(-10000).max(10000).optional(),
 });
 
@@ -48,7 +50,7 @@ const groupAnimationSchema = z.strictObject({
   time: z.union([seconds, z.enum(['start', 'end'])], { error: 'Input should be seconds, "start" or "end"' }).optional(),
   duration: positiveSeconds.optional(),
   type: z.enum(MOTIONS).optional(),
-  custom: z.string().min(1).optional(),
+  custom: reference.optional(),
   ...easingFields,
   reversed: z.boolean().optional(),
   direction: z.enum(DIRECTIONS).optional(),
@@ -68,8 +70,8 @@ const groupAnimationSchema = z.strictObject({
 }).superRefine(checkEasing);
 
 const groupSchema = z.strictObject({
-  id: z.string().min(1),
-  parent: z.string().min(1).optional(),
+  id: reference,
+  parent: reference.optional(),
   pivot: point.optional(),
   translate: point.optional(),
   scale: percent().optional(),
@@ -77,8 +79,8 @@ const groupSchema = z.strictObject({
   x_rotation: angle.optional(),
   y_rotation: angle.optional(),
   opacity: fraction.optional(),
-  members: z.array(z.string().min(1)).min(1),
-  animations: z.array(groupAnimationSchema).optional(),
+  members: z.array(reference).min(1).max(REQUEST_LIMITS.elements),
+  animations: z.array(groupAnimationSchema).max(REQUEST_LIMITS.list_items).optional(),
   layout: z
     .strictObject({
       type: z.literal('stack'),
@@ -101,29 +103,40 @@ const customKeyframeSchema = z.strictObject({
   ...easingFields,
 }).superRefine(checkEasing);
 
+/** Caller key-value pairs, echoed on the job and its webhooks; bounded in bytes and depth. */
+export const metadataSchema = z
+  .record(z.string().max(REQUEST_LIMITS.name_length), z.unknown())
+  .superRefine((metadata, ctx) => {
+    const problem = metadataProblem(metadata);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, params: { type: 'value_error' } });
+  })
+  .meta({ 'x-max-bytes': REQUEST_LIMITS.metadata_bytes, 'x-max-depth': REQUEST_LIMITS.metadata_depth });
+
 const customAnimationsSchema = z.strictObject({
   element: z
-    .array(z.strictObject({ name: z.string().min(1), duration: positiveSeconds.optional(), keyframes: z.array(customKeyframeSchema).min(2) }))
+    .array(z.strictObject({ name: reference, duration: positiveSeconds.optional(), keyframes: z.array(customKeyframeSchema).min(2).max(REQUEST_LIMITS.list_items) }))
+    .max(REQUEST_LIMITS.custom_animations)
     .optional(),
   text: z
     .array(
       z.strictObject({
-        name: z.string().min(1),
+        name: reference,
         split: z.enum(['letter', 'word', 'line']),
         stagger: seconds.optional(),
         duration: positiveSeconds.optional(),
-        keyframes: z.array(customKeyframeSchema).min(2),
+        keyframes: z.array(customKeyframeSchema).min(2).max(REQUEST_LIMITS.list_items),
       }),
     )
+    .max(REQUEST_LIMITS.custom_animations)
     .optional(),
 });
 
 export const renderRequestSchema = z
   .strictObject({
-    width: z.int().min(16).max(8192).nullish().describe('Set together with height; omitted: the first visual media size, else 1920'),
-    height: z.int().min(16).max(8192).nullish().describe('Set together with width; omitted: the first visual media size, else 1080'),
+    width: z.int().min(CANVAS_LIMITS.size.min).max(CANVAS_LIMITS.size.max).nullish().describe('Set together with height; omitted: the first visual media size, else 1920'),
+    height: z.int().min(CANVAS_LIMITS.size.min).max(CANVAS_LIMITS.size.max).nullish().describe('Set together with width; omitted: the first visual media size, else 1080'),
     duration: z.number().gt(0).nullish().describe('Seconds; omitted: the end of the last element'),
-    frame_rate: z.int().min(1).max(240).nullish().meta({ default: 30 }),
+    frame_rate: z.int().min(CANVAS_LIMITS.frame_rate.min).max(CANVAS_LIMITS.frame_rate.max).nullish().meta({ default: CANVAS_LIMITS.frame_rate.default }),
     output_format: z.enum(OUTPUT_FORMATS).optional().meta({ default: 'mp4' }),
     output_filename: z
       .string()
@@ -135,9 +148,9 @@ export const renderRequestSchema = z
     background_color: color.optional().meta({ default: '#000000ff' }),
     background_image_url: url.nullish().describe('Covers the canvas, behind every element'),
     alpha: z.boolean().optional().describe('Transparent output; webm and mov only').meta({ default: false }),
-    elements: z.array(elementSchema).optional(),
-    transitions: z.array(transitionSchema).optional(),
-    groups: z.array(groupSchema).optional(),
+    elements: z.array(elementSchema).max(REQUEST_LIMITS.elements).optional(),
+    transitions: z.array(transitionSchema).max(REQUEST_LIMITS.transitions).optional(),
+    groups: z.array(groupSchema).max(REQUEST_LIMITS.groups).optional(),
     motion_blur: z
       .strictObject({
         samples: z.int().min(2).max(64).optional().meta({ default: 8 }),
@@ -147,7 +160,7 @@ export const renderRequestSchema = z
     background_gradient: gradientSchema.nullish().describe('Canvas-sized fill above background_image_url, behind every element'),
     watermark_url: url.nullish().describe('Image drawn above everything, bottom right'),
     custom_animations: customAnimationsSchema.nullish(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
+    metadata: metadataSchema.optional(),
     webhook_url: url.nullish(),
     ingest_external: z.boolean().nullish(),
   })

@@ -1,6 +1,7 @@
 import { attachAnimations, type ElementAnimation, type ResolvedTransition } from '../motion/animation';
 import { timeForOffset, type RateKeyframe } from '../motion/time-remap';
 import { trackOverlaps } from '../motion/transitions';
+import { CANVAS_LIMITS } from './limits';
 import type { Element, TextElement, VisualElement } from './elements';
 import { parseDegrees, parsePercent, toFraction } from './primitives';
 import type { GradientObject, RenderRequest } from './request';
@@ -21,7 +22,7 @@ export interface MediaInfo {
   has_video?: boolean;
 }
 
-export const DEFAULT_FRAME_RATE = 30;
+export const DEFAULT_FRAME_RATE = CANVAS_LIMITS.frame_rate.default;
 export const DEFAULT_CANVAS = { width: 1920, height: 1080 } as const;
 /**
  * Seconds assumed for an element that has no length of its own (a text, image or shape without
@@ -213,7 +214,7 @@ export function resolveCanvas(request: RenderRequest, media: Record<string, Medi
 }
 
 function fitCanvas(width: number, height: number): Canvas {
-  const scale = Math.min(1, 8192 / Math.max(width, height));
+  const scale = Math.min(1, CANVAS_LIMITS.size.max / Math.max(width, height));
   const even = (size: number) => Math.max(16, 2 * Math.round((size * scale) / 2));
   return { width: even(width), height: even(height) };
 }

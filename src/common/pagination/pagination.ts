@@ -9,13 +9,16 @@ export interface Page<T> {
   has_more: boolean;
 }
 
+/** Rows a list returns: `limit` bounds and its default, the same on every list route. */
+export const PAGE_LIMIT = { default: 20, min: 1, max: 200 } as const;
+
 export class PageQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 20 })
+  @ApiPropertyOptional({ minimum: PAGE_LIMIT.min, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
-  @Min(1)
-  @Max(200)
+  @Min(PAGE_LIMIT.min)
+  @Max(PAGE_LIMIT.max)
   limit?: number;
 
   @ApiPropertyOptional({ description: 'next_cursor from the previous page' })
@@ -44,18 +47,36 @@ export function decodeCursor(cursor: string | undefined, idPrefix: string): stri
   return decoded;
 }
 
-/** Builds a page from rows fetched with `limit + 1`. */
+/**
+ * A page holds at most this many bytes of JSON (and always at least one item): rows carry caller
+ * metadata and task results, so a row count alone does not bound a response.
+ */
+export const PAGE_MAX_BYTES = 1024 * 1024;
+
+/** Builds a page from rows fetched with `limit + 1`, cut short where it would pass PAGE_MAX_BYTES. */
 export function toPage<R extends { id: string }, T>(rows: R[], limit: number, map: (row: R) => T): Page<T> {
-  const hasMore = rows.length > limit;
-  const pageRows = hasMore ? rows.slice(0, limit) : rows;
-  return {
-    data: pageRows.map(map),
-    next_cursor: hasMore ? encodeCursor(pageRows[pageRows.length - 1].id) : null,
-    has_more: hasMore,
-  };
+  const pageRows = rows.slice(0, limit);
+  return boundedPage(pageRows, pageRows.map(map), rows.length > limit);
 }
 
 export async function toPageAsync<R extends { id: string }, T>(rows: R[], limit: number, map: (row: R) => Promise<T>): Promise<Page<T>> {
-  const page = toPage(rows, limit, (row) => row);
-  return { ...page, data: await Promise.all(page.data.map(map)) };
+  const pageRows = rows.slice(0, limit);
+  return boundedPage(pageRows, await Promise.all(pageRows.map(map)), rows.length > limit);
+}
+
+function boundedPage<R extends { id: string }, T>(rows: R[], items: T[], moreRows: boolean): Page<T> {
+  let bytes = 0;
+  let count = 0;
+  for (const item of items) {
+    const size = Buffer.byteLength(JSON.stringify(item), 'utf8');
+    if (count > 0 && bytes + size > PAGE_MAX_BYTES) break;
+    bytes += size;
+    count += 1;
+  }
+  const hasMore = moreRows || count < items.length;
+  return {
+    data: items.slice(0, count),
+    next_cursor: hasMore && count > 0 ? encodeCursor(rows[count - 1].id) : null,
+    has_more: hasMore,
+  };
 }

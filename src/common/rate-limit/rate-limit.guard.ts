@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { ApiError } from '../errors/api-error';
-import { RateLimitResult, RateLimitService } from './rate-limit.service';
+import { RateLimitResult, RateLimitService, rateLimitedError } from './rate-limit.service';
 import { RATE_LIMITS, RateLimitScope } from './rate-limits';
 
 const RATE_LIMIT_SCOPES = 'rate-limit:scopes';
@@ -35,22 +35,10 @@ export class RateLimitGuard implements CanActivate {
     if (results.length === 0) return true;
     const blocked = results.filter((r) => !r.allowed).sort((a, b) => b.resetSeconds - a.resetSeconds)[0];
     const shown = blocked ?? results.reduce((a, b) => (b.remaining < a.remaining ? b : a));
-    const headers: Record<string, string> = {
-      'RateLimit-Limit': String(shown.limit),
-      'RateLimit-Remaining': String(shown.remaining),
-      'RateLimit-Reset': String(shown.resetSeconds),
-    };
-    if (blocked) {
-      headers['Retry-After'] = String(blocked.resetSeconds);
-      const { limit, windowSeconds, per } = RATE_LIMITS[blocked.scope];
-      throw new ApiError(
-        'rate_limited',
-        `Rate limit of ${limit} requests per ${per} per ${windowSeconds === 60 ? 'minute' : 'hour'} reached for ${blocked.scope}; retry in ${blocked.resetSeconds} seconds`,
-        { scope: blocked.scope, limit, window_seconds: windowSeconds, retry_after_seconds: blocked.resetSeconds },
-        headers,
-      );
-    }
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    if (blocked) throw rateLimitedError(blocked);
+    res.setHeader('RateLimit-Limit', String(shown.limit));
+    res.setHeader('RateLimit-Remaining', String(shown.remaining));
+    res.setHeader('RateLimit-Reset', String(shown.resetSeconds));
     return true;
   }
 }
@@ -60,5 +48,6 @@ function subjectFor(scope: RateLimitScope, req: Request): string | null {
     const email = (req.body as { email?: unknown } | undefined)?.email;
     return typeof email === 'string' && email.trim() ? email.trim().toLowerCase() : null;
   }
+  if (RATE_LIMITS[scope].per === 'workspace') return null; // counted by the service, after auth
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { ApiError } from '../errors/api-error';
 import { RATE_LIMITS, RateLimitScope } from './rate-limits';
 
 export interface RateLimitResult {
@@ -45,6 +46,12 @@ export class RateLimitService {
     };
   }
 
+  /** Counts a hit and throws the 429 when the subject is over the limit (for limits applied after auth). */
+  async enforce(scope: RateLimitScope, subject: string): Promise<void> {
+    const result = await this.hit(scope, subject);
+    if (!result.allowed) throw rateLimitedError(result);
+  }
+
   /** Drops expired windows now and then; the longest window is an hour. */
   private async prune(now: number): Promise<void> {
     if (now - this.lastPrune < 60_000) return;
@@ -55,6 +62,22 @@ export class RateLimitService {
       this.logger.warn(`Pruning rate-limit windows failed: ${(error as Error).message}`);
     }
   }
+}
+
+/** The 429 for a blocked result, with the headers clients use to wait. */
+export function rateLimitedError(blocked: RateLimitResult): ApiError {
+  const { limit, windowSeconds, per } = RATE_LIMITS[blocked.scope];
+  return new ApiError(
+    'rate_limited',
+    `Rate limit of ${limit} requests per ${per} per ${windowSeconds === 60 ? 'minute' : 'hour'} reached for ${blocked.scope}; retry in ${blocked.resetSeconds} seconds`,
+    { scope: blocked.scope, limit, window_seconds: windowSeconds, retry_after_seconds: blocked.resetSeconds },
+    {
+      'RateLimit-Limit': String(blocked.limit),
+      'RateLimit-Remaining': String(blocked.remaining),
+      'RateLimit-Reset': String(blocked.resetSeconds),
+      'Retry-After': String(blocked.resetSeconds),
+    },
+  );
 }
 
 function digest(subject: string): string {

@@ -1,6 +1,7 @@
 /**
  * Every rate limit the service enforces, in one table. The first three are the spec's per-IP
- * limits (part 8) and are published in /v1/capabilities; the signup ones come from decisions.md.
+ * limits (part 8) and are published in /v1/capabilities; the signup ones come from decisions.md;
+ * `webhook_test` bounds the side effects of one workspace (counted by the service, after auth).
  */
 export const RATE_LIMITS = {
   auth_sync: { limit: 10, windowSeconds: 3600, per: 'ip', published: true },
@@ -9,6 +10,8 @@ export const RATE_LIMITS = {
   signup_ip: { limit: 20, windowSeconds: 3600, per: 'ip', published: false },
   signup_email: { limit: 5, windowSeconds: 3600, per: 'email', published: false },
   verify_ip: { limit: 30, windowSeconds: 3600, per: 'ip', published: false },
+  // Each test event makes the service call the caller's endpoint: bounded per workspace.
+  webhook_test: { limit: 10, windowSeconds: 60, per: 'workspace', published: true },
 } as const;
 
 export type RateLimitScope = keyof typeof RATE_LIMITS;

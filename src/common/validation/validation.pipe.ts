@@ -18,6 +18,8 @@ const TYPE_BY_CONSTRAINT: Record<string, string> = {
   isEnum: 'enum',
   isEmail: 'value_error',
   isUrl: 'url_parsing',
+  isHttpUrl: 'url_parsing',
+  isMetadata: 'value_error',
   minLength: 'string_too_short',
   maxLength: 'string_too_long',
   isNotEmpty: 'string_too_short',

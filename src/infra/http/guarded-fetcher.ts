@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { MAX_FILE_BYTES } from '../../common/limits';
+import { httpUrlProblem } from '../../../composition/src/schema/url-rule';
 import { AddressPolicy, ForbiddenRange } from './address-policy';
 
 export type FetchFailureReason =
@@ -74,7 +75,6 @@ export interface GuardedFetcherOptions {
   resolve?: Resolver;
 }
 
-const MAX_URL_LENGTH = 2083;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Headers that prove who the caller is; they never follow a redirect to another origin. */
 const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
@@ -288,21 +288,10 @@ export class GuardedFetcher {
 }
 
 export function parseFetchUrl(raw: string): URL {
-  if (raw.length < 1 || raw.length > MAX_URL_LENGTH) {
-    throw new FetchError('invalid_url', `A URL must be 1 to ${MAX_URL_LENGTH} characters (got ${raw.length})`);
-  }
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new FetchError('invalid_url', 'Not a valid absolute URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new FetchError('invalid_url', `Only http and https URLs can be fetched (got ${url.protocol.slice(0, -1)})`);
-  }
-  if (url.username || url.password) throw new FetchError('invalid_url', 'URLs with credentials (user:password@) are not fetched');
-  if (!url.hostname) throw new FetchError('invalid_url', 'The URL has no host');
-  return url;
+  // The same rule as every URL field of the API (composition/src/schema/url-rule.ts).
+  const problem = httpUrlProblem(raw);
+  if (problem) throw new FetchError('invalid_url', problem);
+  return new URL(raw);
 }
 
 function forbiddenAddress(host: string, address: string, range: ForbiddenRange): FetchError {

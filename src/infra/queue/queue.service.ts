@@ -7,7 +7,15 @@ import { APP_CONFIG } from '../../config/config.module';
 
 export type JobHandler<T> = (jobs: QueueJob<T>[]) => Promise<void>;
 
-type WorkerOptions = Pick<WorkOptions, 'localConcurrency' | 'batchSize' | 'notifyPollingIntervalSeconds' | 'pollingIntervalSeconds'>;
+type WorkerOptions = Pick<
+  WorkOptions,
+  'localConcurrency' | 'batchSize' | 'notifyPollingIntervalSeconds' | 'pollingIntervalSeconds' | 'groupConcurrency'
+>;
+
+/** pg-boss runs its SQL through the caller's TypeORM transaction. */
+function transactionExecutor(tx: EntityManager) {
+  return { executeSql: async (text: string, values?: unknown[]) => ({ rows: await tx.query(text, values) }) };
+}
 
 /**
  * pg-boss on the service's own database (schema `pgboss`, created at start). Feature modules
@@ -83,8 +91,13 @@ export class QueueService implements OnModuleInit, OnApplicationShutdown {
   async sendInTransaction(tx: EntityManager, queue: string, data: object, options: Omit<SendOptions, 'db'> = {}): Promise<string | null> {
     return this.instance.send(queue, data, {
       ...options,
-      db: { executeSql: async (text: string, values?: unknown[]) => ({ rows: await tx.query(text, values) }) },
+      db: transactionExecutor(tx),
     });
+  }
+
+  /** Cancels a queue entry inside the caller's transaction (a no-op once it finished). */
+  async cancelInTransaction(tx: EntityManager, queue: string, id: string): Promise<void> {
+    await this.instance.cancel(queue, id, { db: transactionExecutor(tx) });
   }
 
   /** Readiness: the queue's schema answers a query. */

@@ -1,26 +1,29 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsObject, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min } from 'class-validator';
-
-const URL_OPTIONS = { require_protocol: true, protocols: ['http', 'https'], require_tld: false };
+import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { REQUEST_LIMITS } from '../../../composition/src/schema';
+import { IsHttpUrl, URL_MAX_LENGTH } from '../../common/validation/http-url.validator';
+import { IsMetadata } from '../../common/validation/metadata.validator';
 
 /** Fields every task body has (spec 4.5). */
 export class TaskRequestDto {
-  @ApiProperty({ description: 'Public URL of the media, or the `source_url` of an upload', maxLength: 2083 })
+  @ApiProperty({ description: 'Public URL of the media, or the `source_url` of an upload', format: 'uri', minLength: 1, maxLength: URL_MAX_LENGTH })
   @IsString()
-  @MaxLength(2083)
-  @IsUrl(URL_OPTIONS, { message: 'source_url must be an http(s) URL' })
+  @IsHttpUrl()
   source_url: string;
 
-  @ApiPropertyOptional({ description: 'Caller key-value pairs, echoed on every response and webhook' })
+  @ApiPropertyOptional({
+    description: `Caller key-value pairs, echoed on every response and webhook; at most ${REQUEST_LIMITS.metadata_bytes} bytes as JSON, nested at most ${REQUEST_LIMITS.metadata_depth} deep`,
+    type: 'object',
+    additionalProperties: true,
+  })
   @IsOptional()
-  @IsObject()
+  @IsMetadata()
   metadata?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ description: 'Receives task.completed, task.failed and task.progress for this job only', nullable: true, maxLength: 2083 })
+  @ApiPropertyOptional({ description: 'Receives task.completed, task.failed and task.progress for this job only', nullable: true, format: 'uri', minLength: 1, maxLength: URL_MAX_LENGTH })
   @IsOptional()
   @IsString()
-  @MaxLength(2083)
-  @IsUrl(URL_OPTIONS, { message: 'webhook_url must be an http(s) URL' })
+  @IsHttpUrl()
   webhook_url?: string | null;
 }
 

@@ -6,6 +6,7 @@ import { SourceFailure } from '../../assets/source-failure';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Job, ProgressStage } from '../../jobs/job.entity';
+import { QuotaService } from '../../jobs/quota.service';
 import { probeMedia } from '../../renders/engine/probe';
 import { TaskFailure } from '../task-failure';
 import { Analyses, analyse } from './analysis';
@@ -35,6 +36,7 @@ export class TranscriptionService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly intake: MediaIntake,
     private readonly engine: SpeechEngine,
+    private readonly quota: QuotaService,
   ) {}
 
   async run(job: Job, signal: AbortSignal, report: TaskProgress): Promise<TranscribeResult> {
@@ -61,6 +63,8 @@ export class TranscriptionService {
       }
       if (!probed.has_audio) throw new TaskFailure('invalid_source', 'The file at source_url has no audio track to transcribe');
       const audio = await extractAudio(source, path.join(workDir, 'audio.wav'), signal);
+      // The audio's real length replaces the submit-time estimate in the month's allowance.
+      await this.quota.confirm('transcribe', job, audio.durationSeconds);
       if (audio.durationSeconds === 0 || audio.peakDb <= SILENCE_PEAK_DB) {
         const level = Number.isFinite(audio.peakDb) ? `peaks at ${audio.peakDb} dB` : 'is digital silence';
         throw new TaskFailure('no_speech', `The audio track is silent (${audio.durationSeconds.toFixed(1)} s, ${level}); there is no speech to transcribe`);

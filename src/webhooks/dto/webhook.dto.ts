@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination';
+import { URL_MAX_LENGTH } from '../../common/validation/http-url.validator';
 import type { DeliveryStatus } from '../webhook-delivery.entity';
 import { SUBSCRIBABLE_EVENTS } from '../webhook-events';
 
@@ -8,10 +9,10 @@ import { SUBSCRIBABLE_EVENTS } from '../webhook-events';
 const MAX_EVENT_NAMES = 20;
 
 export class CreateWebhookDto {
-  @ApiProperty({ description: 'HTTPS endpoint that receives the events', example: 'https://example.com/hooks/video', minLength: 1, maxLength: 2083 })
+  @ApiProperty({ description: 'HTTPS endpoint that receives the events', example: 'https://example.com/hooks/video', minLength: 1, maxLength: URL_MAX_LENGTH })
   @IsString()
   @MinLength(1)
-  @MaxLength(2083)
+  @MaxLength(URL_MAX_LENGTH)
   url: string;
 
   @ApiProperty({ description: 'Events to receive', enum: SUBSCRIBABLE_EVENTS, isArray: true, example: ['render.completed', 'render.failed'] })
@@ -22,11 +23,11 @@ export class CreateWebhookDto {
 }
 
 export class UpdateWebhookDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 2083 })
+  @ApiPropertyOptional({ minLength: 1, maxLength: URL_MAX_LENGTH })
   @IsOptional()
   @IsString()
   @MinLength(1)
-  @MaxLength(2083)
+  @MaxLength(URL_MAX_LENGTH)
   url?: string;
 
   @ApiPropertyOptional({ enum: SUBSCRIBABLE_EVENTS, isArray: true })

@@ -1,6 +1,7 @@
-/** The transcribe engines the service can be configured with (`TRANSCRIBE_ENGINE`). */
-export const SPEECH_ENGINE_NAMES = ['pocketsphinx', 'google'] as const;
-export type SpeechEngineName = (typeof SPEECH_ENGINE_NAMES)[number];
+import type { SpeechEngineName } from '../../../config/app-config';
+
+// The engine names belong to the configuration (`TRANSCRIBE_ENGINE`); re-exported for the engines.
+export { SPEECH_ENGINE_NAMES, type SpeechEngineName } from '../../../config/app-config';
 
 /**
  * What an engine can do, published per engine in `/v1/capabilities` and checked at submit: a

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { QueueService } from '../infra/queue/queue.service';
+import { PLANS, planOf } from '../workspaces/plans';
+import { Job } from './job.entity';
+
+/** Previews jump every full render of every workspace (spec: previews are ahead in the queue). */
+export const PREVIEW_PRIORITY = 1_000_000;
+
+/**
+ * How many jobs of one workspace a job queue runs at once across all workers, per plan: the
+ * `groupConcurrency` a worker passes to the queue (its jobs are grouped by workspace, tier = plan).
+ */
+export const WORKSPACE_CONCURRENCY = {
+  default: planOf('free').workspace.concurrentRenders,
+  tiers: Object.fromEntries(Object.entries(PLANS).map(([name, plan]) => [name, plan.workspace.concurrentRenders])),
+};
+
+/**
+ * Puts jobs on their queue fairly and takes cancelled ones off it.
+ *
+ * Fairness: the queue runs higher priorities first, then older entries. A job's priority is minus
+ * the number of unfinished jobs its workspace already has, so the n-th job of a big backlog waits
+ * behind every other workspace's first jobs (round-robin across workspaces), while each
+ * workspace's own jobs keep their order. Previews add PREVIEW_PRIORITY. On top, each workspace
+ * runs at most its plan's concurrentRenders at once (WORKSPACE_CONCURRENCY).
+ */
+@Injectable()
+export class JobScheduler {
+  constructor(private readonly queues: QueueService) {}
+
+  /** Inside the transaction that commits the job's row (or moves it from ingesting to queued). */
+  async enqueue(tx: EntityManager, job: Job, queue: string, plan: string): Promise<void> {
+    const [{ ahead }]: { ahead: number }[] = await tx.query(
+      `SELECT count(*)::int AS ahead FROM jobs
+       WHERE workspace_id = $1 AND kind = $2 AND is_preview = $3 AND id <> $4 AND status IN ('ingesting', 'queued', 'processing')`,
+      [job.workspaceId, job.kind, job.isPreview, job.id],
+    );
+    const entryId = randomUUID();
+    await this.queues.sendInTransaction(tx, queue, { job_id: job.id }, {
+      id: entryId,
+      priority: (job.isPreview ? PREVIEW_PRIORITY : 0) - ahead,
+      group: { id: job.workspaceId, tier: plan in PLANS ? plan : 'free' },
+      ...(job.runLimitSeconds ? { expireInSeconds: job.runLimitSeconds } : {}),
+    });
+    await tx.update(Job, { id: job.id }, { queueName: queue, queueEntryId: entryId });
+  }
+
+  /** A cancelled job leaves its queue at once: no worker slot is ever spent on it. */
+  async dequeue(tx: EntityManager, job: Job): Promise<void> {
+    if (!job.queueName || !job.queueEntryId) return;
+    await this.queues.cancelInTransaction(tx, job.queueName, job.queueEntryId);
+  }
+}
