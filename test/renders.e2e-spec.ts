@@ -204,10 +204,10 @@ describe('renders', () => {
     const alpha = await submit({ output_format: 'mp4', alpha: true, elements: [] });
     expect(alpha.status).toBe(422);
     expect(alpha.body.error.details.errors[0].pointer).toBe('/alpha');
-    const unsupported = await submit({ elements: [{ type: 'video', source_url: `${media.url}/clip.mp4`, out_point: 1, blend_mode: 'multiply' }] });
+    const unsupported = await submit({ elements: [{ type: 'video', source_url: `${media.url}/clip.mp4`, out_point: 1, motion: [{ type: 'fade' }] }] });
     expect(unsupported.status).toBe(422);
     expect(unsupported.body.error.code).toBe('unsupported_feature');
-    expect(unsupported.body.error.message).toContain('/elements/0/blend_mode');
+    expect(unsupported.body.error.message).toContain('/elements/0/motion');
   });
 
   it('reports cross-element violations but still accepts the render', async () => {

@@ -48,7 +48,8 @@ describe('system routes, discovery and the error envelope', () => {
     const video = res.body.element_schemas.video;
     expect(video.additionalProperties).toBe(false);
     expect(video.properties).toHaveProperty('volume');
-    expect(video.properties.blend_mode['x-supported']).toBe(false);
+    expect(video.properties.motion['x-supported']).toBe(false);
+    expect(video.properties.blend_mode['x-supported']).toBeUndefined();
     expect(video.properties.volume['x-supported']).toBeUndefined();
     expect(res.body.request_schema.properties).toHaveProperty('elements');
     expect(res.body.request_schema.properties.transitions['x-supported']).toBe(false);

@@ -9,13 +9,12 @@ import { ShapeLayer } from './layers/ShapeLayer';
 import { TextLayer } from './layers/TextLayer';
 import { VideoLayer } from './layers/VideoLayer';
 import { Watermark } from './layers/Watermark';
-import { LookProvider } from './look/context';
-import { Blend } from './look/Look';
+import { LookLayer, matteSourceIds } from './look/LookLayer';
 import { AudioLevelsProvider } from './motion/audio-levels';
 import { paintOrderAt } from './motion/element-style';
 import { MotionBlur } from './motion/motion-blur';
 import { TransitionOverlays } from './motion/transition-overlays';
-import { resolveRequest, type CompositionProps, type ResolvedElement, type VisualElement } from './schema';
+import { resolveRequest, type CompositionProps, type ResolvedElement } from './schema';
 
 /** Paint order above every element (elements use z-index 4 × their back-to-front position). */
 const TOP = 1_000_000;
@@ -29,10 +28,11 @@ export const Main: React.FC<CompositionProps> = ({ request, media, sources }) =>
   const resolved = useMemo(() => resolveRequest(request, media ?? {}), [request, media]);
   const frame = useCurrentFrame();
   const load = (url: string) => sources?.[url] ?? url;
+  const matteSources = useMemo(() => matteSourceIds(request), [request]);
   const scene = (
     <>
       <Background request={resolved} load={load} />
-      {resolved.elements.map((element) => (
+      {resolved.elements.filter((element) => element.id === null || !matteSources.has(element.id)).map((element) => (
         <Sequence
           key={element.index}
           from={element.from}
@@ -43,11 +43,9 @@ export const Main: React.FC<CompositionProps> = ({ request, media, sources }) =>
           {element.type === 'audio' ? (
             <Layer element={element} load={load} />
           ) : (
-            <LookProvider element={request.elements![element.index] as VisualElement} lookKey={`e${element.index}`} load={load}>
-              <Blend element={request.elements![element.index] as VisualElement} zIndex={paintOrderAt(element, frame, resolved.fps)}>
-                <Layer element={element} load={load} />
-              </Blend>
-            </LookProvider>
+            <LookLayer element={element} request={request} resolved={resolved} load={load} zIndex={paintOrderAt(element, frame, resolved.fps)}>
+              <Layer element={element} load={load} />
+            </LookLayer>
           )}
         </Sequence>
       ))}

@@ -13,7 +13,7 @@ import { activeEffects, frameLook, maskAt, maskSvg } from './resolve-look';
  *   e.g. the glyphs of a text or the rounded corners of a frame),
  * - the mask (mask-image of the element box),
  * - the crop window with its rounded corners and border, the content at its place in the box.
- * Nothing is wrapped when none of these fields is set.
+ * `clip: true` cuts all of it to the element box. Nothing is wrapped when none of these fields is set.
  */
 export const Look: React.FC<{
   element: VisualElement;
@@ -40,7 +40,10 @@ export const Look: React.FC<{
   const filter = [fx.filter, look.shadow].filter(Boolean).join(' ') || undefined;
   // The colour field `blur` (video, image): the picture itself, inside its frame.
   const blur = element.type === 'video' || element.type === 'image' ? (element.blur ?? 0) : 0;
-  if (!framed && !filter && !fx.transform && !mask && look.backdropBlur === 0 && blur === 0) return <>{children}</>;
+  const clip = element.clip === true;
+  if (!framed && !filter && !fx.transform && !mask && look.backdropBlur === 0 && blur === 0) {
+    return clip ? <div style={{ position: 'relative', ...(sized ? { width: '100%', height: '100%' } : {}), overflow: 'hidden' }}>{children}</div> : <>{children}</>;
+  }
   const content = blur > 0 ? <div style={{ ...(sized ? { width: '100%', height: '100%' } : {}), filter: `blur(${blur}px)` }}>{children}</div> : children;
 
   const fill: React.CSSProperties = sized ? { position: 'relative', width: '100%', height: '100%' } : { position: 'relative' };
@@ -57,6 +60,8 @@ export const Look: React.FC<{
     borderRadius: look.borderRadius,
   };
   return (
+    // clip: nothing the element draws (shadow, glow, shake) leaves its box.
+    <div style={{ ...fill, overflow: clip ? 'hidden' : undefined }}>
     <div style={{ ...fill, transform: fx.transform }}>
       {look.backdropBlur > 0 && sized ? (
         <div style={{ ...maskStyle, position: 'absolute', inset: 0 }}>
@@ -90,6 +95,7 @@ export const Look: React.FC<{
           )}
         </div>
       </div>
+    </div>
     </div>
   );
 };

@@ -2,8 +2,8 @@ import { parseDegrees } from '../schema/primitives';
 
 /**
  * The colour fields of video and image elements ("color and image" in the spec) as numbers, and
- * their exact meaning as a per-pixel function. `gradePixel` is the reference: the WebGL shader in
- * grade-effect.ts computes the same steps in the same order (tests compare both to the anchors).
+ * their exact meaning as a per-pixel function. `gradePixel` is the reference: grade-effect.ts bakes
+ * it into a 3D table applied to every frame (tests hold both to the anchors).
  *
  * Values are sRGB-encoded channels in 0..1. Steps, in order:
  *  1. exposure    ×2^(exposure/25) in linear light (±100 = ±4 stops)

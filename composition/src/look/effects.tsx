@@ -35,9 +35,11 @@ export function effectsStyle(effects: ActiveEffect[], context: Context): Effects
     const i = effect.intensity;
     const id = `vrs-${context.key}-fx${effect.index}`;
     const seed = (name: string) => random(`${context.key}-${effect.index}-${name}-${context.frame}`);
+    // The filter region, in shares of the element box: room for what spills out (glow, split channels).
+    const margin = effect.type === 'glow' ? 1 : 0.25;
     const svg = (node: React.ReactNode) => {
       defs.push(
-        <filter key={id} id={id} x="-20%" y="-20%" width="140%" height="140%" colorInterpolationFilters="sRGB">
+        <filter key={id} id={id} x={-margin} y={-margin} width={1 + 2 * margin} height={1 + 2 * margin} colorInterpolationFilters="sRGB">
           {node}
         </filter>,
       );
@@ -103,9 +105,8 @@ export function effectsStyle(effects: ActiveEffect[], context: Context): Effects
         break;
       }
       case 'glitch': {
-        // On about half the frames: horizontal bands slide sideways and the channels split.
-        const strength = seed('on') < 0.5 ? i * (0.5 + seed('amount')) : 0;
-        if (strength === 0) break;
+        // Every frame a new jolt: horizontal bands slide sideways and the channels split, some frames hard.
+        const strength = i * (seed('hard') < 0.3 ? 1 + seed('amount') : 0.3 + 0.4 * seed('amount'));
         svg(
           <>
             <feTurbulence type="turbulence" baseFrequency={`0.0001 ${(0.02 + 0.04 * seed('bands')) / unit}`} numOctaves={1} seed={Math.floor(seed('seed') * 10000)} result="bands" />

@@ -1,254 +1,194 @@
 import { createEffect } from 'remotion';
-import type { GradeSettings } from './colour';
-import type { CubeLut } from './lut';
+import { gradePixel, type GradeSettings, isNeutral } from './colour';
+import { applyLut, type CubeLut } from './lut';
 
 /**
- * The colour grade of colour.ts (and the LUT of lut.ts) as one WebGL2 pass, run by Remotion's
- * effect chain on the frame of a `<Video>` (at the source's own size, every frame, before the
- * frame is captured) or on a `<CanvasImage>`. Software WebGL (SwiftShader) in the render worker,
- * the GPU in a browser Player.
+ * The colour grade of colour.ts and the LUT of lut.ts as one canvas pass, run by Remotion's effect
+ * chain on each frame of a `<Video>` (at the source's own size, before the frame is captured) or on
+ * a `<CanvasImage>`.
+ *
+ * Plain JavaScript over the frame's pixels, not WebGL: on a render host without a GPU, WebGL runs in
+ * SwiftShader, whose upload, shading and read-back of a 1080p frame cost 3–5 times what the rest of
+ * the frame does (docs/performance.md); this pass costs a fraction of it, and it computes the same
+ * bits in every browser, so a Player shows exactly what the server renders.
+ *
+ * Every per-pixel colour step (1–11 of colour.ts: exposure … hue, the LUT mixed by its intensity,
+ * the colour overlay) is baked once into a 3D table of max(33, LUT size) points per axis, applied
+ * with tetrahedral interpolation; the sharpening before it and the vignette and noise after it
+ * depend on the pixel's place and are computed per pixel.
  */
 export interface GradeParams {
   settings: GradeSettings;
   lut: CubeLut | null;
-  /** Identifies `lut` (its URL) for caching the uploaded texture. */
+  /** Identifies `lut` (its URL) for caching the baked table. */
   lutKey: string;
   /** Seeds the noise: changes every frame when noise is on. */
   seed: number;
 }
 
-const VERTEX = `#version 300 es
-in vec2 a_position;
-out vec2 v_uv;
-void main() {
-  v_uv = (a_position + 1.0) * 0.5;
-  gl_Position = vec4(a_position, 0.0, 1.0);
-}`;
-
-const FRAGMENT = `#version 300 es
-precision highp float;
-precision highp sampler3D;
-uniform sampler2D u_source;
-uniform sampler3D u_lut3d;
-uniform sampler2D u_lut1d;
-uniform int u_lutKind;
-uniform float u_lutSize;
-uniform vec3 u_domainMin;
-uniform vec3 u_domainMax;
-uniform float u_lutIntensity;
-uniform vec2 u_texel;
-uniform float u_exposure, u_temperature, u_tint, u_brightness, u_contrast, u_highlights, u_shadows;
-uniform float u_saturation, u_vibrance, u_hue, u_sharpness, u_noise, u_vignette;
-uniform vec4 u_overlay;
-uniform uint u_seed;
-in vec2 v_uv;
-out vec4 outColor;
-
-const vec3 LUMA = vec3(0.2126, 0.7152, 0.0722);
-
-vec3 toLinear(vec3 c) { return mix(c / 12.92, pow((c + 0.055) / 1.055, vec3(2.4)), step(vec3(0.04045), c)); }
-vec3 toSrgb(vec3 c) { return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c)); }
-
-vec3 rotateHue(vec3 c, float degrees) {
-  float maxC = max(c.r, max(c.g, c.b));
-  float minC = min(c.r, min(c.g, c.b));
-  float delta = maxC - minC;
-  if (delta <= 0.0) return c;
-  float hue;
-  if (maxC == c.r) hue = mod((c.g - c.b) / delta, 6.0);
-  else if (maxC == c.g) hue = (c.b - c.r) / delta + 2.0;
-  else hue = (c.r - c.g) / delta + 4.0;
-  hue = mod(hue * 60.0 + degrees, 360.0);
-  float chroma = delta;
-  float x = chroma * (1.0 - abs(mod(hue / 60.0, 2.0) - 1.0));
-  float m = maxC - chroma;
-  int sector = int(floor(hue / 60.0)) % 6;
-  vec3 rgb = sector == 0 ? vec3(chroma, x, 0.0) : sector == 1 ? vec3(x, chroma, 0.0) : sector == 2 ? vec3(0.0, chroma, x)
-    : sector == 3 ? vec3(0.0, x, chroma) : sector == 4 ? vec3(x, 0.0, chroma) : vec3(chroma, 0.0, x);
-  return rgb + m;
+interface Baked {
+  key: string;
+  size: number;
+  /** RGB 0..255, red fastest. */
+  table: Float32Array;
 }
-
-vec3 tone(vec3 c, float amount, float weight) {
-  float a = amount / 100.0 * weight;
-  return clamp(c + a * (a > 0.0 ? 1.0 - c : c) * 0.5, 0.0, 1.0);
-}
-
-vec3 lookUp(vec3 c) {
-  vec3 p = clamp((c - u_domainMin) / (u_domainMax - u_domainMin), 0.0, 1.0);
-  vec3 coord = (p * (u_lutSize - 1.0) + 0.5) / u_lutSize;
-  if (u_lutKind == 3) return texture(u_lut3d, coord).rgb;
-  return vec3(texture(u_lut1d, vec2(coord.r, 0.5)).r, texture(u_lut1d, vec2(coord.g, 0.5)).g, texture(u_lut1d, vec2(coord.b, 0.5)).b);
-}
-
-void main() {
-  vec4 texel = texture(u_source, v_uv);
-  if (u_sharpness > 0.0) {
-    vec4 sum = vec4(0.0);
-    for (int dx = -1; dx <= 1; dx++) for (int dy = -1; dy <= 1; dy++) sum += texture(u_source, v_uv + vec2(dx, dy) * u_texel);
-    texel = clamp(texel + 2.0 * u_sharpness / 100.0 * (texel - sum / 9.0), 0.0, 1.0);
-  }
-  float alpha = texel.a;
-  if (alpha <= 0.0) { outColor = vec4(0.0); return; }
-  vec3 c = texel.rgb / alpha;
-  if (u_exposure != 0.0) c = clamp(toSrgb(toLinear(c) * exp2(u_exposure / 25.0)), 0.0, 1.0);
-  c = clamp(c * vec3(1.0 + 0.25 * u_temperature / 100.0, 1.0 - 0.25 * u_tint / 100.0, 1.0 - 0.25 * u_temperature / 100.0), 0.0, 1.0);
-  float b = u_brightness / 100.0;
-  c = b < 0.0 ? c * (1.0 + b) : c + (1.0 - c) * b;
-  float k = u_contrast / 100.0;
-  c = clamp((c - 0.5) * (k <= 0.0 ? 1.0 + k : 1.0 + 3.0 * k) + 0.5, 0.0, 1.0);
-  if (u_highlights != 0.0) c = tone(c, u_highlights, smoothstep(0.25, 1.0, dot(c, LUMA)));
-  if (u_shadows != 0.0) c = tone(c, u_shadows, 1.0 - smoothstep(0.0, 0.75, dot(c, LUMA)));
-  float l = dot(c, LUMA);
-  c = clamp(l + (c - l) * (1.0 + u_saturation / 100.0), 0.0, 1.0);
-  if (u_vibrance != 0.0) {
-    float sat = max(c.r, max(c.g, c.b)) - min(c.r, min(c.g, c.b));
-    float l2 = dot(c, LUMA);
-    c = clamp(l2 + (c - l2) * (1.0 + u_vibrance / 100.0 * (1.0 - sat)), 0.0, 1.0);
-  }
-  if (u_hue != 0.0) c = rotateHue(c, u_hue);
-  if (u_lutKind != 0) c = mix(c, lookUp(c), u_lutIntensity);
-  c = mix(c, u_overlay.rgb, u_overlay.a);
-  if (u_vignette > 0.0) {
-    float d = length(v_uv - 0.5) / 0.70710678;
-    c *= 1.0 - u_vignette / 100.0 * smoothstep(0.3, 1.0, d);
-  }
-  if (u_noise > 0.0) {
-    uvec2 p = uvec2(gl_FragCoord.xy);
-    uint h = p.x * 73856093u ^ p.y * 19349663u ^ u_seed * 83492791u;
-    h = (h ^ (h >> 13u)) * 1274126177u;
-    h ^= h >> 16u;
-    float n = float(h & 0xffffffu) / 16777215.0;
-    c += (n - 0.5) * u_noise / 100.0 * 0.5;
-  }
-  c = clamp(c, 0.0, 1.0);
-  outColor = vec4(c * alpha, alpha);
-}`;
 
 interface GradeState {
-  gl: WebGL2RenderingContext;
-  program: WebGLProgram;
-  source: WebGLTexture;
-  lut3d: WebGLTexture;
-  lut1d: WebGLTexture;
-  buffer: WebGLBuffer;
-  vao: WebGLVertexArrayObject;
-  lutKey: string | null;
-  uniforms: Map<string, WebGLUniformLocation | null>;
+  baked: Baked | null;
+  vignette: { key: string; factors: Float32Array } | null;
 }
 
-function compile(gl: WebGL2RenderingContext, type: number, source: string): WebGLShader {
-  const shader = gl.createShader(type)!;
-  gl.shaderSource(shader, source);
-  gl.compileShader(shader);
-  if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) throw new Error(`Colour grade shader: ${gl.getShaderInfoLog(shader)}`);
-  return shader;
-}
+const TABLE_SIZE = 33;
 
-function texture(gl: WebGL2RenderingContext, target: number): WebGLTexture {
-  const created = gl.createTexture()!;
-  gl.bindTexture(target, created);
-  for (const wrap of [gl.TEXTURE_WRAP_S, gl.TEXTURE_WRAP_T, gl.TEXTURE_WRAP_R]) gl.texParameteri(target, wrap, gl.CLAMP_TO_EDGE);
-  gl.texParameteri(target, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
-  gl.texParameteri(target, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
-  return created;
-}
-
-function uploadLut(state: GradeState, lut: CubeLut): void {
-  const { gl } = state;
-  // Typed-array uploads to 3D textures refuse the flip/premultiply flags the chain sets.
-  gl.pixelStorei(gl.UNPACK_FLIP_Y_WEBGL, false);
-  gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, false);
-  gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
-  if (lut.kind === '3d') {
-    gl.bindTexture(gl.TEXTURE_3D, state.lut3d);
-    gl.texImage3D(gl.TEXTURE_3D, 0, gl.RGB16F, lut.size, lut.size, lut.size, 0, gl.RGB, gl.FLOAT, lut.table);
-  } else {
-    gl.bindTexture(gl.TEXTURE_2D, state.lut1d);
-    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGB16F, lut.size, 1, 0, gl.RGB, gl.FLOAT, lut.table);
+/** The colour steps (without place-dependent ones) as a 3D table. */
+function bake(settings: GradeSettings, lut: CubeLut | null): Float32Array | null {
+  const colourOnly: GradeSettings = { ...settings, vignette: 0, noise: 0, sharpness: 0 };
+  const overlay = colourOnly.overlay;
+  if (isNeutral(colourOnly) && !lut) return null;
+  const size = Math.max(TABLE_SIZE, lut?.kind === '3d' ? lut.size : 0);
+  const table = new Float32Array(size * size * size * 3);
+  const beforeLut: GradeSettings = { ...colourOnly, overlay: null };
+  let offset = 0;
+  for (let b = 0; b < size; b += 1) {
+    for (let g = 0; g < size; g += 1) {
+      for (let r = 0; r < size; r += 1) {
+        let c: number[] = gradePixel([r / (size - 1), g / (size - 1), b / (size - 1)], beforeLut);
+        if (lut) {
+          const looked = applyLut(lut, c);
+          c = c.map((v, i) => v + (Math.min(1, Math.max(0, looked[i])) - v) * settings.lutIntensity);
+        }
+        if (overlay) c = c.map((v, i) => v + (overlay[i] - v) * overlay[3]);
+        table[offset++] = c[0] * 255;
+        table[offset++] = c[1] * 255;
+        table[offset++] = c[2] * 255;
+      }
+    }
   }
-  gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, true);
+  return table;
+}
+
+/** Tetrahedral interpolation of `table` (size³ RGB, red fastest) at every pixel of `data`, in place. */
+function applyTable(data: Uint8ClampedArray, table: Float32Array, size: number): void {
+  const n1 = size - 1;
+  const scale = n1 / 255;
+  const dr = 3;
+  const dg = size * 3;
+  const db = size * size * 3;
+  for (let i = 0; i < data.length; i += 4) {
+    if (data[i + 3] === 0) continue;
+    const fr = data[i] * scale;
+    const fg = data[i + 1] * scale;
+    const fb = data[i + 2] * scale;
+    let r0 = fr | 0;
+    let g0 = fg | 0;
+    let b0 = fb | 0;
+    if (r0 >= n1) r0 = n1 - 1;
+    if (g0 >= n1) g0 = n1 - 1;
+    if (b0 >= n1) b0 = n1 - 1;
+    const x = fr - r0;
+    const y = fg - g0;
+    const z = fb - b0;
+    const p000 = r0 * dr + g0 * dg + b0 * db;
+    // The cube is cut into six tetrahedra by the order of x, y, z; each pixel uses the four corners of its own.
+    let pA: number, pB: number, w0: number, w1: number, w2: number, w3: number;
+    if (x >= y) {
+      if (y >= z) { pA = p000 + dr; pB = pA + dg; w0 = 1 - x; w1 = x - y; w2 = y - z; w3 = z; }
+      else if (x >= z) { pA = p000 + dr; pB = pA + db; w0 = 1 - x; w1 = x - z; w2 = z - y; w3 = y; }
+      else { pA = p000 + db; pB = pA + dr; w0 = 1 - z; w1 = z - x; w2 = x - y; w3 = y; }
+    } else if (z >= y) { pA = p000 + db; pB = pA + dg; w0 = 1 - z; w1 = z - y; w2 = y - x; w3 = x; }
+    else if (z >= x) { pA = p000 + dg; pB = pA + db; w0 = 1 - y; w1 = y - z; w2 = z - x; w3 = x; }
+    else { pA = p000 + dg; pB = pA + dr; w0 = 1 - y; w1 = y - x; w2 = x - z; w3 = z; }
+    const p111 = p000 + dr + dg + db;
+    data[i] = w0 * table[p000] + w1 * table[pA] + w2 * table[pB] + w3 * table[p111] + 0.5;
+    data[i + 1] = w0 * table[p000 + 1] + w1 * table[pA + 1] + w2 * table[pB + 1] + w3 * table[p111 + 1] + 0.5;
+    data[i + 2] = w0 * table[p000 + 2] + w1 * table[pA + 2] + w2 * table[pB + 2] + w3 * table[p111 + 2] + 0.5;
+  }
+}
+
+/** Unsharp mask with the 3x3 mean: c + 2·amount·(c − mean). Edges reuse their own pixels. */
+function sharpen(data: Uint8ClampedArray, width: number, height: number, amount: number): void {
+  const source = new Uint8ClampedArray(data);
+  const k = (2 * amount) / 100;
+  for (let y = 0; y < height; y += 1) {
+    const rows = [Math.max(0, y - 1), y, Math.min(height - 1, y + 1)].map((row) => row * width * 4);
+    for (let x = 0; x < width; x += 1) {
+      const columns = [Math.max(0, x - 1) * 4, x * 4, Math.min(width - 1, x + 1) * 4];
+      const i = rows[1] + columns[1];
+      for (let ch = 0; ch < 3; ch += 1) {
+        let sum = 0;
+        for (const row of rows) sum += source[row + columns[0] + ch] + source[row + columns[1] + ch] + source[row + columns[2] + ch];
+        data[i + ch] = source[i + ch] + k * (source[i + ch] - sum / 9) + 0.5;
+      }
+    }
+  }
+}
+
+function vignetteFactors(width: number, height: number, amount: number): Float32Array {
+  const factors = new Float32Array(width * height);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const d = Math.hypot((x + 0.5) / width - 0.5, (y + 0.5) / height - 0.5) / Math.SQRT1_2;
+      const t = Math.min(1, Math.max(0, (d - 0.3) / 0.7));
+      factors[y * width + x] = 1 - (amount / 100) * t * t * (3 - 2 * t);
+    }
+  }
+  return factors;
+}
+
+/** A seeded integer hash per pixel and frame: uniform noise in 0..1, the same in every browser. */
+function addNoise(data: Uint8ClampedArray, width: number, amount: number, seed: number): void {
+  const scale = (amount / 100) * 0.5 * 255;
+  for (let i = 0, p = 0; i < data.length; i += 4, p += 1) {
+    const x = p % width;
+    const y = (p - x) / width;
+    let h = Math.imul(x, 73856093) ^ Math.imul(y, 19349663) ^ Math.imul(seed, 83492791);
+    h = Math.imul(h ^ (h >>> 13), 1274126177);
+    h ^= h >>> 16;
+    const n = (h & 0xffffff) / 16777215;
+    const delta = (n - 0.5) * scale;
+    data[i] += delta;
+    data[i + 1] += delta;
+    data[i + 2] += delta;
+  }
 }
 
 export const gradeEffect = createEffect<GradeParams, GradeState>({
   type: 'video-render-service/grade',
   label: 'Colour grade',
   documentationLink: null,
-  backend: 'webgl2',
+  backend: '2d',
   calculateKey: (params) => JSON.stringify([params.settings, params.lutKey, params.seed]),
-  setup: (target) => {
-    const gl = target.getContext('webgl2');
-    if (!gl) throw new Error('The colour grade needs WebGL2');
-    const program = gl.createProgram()!;
-    gl.attachShader(program, compile(gl, gl.VERTEX_SHADER, VERTEX));
-    gl.attachShader(program, compile(gl, gl.FRAGMENT_SHADER, FRAGMENT));
-    gl.linkProgram(program);
-    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(`Colour grade program: ${gl.getProgramInfoLog(program)}`);
-    const vao = gl.createVertexArray()!;
-    gl.bindVertexArray(vao);
-    const buffer = gl.createBuffer()!;
-    gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
-    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, -1, 1, 1, -1, 1, 1]), gl.STATIC_DRAW);
-    const location = gl.getAttribLocation(program, 'a_position');
-    gl.enableVertexAttribArray(location);
-    gl.vertexAttribPointer(location, 2, gl.FLOAT, false, 0, 0);
-    const state: GradeState = {
-      gl, program, vao, buffer, source: texture(gl, gl.TEXTURE_2D), lut3d: texture(gl, gl.TEXTURE_3D), lut1d: texture(gl, gl.TEXTURE_2D),
-      lutKey: null, uniforms: new Map(),
-    };
-    return state;
-  },
-  apply: ({ source, state, params, width, height, flipSourceY }) => {
-    const { gl, program } = state;
-    const uniform = (name: string) => {
-      if (!state.uniforms.has(name)) state.uniforms.set(name, gl.getUniformLocation(program, name));
-      return state.uniforms.get(name)!;
-    };
-    gl.useProgram(program);
-    gl.bindVertexArray(state.vao);
-    gl.viewport(0, 0, width, height);
-    if (params.lut && state.lutKey !== params.lutKey) {
-      uploadLut(state, params.lut);
-      state.lutKey = params.lutKey;
-    }
-    gl.activeTexture(gl.TEXTURE0);
-    gl.bindTexture(gl.TEXTURE_2D, state.source);
-    gl.pixelStorei(gl.UNPACK_FLIP_Y_WEBGL, flipSourceY);
-    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, source as TexImageSource);
-    gl.pixelStorei(gl.UNPACK_FLIP_Y_WEBGL, false);
-    gl.uniform1i(uniform('u_source'), 0);
-    gl.activeTexture(gl.TEXTURE1);
-    gl.bindTexture(gl.TEXTURE_3D, state.lut3d);
-    gl.uniform1i(uniform('u_lut3d'), 1);
-    gl.activeTexture(gl.TEXTURE2);
-    gl.bindTexture(gl.TEXTURE_2D, state.lut1d);
-    gl.uniform1i(uniform('u_lut1d'), 2);
-    const lut = params.lut;
-    gl.uniform1i(uniform('u_lutKind'), lut ? (lut.kind === '3d' ? 3 : 1) : 0);
-    gl.uniform1f(uniform('u_lutSize'), lut?.size ?? 2);
-    gl.uniform3fv(uniform('u_domainMin'), lut?.domainMin ?? [0, 0, 0]);
-    gl.uniform3fv(uniform('u_domainMax'), lut?.domainMax ?? [1, 1, 1]);
+  setup: () => ({ baked: null, vignette: null }),
+  apply: ({ source, target, state, params, width, height }) => {
+    const context = target.getContext('2d');
+    if (!context) throw new Error('The colour grade needs a 2D canvas');
+    context.clearRect(0, 0, width, height);
+    context.drawImage(source, 0, 0, width, height);
+    const image = context.getImageData(0, 0, width, height);
+    const { data } = image;
     const s = params.settings;
-    gl.uniform1f(uniform('u_lutIntensity'), s.lutIntensity);
-    gl.uniform2f(uniform('u_texel'), 1 / width, 1 / height);
-    const scalars: [string, number][] = [
-      ['u_exposure', s.exposure], ['u_temperature', s.temperature], ['u_tint', s.tint], ['u_brightness', s.brightness],
-      ['u_contrast', s.contrast], ['u_highlights', s.highlights], ['u_shadows', s.shadows], ['u_saturation', s.saturation],
-      ['u_vibrance', s.vibrance], ['u_hue', s.hueRotate % 360], ['u_sharpness', s.sharpness], ['u_noise', s.noise], ['u_vignette', s.vignette],
-    ];
-    for (const [name, value] of scalars) gl.uniform1f(uniform(name), value);
-    gl.uniform4fv(uniform('u_overlay'), s.overlay ?? [0, 0, 0, 0]);
-    gl.uniform1ui(uniform('u_seed'), params.seed >>> 0);
-    gl.drawArrays(gl.TRIANGLES, 0, 6);
+    if (s.sharpness > 0) sharpen(data, width, height, s.sharpness);
+    const bakeKey = JSON.stringify([{ ...s, vignette: 0, noise: 0, sharpness: 0 }, params.lutKey]);
+    if (state.baked?.key !== bakeKey) {
+      const table = bake(s, params.lut);
+      const size = Math.max(TABLE_SIZE, params.lut?.kind === '3d' ? params.lut.size : 0);
+      state.baked = table ? { key: bakeKey, size, table } : { key: bakeKey, size, table: new Float32Array(0) };
+    }
+    if (state.baked.table.length > 0) applyTable(data, state.baked.table, state.baked.size);
+    if (s.vignette > 0) {
+      const vignetteKey = `${width}x${height}@${s.vignette}`;
+      if (state.vignette?.key !== vignetteKey) state.vignette = { key: vignetteKey, factors: vignetteFactors(width, height, s.vignette) };
+      const { factors } = state.vignette;
+      for (let i = 0, p = 0; i < data.length; i += 4, p += 1) {
+        data[i] *= factors[p];
+        data[i + 1] *= factors[p];
+        data[i + 2] *= factors[p];
+      }
+    }
+    if (s.noise > 0) addNoise(data, width, s.noise, params.seed);
+    context.putImageData(image, 0, 0);
   },
-  cleanup: (state) => {
-    const { gl } = state;
-    gl.deleteTexture(state.source);
-    gl.deleteTexture(state.lut3d);
-    gl.deleteTexture(state.lut1d);
-    gl.deleteBuffer(state.buffer);
-    gl.deleteVertexArray(state.vao);
-    gl.deleteProgram(state.program);
-  },
+  cleanup: () => undefined,
   schema: {},
   validateParams: () => undefined,
 });

@@ -9,7 +9,7 @@ export const EFFECT_DESCRIPTIONS: Record<(typeof EFFECTS)[number], string> = {
   pixelate: 'square blocks of 5 % of the canvas height × intensity, one colour each',
   vignette: 'darker towards the corners (down to 15 % brightness at intensity 1)',
   film_grain: 'seeded monochrome grain, new every frame',
-  glitch: 'on about half the frames, seeded: horizontal bands slide sideways and the colour channels split',
+  glitch: 'seeded jolts every frame, some hard: horizontal bands slide sideways and the colour channels split',
   chromatic_aberration: 'red shifted right and blue left by 0.6 % of the canvas height × intensity',
   vhs: 'colour bleed, horizontal softness, scanlines, seeded noise and slightly faded colour',
   glow: 'a blurred, brightened copy of the element added around and over it',
