@@ -78,9 +78,10 @@ export const AnimatedText: React.FC<{ element: ResolvedText; animation: TextAnim
           wordRefs.current[index] = span;
         };
         if (animation.split === 'letter') {
-          const letters = splitGraphemes(word.text);
+          // Each letter sits in its own box, where CSS would capitalize every one: capitalize here.
+          const letters = splitGraphemes(style.textTransform === 'capitalize' ? capitalize(word.text) : word.text);
           return (
-            <span key={index} ref={ref} dir={wordDirection} style={{ display: 'inline-block', whiteSpace: 'pre' }}>
+            <span key={index} ref={ref} dir={wordDirection} style={{ display: 'inline-block', whiteSpace: 'pre', textTransform: style.textTransform === 'capitalize' ? 'none' : undefined }}>
               {letters.map((_, i) => (
                 <span key={i} style={partStyle(stateOf(letterIndex++))}>
                   {joinedLetter(letters, i)}
@@ -99,3 +100,8 @@ export const AnimatedText: React.FC<{ element: ResolvedText; animation: TextAnim
     </span>
   );
 };
+
+function capitalize(word: string): string {
+  const [first = '', ...rest] = splitGraphemes(word);
+  return first.toUpperCase() + rest.join('');
+}
