@@ -159,6 +159,16 @@ describe('transitions', () => {
     expect(transitionVolume(b, 10, 10)).toBe(1);
   });
 
+  it('joins three 4 s scenes with two 0.5 s transitions into 11 s', () => {
+    const scene = (id: string) => ({ type: 'image' as const, id, track: 1, duration: 4, source_url: `https://example.com/${id}.jpg` });
+    const timeline = resolveTimeline({
+      elements: [scene('a'), scene('b'), scene('c'), { type: 'text', text: 'over all' }],
+      transitions: [{ type: 'cross_dissolve', from_id: 'a', to_id: 'b' }, { type: 'wipe_left', from_id: 'b', to_id: 'c' }],
+    }, {});
+    expect(timeline.durationSeconds).toBe(11);
+    expect(timeline.elements.map((element) => element.startSeconds)).toEqual([0, 3.5, 7, 0]);
+  });
+
   it('runs in the overlap of explicitly timed elements, or not at all', () => {
     expect(transitionWindow({ start: 0, end: 2 }, { start: 1.8, end: 4 }, 0.5)).toEqual({ start: 1.8, end: 2 });
     expect(transitionWindow({ start: 0, end: 2 }, { start: 0, end: 4 }, 0.5)).toEqual({ start: 1.5, end: 2 });
