@@ -62,7 +62,17 @@ const AudioLevelsLoader: React.FC<{ resolved: ResolvedRequest; load: (url: strin
           volume: element.volume,
         }))
       : [];
-    return (seconds: number) => levelsOf(mixWindow(spans, seconds));
+    // Every listening element asks for the same instant: analyse it once.
+    const cache = new Map<number, ReturnType<typeof levelsOf>>();
+    return (seconds: number) => {
+      let levels = cache.get(seconds);
+      if (!levels) {
+        if (cache.size > 256) cache.clear();
+        levels = levelsOf(mixWindow(spans, seconds));
+        cache.set(seconds, levels);
+      }
+      return levels;
+    };
   }, [decoded, audible, resolved.fps]);
   return <AudioLevelsContext.Provider value={levelsAt}>{children}</AudioLevelsContext.Provider>;
 };
