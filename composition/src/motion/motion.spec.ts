@@ -1,4 +1,5 @@
 import { resolveRequest, resolveTimeline } from '../schema/resolve';
+import { ANALYSIS_RATE, levelsOf, mixWindow, WINDOW } from './audio-analysis';
 import type { RenderRequest } from '../schema/request';
 import { motionPosition, motionsState, resolveMotions } from './element-motion';
 import { easingFunction } from './easing';
@@ -261,5 +262,33 @@ describe('speed ramps', () => {
     expect(timeForOffset(ramp, 1, 4)).toBeCloseTo(5 / 3, 9);
     const timeline = resolveTimeline({ elements: [{ type: 'video', source_url: 'https://example.com/a.mp4', out_point: 4, playback_rate_keyframes: ramp }] }, {});
     expect(timeline.elements[0].endSeconds).toBeCloseTo(5 / 3, 9);
+  });
+});
+
+describe('audio levels', () => {
+  const sine = (frequency: number, amplitude: number, seconds = 1) =>
+    Float32Array.from({ length: ANALYSIS_RATE * seconds }, (_, i) => amplitude * Math.sin((2 * Math.PI * frequency * i) / ANALYSIS_RATE));
+
+  it('reads a sine as its amplitude, in its band only', () => {
+    const bass = levelsOf(sine(100, 1).subarray(0, WINDOW));
+    expect(bass.amplitude).toBeCloseTo(1, 1);
+    expect(bass.bass).toBeCloseTo(1, 1);
+    expect(bass.mid).toBeLessThan(0.05);
+    expect(bass.treble).toBeLessThan(0.01);
+    const mid = levelsOf(sine(1000, 0.5).subarray(0, WINDOW));
+    expect(mid.mid).toBeCloseTo(0.5, 1);
+    expect(mid.bass).toBeLessThan(0.01);
+    const treble = levelsOf(sine(6000, 0.25).subarray(0, WINDOW));
+    expect(treble.treble).toBeCloseTo(0.25, 1);
+    expect(levelsOf(new Float32Array(WINDOW))).toEqual({ amplitude: 0, bass: 0, mid: 0, treble: 0 });
+  });
+
+  it('mixes the audible spans at their place, volume and source time', () => {
+    const source = { samples: sine(1000, 0.5, 2) };
+    const spans = [{ source, start: 1, end: 2, sourceTime: (t: number) => t - 1, volume: 0.5 }];
+    expect(levelsOf(mixWindow(spans, 0.5)).amplitude).toBe(0);
+    expect(levelsOf(mixWindow(spans, 1.5)).amplitude).toBeCloseTo(0.25, 2);
+    // Half the window before the element starts: half the energy.
+    expect(levelsOf(mixWindow(spans, 1)).amplitude).toBeCloseTo(0.25 / Math.SQRT2, 2);
   });
 });
