@@ -108,8 +108,9 @@ describe('motion and time (through the REST API)', () => {
       '-c:v', 'libx264', '-preset', 'ultrafast', '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709', '-color_range', 'tv',
       '-c:a', 'aac', '-shortest', path.join(fixtures, 'colours.mp4'),
     );
-    // A 6 kHz tone at amplitude 0.5 (sine's default is 1/8), for the treble band.
-    await ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=6000:sample_rate=48000:duration=1,volume=4', path.join(fixtures, 'treble.wav'));
+    // A 6 kHz tone at amplitude 0.5 (sine's default is 1/8), for the treble band; AAC in MP4, as
+    // most sound arrives (the page decodes it for the analysis).
+    await ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=6000:sample_rate=48000:duration=1,volume=4', '-c:a', 'aac', '-b:a', '192k', path.join(fixtures, 'treble.m4a'));
     media = await serveFolder(fixtures);
     app = await startTestApp({ env: { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true' } });
     ({ key } = await signupVerified(app));
@@ -214,7 +215,7 @@ describe('motion and time (through the REST API)', () => {
         shape('s3', '#ffff00', 0, 0, 20, 20),
         // Scaled by the treble of the mix: a 6 kHz tone plays from 1 s.
         shape('loud', '#ffffff', 290, 150, 20, 20),
-        { type: 'audio', source_url: url('treble.wav'), time: 1 },
+        { type: 'audio', source_url: url('treble.m4a'), time: 1 },
       ],
       transitions: [
         { type: 'cross_dissolve', from_id: 'xa', to_id: 'xb', duration: 0.4 },

@@ -35,8 +35,13 @@ const AudioLevelsLoader: React.FC<{ resolved: ResolvedRequest; load: (url: strin
     const urls = [...new Set(audible.map((element) => element.src))];
     Promise.all(
       urls.map(async (url) => {
-        // A source without a decodable sound track (a silent video) is silence in the mix.
-        const data = await getAudioData(load(url), { sampleRate: ANALYSIS_RATE }).catch(() => null);
+        const data = await getAudioData(load(url), { sampleRate: ANALYSIS_RATE }).catch((error: unknown) => {
+          // A video without a sound track is silence in the mix; an audio element must be heard.
+          if (audible.some((element) => element.src === url && element.type === 'audio')) {
+            throw new Error(`Cannot decode the sound of ${url} for the audio-reactive animations: ${String(error)}`);
+          }
+          return null;
+        });
         if (!data) return [url, { samples: new Float32Array(0) }] as const;
         const channels = data.channelWaveforms;
         const samples = new Float32Array(channels[0].length);
