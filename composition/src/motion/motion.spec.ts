@@ -1,4 +1,5 @@
 import { resolveRequest, resolveTimeline } from '../schema/resolve';
+import { findViolations } from '../schema/violations';
 import { ANALYSIS_RATE, levelsOf, mixWindow, WINDOW } from './audio-analysis';
 import type { RenderRequest } from '../schema/request';
 import { motionPosition, motionsState, resolveMotions } from './element-motion';
@@ -290,5 +291,32 @@ describe('audio levels', () => {
     expect(levelsOf(mixWindow(spans, 1.5)).amplitude).toBeCloseTo(0.25, 2);
     // Half the window before the element starts: half the energy.
     expect(levelsOf(mixWindow(spans, 1)).amplitude).toBeCloseTo(0.25 / Math.SQRT2, 2);
+  });
+});
+
+describe('motion violations', () => {
+  it('reports transitions apart, group cycles, double membership and input without effect', () => {
+    const found = findViolations({
+      elements: [
+        { type: 'shape', id: 'a', duration: 1, motion: [{ type: 'fade', direction: 'left' }] },
+        { type: 'shape', id: 'b', time: 2, duration: 1 },
+        { type: 'audio', id: 'm', source_url: 'https://example.com/a.mp3', out_point: 1 },
+        { type: 'text', id: 't', text: 'hi' },
+      ],
+      transitions: [{ type: 'cross_dissolve', from_id: 'a', to_id: 'b' }],
+      groups: [
+        { id: 'g1', parent: 'g2', members: ['a', 'm'] },
+        { id: 'g2', parent: 'g1', members: ['a', 't'], layout: { type: 'stack' } },
+      ],
+    });
+    const codes = found.map((violation) => [violation.code, violation.pointer]);
+    expect(codes).toEqual(expect.arrayContaining([
+      ['TRANSITION_ELEMENTS_APART', '/transitions/0'],
+      ['GROUP_PARENT_CYCLE', '/groups/1/parent'],
+      ['GROUP_MEMBER_IN_TWO_GROUPS', '/groups/1/members/0'],
+      ['MOTION_DIRECTION_IGNORED', '/elements/0/motion/0/direction'],
+      ['GROUP_MEMBER_NOT_VISUAL', '/groups/0/members/1'],
+      ['STACK_TEXT_WITHOUT_SIZE', '/groups/1/members/1'],
+    ]));
   });
 });

@@ -1,4 +1,5 @@
 import { groupStructure } from '../motion/groups';
+import { PRESETS } from '../motion/presets';
 import { DEFAULT_TRANSITION_SECONDS, transitionWindow } from '../motion/transitions';
 import type { RenderRequest } from './request';
 import type { Timeline } from './resolve';
@@ -7,7 +8,9 @@ type Add = (code: string, severity: 'error' | 'warning' | 'info', message: strin
 
 /**
  * Findings about motion: transitions between elements that never show together, cycles in group
- * parents, elements claimed by two groups, parents that name no group.
+ * parents, elements claimed by two groups, parents that name no group; and, as information, input
+ * that is accepted but has no effect (a direction on a preset without one, a sound in a group,
+ * stacked text without a size).
  */
 export function findMotionViolations(request: RenderRequest, timeline: Timeline, add: Add): void {
   const elements = request.elements ?? [];
@@ -31,6 +34,15 @@ export function findMotionViolations(request: RenderRequest, timeline: Timeline,
       ['transitions', index], [transition.from_id, transition.to_id]);
   });
 
+  elements.forEach((element, index) => {
+    if (!('motion' in element)) return;
+    (element.motion ?? []).forEach((motion, motionIndex) => {
+      if (motion.type !== undefined && motion.direction !== undefined && PRESETS[motion.type].direction === null) {
+        add('MOTION_DIRECTION_IGNORED', 'info', `The ${motion.type} preset has no direction; "direction" does nothing here`, ['elements', index, 'motion', motionIndex, 'direction'], [element.id]);
+      }
+    });
+  });
+
   const groups = request.groups ?? [];
   const { cycles } = groupStructure(request);
   const groupIds = new Set(groups.map((group) => group.id));
@@ -46,6 +58,12 @@ export function findMotionViolations(request: RenderRequest, timeline: Timeline,
       add('GROUP_PARENT_CYCLE', 'error', `Group "${group.id}" is its own ancestor through "parent"; that link is ignored`, ['groups', index, 'parent']);
     }
     group.members.forEach((member, memberIndex) => {
+      const element = elements[indexById.get(member) ?? -1];
+      if (element?.type === 'audio') {
+        add('GROUP_MEMBER_NOT_VISUAL', 'info', `"${member}" is an audio element: a group moves nothing of it`, ['groups', index, 'members', memberIndex], [member]);
+      } else if (group.layout && element?.type === 'text' && (element.width === undefined || element.height === undefined)) {
+        add('STACK_TEXT_WITHOUT_SIZE', 'info', `Text "${member}" has no width and height, so the stack places it by a rough measure (0.6 em a character); set both for an exact place`, ['groups', index, 'members', memberIndex], [member]);
+      }
       const first = firstGroupOf.get(member);
       if (first === undefined) firstGroupOf.set(member, index);
       else if (first !== index || group.members.indexOf(member) !== memberIndex) {
