@@ -1,4 +1,4 @@
-import { DynamicModule, MiddlewareConsumer, Module, NestModule, Provider } from '@nestjs/common';
+import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeysModule } from './api-keys/api-keys.module';
@@ -8,7 +8,6 @@ import { RendersModule } from './renders/renders.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
-import { RequestLogMiddleware } from './common/logging/request-log.middleware';
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { ApiValidationPipe } from './common/validation/validation.pipe';
@@ -38,7 +37,7 @@ export interface AppModuleOptions {
  * the system routes (Cloud Run needs a listening port) and runs the queue handlers.
  */
 @Module({})
-export class AppModule implements NestModule {
+export class AppModule {
   static forRoot({ config, role, databaseUrl }: AppModuleOptions): DynamicModule {
     const servesApi = role !== 'worker';
     const globals: Provider[] = [
@@ -73,9 +72,5 @@ export class AppModule implements NestModule {
       providers: globals,
       exports: [DATABASE_URL, RUNTIME_ROLE],
     };
-  }
-
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestLogMiddleware).forRoutes('*path');
   }
 }

@@ -1,15 +1,21 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { IncomingMessage } from 'node:http';
+import type { NestExpressApplication, NestExpressBodyParserOptionsFor } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { AppModule } from './app.module';
 import { AppConfig, Role } from './config/app-config';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { answerClientErrorsWithEnvelope } from './common/errors/client-error';
+import { hostileInputGuard, verifyJsonBytes } from './common/validation/request-input';
 import { startEmbeddedPostgres } from './infra/database/embedded-postgres';
+import { QueueService } from './infra/queue/queue.service';
 import { isFilesRoute } from './infra/storage/files.controller';
 import { SERVICE_VERSION } from './system/build-info';
 import { jsonLogger } from './common/logging/logger';
+import { RequestLogMiddleware } from './common/logging/request-log.middleware';
+import type { AuthenticatedRequest } from './common/auth/decorators';
 
 export interface RunningApp {
   app: INestApplication;
@@ -31,11 +37,24 @@ export async function createApp(config: AppConfig, role: Role): Promise<RunningA
   });
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
+  // Every answer is to be taken as the type it declares: an error echoing input is never sniffed as HTML.
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
+  // First, so that requests the body checks below refuse are logged (and carry X-Request-Id) too.
+  const requestLog = new RequestLogMiddleware();
+  app.use((req: Request, res: Response, next: NextFunction) => requestLog.use(req as AuthenticatedRequest, res, next));
   // Uploads to signed /v1/files/ URLs stream to storage whatever their type; JSON there is a file.
+  // Nest's types leave `verify` out because its rawBody option uses it; rawBody is off, so it passes through.
   app.useBodyParser('json', {
     limit: config.bodyLimit,
-    type: (req) => !isFilesRoute(req) && Boolean((req as Request).is(['application/json', 'application/*+json'])),
-  });
+    type: (req: IncomingMessage) => !isFilesRoute(req) && Boolean((req as Request).is(['application/json', 'application/*+json'])),
+    verify: verifyJsonBytes,
+  } as NestExpressBodyParserOptionsFor<'json'>);
+  // One check of every body, query and path for what no route may receive (NUL, lone surrogates, prototype keys).
+  app.use(hostileInputGuard(isFilesRoute));
+  answerClientErrorsWithEnvelope(app.getHttpServer());
   app.enableShutdownHooks();
 
   const document = SwaggerModule.createDocument(
@@ -55,6 +74,11 @@ export async function createApp(config: AppConfig, role: Role): Promise<RunningA
     if (res.headersSent) return next(err);
     filter.catch(err, { switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }) } as never);
   });
+
+  // Every module declares its queues and registers its handlers while the app initialises; a
+  // worker process missing a handler must not start.
+  await app.init();
+  app.get(QueueService).assertEveryQueueHandled();
 
   return {
     app,

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -36,6 +37,9 @@ describe('external sources and ingest', () => {
 
     // Hosts that answer the quick check one way and the download another.
     const png = readFileSync(path.join(fixtures, 'green.png'));
+    // A GIF followed by markup: ffprobe decodes it, a browser told text/html would run it.
+    execFileSync('ffmpeg', ['-y', '-v', 'error', '-f', 'lavfi', '-i', 'color=red:s=16x16:d=0.1', '-frames:v', '1', path.join(fixtures, 'red.gif')]);
+    const gif = Buffer.concat([readFileSync(path.join(fixtures, 'red.gif')), Buffer.from('<script>alert(document.domain)</script>')]);
     const mp4 = readFileSync(path.join(fixtures, 'clip.mp4'));
     odd = createServer((req, res) => {
       oddRequests.push(`${req.method} ${req.url}`);
@@ -57,6 +61,10 @@ describe('external sources and ingest', () => {
           if (req.method === 'HEAD') res.writeHead(405).end();
           else if (ranged) res.writeHead(206, { 'Content-Type': 'image/png', 'Content-Range': `bytes 0-0/${png.length}`, 'Content-Length': 1 }).end(png.subarray(0, 1));
           else res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': png.length }).end(png);
+          return;
+        case '/page.gif': // an image for the check; the download is a GIF that declares itself a web page
+          if (req.method === 'HEAD') res.writeHead(200, { 'Content-Type': 'image/gif', 'Content-Length': gif.length }).end();
+          else res.writeHead(200, { 'Content-Type': 'text/html', 'Content-Length': gif.length }).end(gif);
           return;
         case '/flaky.mp4': // fine for the check, broken for the copy
           if (req.method === 'HEAD') res.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Length': 1000 }).end();
@@ -214,7 +222,7 @@ describe('external sources and ingest', () => {
     expect(await db.query(`SELECT status FROM assets WHERE ingested_from = $1`, [url])).toEqual([{ status: 'present' }]);
   });
 
-  it('fails the job with ingest_failed when a copy fails, codec_unsupported when the file cannot be decoded; nothing is kept', async () => {
+  it('fails the job with ingest_failed when a copy fails or the download is a web page, codec_unsupported when the file cannot be decoded; nothing is kept', async () => {
     const flaky = await submit({ elements: [video(`${oddUrl}/flaky.mp4`)], webhook_url: `${receiver.url}/job`, metadata: { run: 7 } });
     const garbage = await submit({ elements: [video(`${media.url}/garbage.mp4`)] });
     for (const res of [flaky, garbage]) expect(res.body.status).toBe('ingesting');
@@ -225,11 +233,17 @@ describe('external sources and ingest', () => {
     const [event] = await receiver.waitFor('/job', (d) => d.json.type === 'render.failed');
     expect(event.json.data).toMatchObject({ id: flaky.body.id, status: 'failed', error: { code: 'ingest_failed' }, metadata: { run: 7 } });
 
+    const page = await submit({ elements: [{ type: 'image', source_url: `${oddUrl}/page.gif`, time: 0, duration: 0.5 }] });
+    expect(page.body.status).toBe('ingesting');
+    const refused = (await finish(page.body.id)).job;
+    expect(refused).toMatchObject({ status: 'failed', error: { code: 'ingest_failed' } });
+    expect(refused.error.message).toMatch(/\/elements\/0\/source_url is a web page \(text\/html\)/);
+
     const undecodable = (await finish(garbage.body.id)).job;
     expect(undecodable).toMatchObject({ status: 'failed', error: { code: 'codec_unsupported' } });
     expect(undecodable.error.message).toMatch(/could not be decoded as video/);
 
-    const left = await db.query(`SELECT id FROM assets WHERE ingested_from = ANY($1)`, [[`${oddUrl}/flaky.mp4`, `${media.url}/garbage.mp4`]]);
+    const left = await db.query(`SELECT id FROM assets WHERE ingested_from = ANY($1)`, [[`${oddUrl}/flaky.mp4`, `${media.url}/garbage.mp4`, `${oddUrl}/page.gif`]]);
     expect(left).toEqual([]);
   });
 

@@ -57,7 +57,9 @@ describe('local storage: signed /v1/files/ URLs', () => {
     expect(whole.headers['content-length']).toBe('1000');
     expect(whole.headers['accept-ranges']).toBe('bytes');
     expect(whole.headers['cache-control']).toMatch(/^private, max-age=(59\d|600)$/);
-    expect(whole.headers['content-disposition']).toBeUndefined();
+    expect(whole.headers['content-disposition']).toBe('inline');
+    expect(whole.headers['x-content-type-options']).toBe('nosniff');
+    expect(whole.headers['content-security-policy']).toBeUndefined();
     expect(Buffer.compare(whole.body, content)).toBe(0);
 
     const range = await app.http.get(local(url)).set('Range', 'bytes=100-199').buffer(true).expect(206);

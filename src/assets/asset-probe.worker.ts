@@ -11,7 +11,7 @@ import { QueueService } from '../infra/queue/queue.service';
 import { ObjectNotFoundError, Storage } from '../infra/storage/storage';
 import { Asset } from './asset.entity';
 import { AssetsService } from './assets.service';
-import { ASSET_PROBE_QUEUE, AssetProbePayload } from './intake-queues';
+import { ASSET_PROBE_QUEUE } from './intake-queues';
 import { probeAsset } from './probe-asset';
 
 /** Attempts after the first when reading the bytes fails unexpectedly (storage or database trouble). */
@@ -35,17 +35,13 @@ export class AssetProbeWorker implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.queue.ensureQueue(ASSET_PROBE_QUEUE, { retryLimit: PROBE_RETRY_LIMIT, retryDelay: 5, expireInSeconds: 15 * 60 });
-    this.queue.registerWorker<AssetProbePayload>(ASSET_PROBE_QUEUE, (jobs) => this.handle(jobs), { localConcurrency: 2, batchSize: 1 });
+    await this.queue.declare(ASSET_PROBE_QUEUE, { retryLimit: PROBE_RETRY_LIMIT, retryDelay: 5, expireInSeconds: 15 * 60 });
+    this.queue.registerWorker(ASSET_PROBE_QUEUE, (jobs) => this.handle(jobs), { localConcurrency: 2, batchSize: 1 });
   }
 
-  private async handle(jobs: QueueJob<AssetProbePayload>[]): Promise<void> {
+  private async handle(jobs: QueueJob<{ asset_id: string }>[]): Promise<void> {
     for (const job of jobs) {
-      const assetId = job.data?.asset_id;
-      if (typeof assetId !== 'string') {
-        this.logger.error(`Dropping malformed queue entry ${job.id}`);
-        continue;
-      }
+      const assetId = job.data.asset_id;
       try {
         await this.probe(assetId);
       } catch (error) {

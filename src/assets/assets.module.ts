@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AbandonedAssets } from './abandoned-assets';
 import { AssetProbeWorker } from './asset-probe.worker';
 import { AssetUrls } from './asset-urls';
 import { AssetsController } from './assets.controller';
@@ -19,7 +20,7 @@ export class AssetsModule {
       module: AssetsModule,
       global: true,
       controllers: servesApi ? [AssetsController] : [],
-      providers: [AssetUrls, AssetsService, MediaIntake, ExternalCopies, IngestWorker, AssetProbeWorker],
+      providers: [AssetUrls, AssetsService, MediaIntake, ExternalCopies, IngestWorker, AssetProbeWorker, AbandonedAssets],
       exports: [AssetUrls, AssetsService, MediaIntake],
     };
   }

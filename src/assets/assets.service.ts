@@ -12,7 +12,7 @@ import { Asset, AssetKind, AssetStatus } from './asset.entity';
 import { isAssetStorageKey } from './asset-storage-key';
 import { AssetUrls } from './asset-urls';
 import { AssetDetailView, AssetView, toAssetView } from './asset.view';
-import { ASSET_PROBE_QUEUE, AssetProbePayload } from './intake-queues';
+import { ASSET_PROBE_QUEUE } from './intake-queues';
 
 /** `GET …/content` hands out a signed URL valid this long. */
 const CONTENT_URL_TTL_SECONDS = 15 * 60;
@@ -91,7 +91,7 @@ export class AssetsService implements OnModuleInit {
   async contentUrl(workspace: Workspace, id: string): Promise<string> {
     const asset = await this.find(workspace.id, id);
     if (!(await this.storage.stat(asset.storageKey))) throw new ApiError('not_found', `Asset ${id} has no stored bytes yet`);
-    return (await this.storage.signedReadUrl(asset.storageKey, CONTENT_URL_TTL_SECONDS)).url;
+    return (await this.storage.signedReadUrl(asset.storageKey, CONTENT_URL_TTL_SECONDS, { contentType: asset.contentType })).url;
   }
 
   /**
@@ -130,7 +130,7 @@ export class AssetsService implements OnModuleInit {
         [assetId, from],
       );
       if (rows.length === 0) return false;
-      await this.queue.sendInTransaction(tx, ASSET_PROBE_QUEUE, { asset_id: assetId } satisfies AssetProbePayload);
+      await this.queue.sendInTransaction(tx, ASSET_PROBE_QUEUE, { asset_id: assetId });
       return true;
     });
   }

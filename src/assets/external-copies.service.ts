@@ -13,7 +13,7 @@ import { GuardedFetcher } from '../infra/http/guarded-fetcher';
 import { Storage } from '../infra/storage/storage';
 import { Asset, AssetKind } from './asset.entity';
 import { assetStorageKey } from './asset-storage-key';
-import { assetKindOf, contentTypeOfExtension, extensionOfName } from './media-types';
+import { assetKindOf, contentTypeOfExtension, extensionOfName, isWebPage } from './media-types';
 import { probeAsset } from './probe-asset';
 import { sourceFailureOf } from './source-failure';
 
@@ -104,6 +104,9 @@ export class ExternalCopies {
       } catch (error) {
         signal.throwIfAborted();
         throw new IngestFailure('ingest_failed', `${sourceFailureOf(error, source.pointer).message}; it was not copied into storage`);
+      }
+      if (isWebPage(download.contentType)) {
+        throw new IngestFailure('ingest_failed', `The source at ${source.pointer} is a web page (${download.contentType}), not a media file; it was not copied into storage`);
       }
       const contentType = download.contentType ?? contentTypeOfExtension(path.extname(asset.storageKey)) ?? 'application/octet-stream';
       const kind = assetKindOf(contentType) ?? asset.kind;

@@ -10,10 +10,10 @@ import { EventPublisher } from '../events/event-publisher';
 import { QueueService } from '../infra/queue/queue.service';
 import { Job } from '../jobs/job.entity';
 import { JobScheduler } from '../jobs/job-scheduler';
-import { RENDER_QUEUE } from '../renders/render-queue';
 import { AssetsService } from './assets.service';
 import { ExternalCopies, IngestFailure } from './external-copies.service';
-import { INGEST_DEAD_LETTER_QUEUE, INGEST_QUEUE, INGEST_RETRY_LIMIT, IngestPayload } from './intake-queues';
+import { INGEST_DEAD_LETTER_QUEUE, INGEST_QUEUE, INGEST_RETRY_LIMIT } from './intake-queues';
+import type { JobPayload } from '../infra/queue/queue-definition';
 import { MediaIntake } from './media-intake.service';
 
 /** Files of one job copied at once. */
@@ -42,33 +42,27 @@ export class IngestWorker implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.queue.ensureQueue(INGEST_DEAD_LETTER_QUEUE, { retryLimit: 5, retryDelay: 5 });
-    await this.queue.ensureQueue(INGEST_QUEUE, {
+    await this.queue.declare(INGEST_DEAD_LETTER_QUEUE, { retryLimit: 5, retryDelay: 5 });
+    await this.queue.declare(INGEST_QUEUE, {
       retryLimit: INGEST_RETRY_LIMIT,
       retryDelay: 5,
       expireInSeconds: 4 * 3600,
       heartbeatSeconds: this.config.render.heartbeatSeconds,
-      deadLetter: INGEST_DEAD_LETTER_QUEUE,
+      deadLetter: INGEST_DEAD_LETTER_QUEUE.name,
     });
-    this.queue.registerWorker<IngestPayload>(INGEST_QUEUE, async (jobs) => {
+    this.queue.registerWorker(INGEST_QUEUE, async (jobs) => {
       for (const queued of jobs) await this.process(queued);
     }, { localConcurrency: 2, batchSize: 1 });
     // Every attempt crashed: the job must still end.
-    this.queue.registerWorker<IngestPayload>(INGEST_DEAD_LETTER_QUEUE, async (jobs) => {
+    this.queue.registerWorker(INGEST_DEAD_LETTER_QUEUE, async (jobs) => {
       for (const dead of jobs) {
-        if (typeof dead.data?.job_id === 'string') {
-          await this.fail(dead.data.job_id, 'ingest_failed', `Copying the sources failed after ${INGEST_RETRY_LIMIT + 1} attempts`);
-        }
+        await this.fail(dead.data.job_id, 'ingest_failed', `Copying the sources failed after ${INGEST_RETRY_LIMIT + 1} attempts`);
       }
     });
   }
 
-  private async process(queued: QueueJob<IngestPayload>): Promise<void> {
-    const jobId = typeof queued.data?.job_id === 'string' ? queued.data.job_id : null;
-    if (!jobId) {
-      this.logger.error(`Dropping malformed queue entry ${queued.id}`);
-      return;
-    }
+  private async process(queued: QueueJob<JobPayload>): Promise<void> {
+    const jobId = queued.data.job_id;
     const job = await this.db.getRepository(Job).findOneBy({ id: jobId, status: 'ingesting' });
     if (!job) return; // cancelled
     const parsed = validateRenderRequest(job.request);
@@ -122,7 +116,7 @@ export class IngestWorker implements OnApplicationBootstrap {
       );
       if (moved === 0) return;
       const [{ plan }]: { plan: string }[] = await tx.query(`SELECT plan FROM workspaces WHERE id = $1`, [job.workspaceId]);
-      await this.scheduler.enqueue(tx, job, RENDER_QUEUE, plan);
+      await this.scheduler.enqueue(tx, job, plan);
     });
   }
 

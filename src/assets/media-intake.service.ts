@@ -11,7 +11,7 @@ import { Workspace } from '../workspaces/workspace.entity';
 import { Asset } from './asset.entity';
 import { AssetUrls } from './asset-urls';
 import { AssetsService } from './assets.service';
-import { INGEST_QUEUE, IngestPayload } from './intake-queues';
+import { INGEST_QUEUE } from './intake-queues';
 import { checkLut } from './lut-check';
 import { firstFailingSource } from './source-checks';
 import { SourceFailure, sourceFailureOf } from './source-failure';
@@ -84,7 +84,7 @@ export class MediaIntake {
 
   /** Enqueues the copy inside the submit transaction (the job row and its queue entry commit together). */
   async enqueueIngest(tx: EntityManager, jobId: string): Promise<void> {
-    await this.queue.sendInTransaction(tx, INGEST_QUEUE, { job_id: jobId } satisfies IngestPayload);
+    await this.queue.sendInTransaction(tx, INGEST_QUEUE, { job_id: jobId });
   }
 
   /** The sources of a stored request that are not the service's own assets (LUTs aside: never copied). */

@@ -59,3 +59,12 @@ export function storageExtension(name: string | null, contentType: string | null
 export function contentTypeOfExtension(extension: string): string | null {
   return TYPE_BY_EXTENSION[extension] ?? null;
 }
+
+/**
+ * A web page, not media: what a URL of a page (or a login wall) answers instead of the file. Never
+ * stored: served back from the service's storage it would be a document on the service's origin.
+ */
+export function isWebPage(contentType: string | null | undefined): boolean {
+  const essence = essenceOf(contentType ?? '');
+  return essence === 'text/html' || essence === 'application/xhtml+xml';
+}

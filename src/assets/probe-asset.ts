@@ -1,4 +1,4 @@
-import { probeMedia } from '../renders/engine/probe';
+import { probeMedia } from '../infra/media/probe';
 import type { AssetKind } from './asset.entity';
 
 export type AssetProbe =

@@ -1,6 +1,7 @@
 import { mapLimited } from '../common/concurrency';
 import { MAX_FILE_BYTES } from '../common/limits';
 import { FetchResponse, GuardedFetcher } from '../infra/http/guarded-fetcher';
+import { isWebPage } from './media-types';
 import { SourceFailure, sourceFailureOf } from './source-failure';
 
 /** Each check gets this long, all phases included; a source slower than that to answer is unreachable. */
@@ -57,6 +58,9 @@ function judge(response: FetchResponse, pointer: string): SourceFailure | null {
   if (isNotFound(status)) return new SourceFailure('source_not_found', `The source at ${pointer} answered ${status} Not Found`, pointer);
   if (status < 200 || status > 299) return new SourceFailure('invalid_source', `The source at ${pointer} answered HTTP ${status}`, pointer);
   const total = status === 206 ? Number(/\/(\d+)$/.exec(headers['content-range'] ?? '')?.[1]) : Number(headers['content-length']);
+  if (isWebPage(headers['content-type'])) {
+    return new SourceFailure('invalid_source', `The source at ${pointer} is a web page (${headers['content-type']}), not a media file`, pointer);
+  }
   if (total > MAX_FILE_BYTES) {
     return new SourceFailure('source_too_large', `The source at ${pointer} declares ${total} bytes, more than the 5 GiB limit`, pointer);
   }

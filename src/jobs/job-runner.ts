@@ -5,15 +5,13 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { EventPublisher } from '../events/event-publisher';
+import type { JobPayload, QueueDefinition } from '../infra/queue/queue-definition';
 import { QueueService } from '../infra/queue/queue.service';
 import { JobFailure } from './job-failure';
 import { WORKSPACE_CONCURRENCY } from './job-scheduler';
 import { Job, JobKind, JobOutput, ProgressStage } from './job.entity';
 import { ProgressWriter } from './progress-writer';
 
-export interface JobQueuePayload {
-  job_id: string;
-}
 
 /** What a finished job stores: an artifact (renders) or a result (tasks). */
 export interface JobOutcome {
@@ -26,9 +24,9 @@ export interface JobOutcome {
 /** What differs between job kinds; queues, claiming, progress, cancellation, retries and events are shared. */
 export interface JobWork {
   kind: JobKind;
-  queue: string;
+  queue: QueueDefinition<JobPayload>;
   /** Where pg-boss moves a job whose every attempt failed, so its row is marked failed. */
-  deadLetterQueue: string;
+  deadLetterQueue: QueueDefinition<JobPayload>;
   /** For logs: "Render", "Transcription". */
   label: string;
   /** Attempts after the first that the queue makes on unexpected errors. */
@@ -58,20 +56,20 @@ export class JobRunner {
 
   /** Creates the work's queue and dead-letter queue (every role: the API sends to them). */
   async ensureQueues(work: JobWork): Promise<void> {
-    await this.queues.ensureQueue(work.deadLetterQueue, { retryLimit: 5, retryDelay: 5 });
-    await this.queues.ensureQueue(work.queue, {
+    await this.queues.declare(work.deadLetterQueue, { retryLimit: 5, retryDelay: 5 });
+    await this.queues.declare(work.queue, {
       retryLimit: work.retryLimit,
       retryDelay: 5,
       expireInSeconds: 4 * 3600,
       heartbeatSeconds: this.config.render.heartbeatSeconds,
-      deadLetter: work.deadLetterQueue,
+      deadLetter: work.deadLetterQueue.name,
       notify: true,
     });
   }
 
   /** In worker roles: runs `concurrency` jobs of the queue at once, and ends the dead ones. */
   startWorkers(work: JobWork, concurrency: number): void {
-    this.queues.registerWorker<JobQueuePayload>(
+    this.queues.registerWorker(
       work.queue,
       async (jobs) => {
         for (const queued of jobs) await this.process(queued, work);
@@ -88,17 +86,13 @@ export class JobRunner {
       },
     );
     // Every attempt crashed (e.g. the worker was killed each time): the job must still end.
-    this.queues.registerWorker<JobQueuePayload>(work.deadLetterQueue, async (jobs) => {
+    this.queues.registerWorker(work.deadLetterQueue, async (jobs) => {
       for (const dead of jobs) await this.failDead(dead, work);
     });
   }
 
-  private async process(queued: QueueJob<JobQueuePayload>, work: JobWork): Promise<void> {
-    const jobId = typeof queued.data?.job_id === 'string' ? queued.data.job_id : null;
-    if (!jobId) {
-      this.logger.error(`Dropping malformed queue entry ${queued.id}`);
-      return;
-    }
+  private async process(queued: QueueJob<JobPayload>, work: JobWork): Promise<void> {
+    const jobId = queued.data.job_id;
     const job = await this.claim(jobId);
     if (!job) return; // cancelled or already finished
     const abort = new AbortController();
@@ -129,8 +123,7 @@ export class JobRunner {
     }
   }
 
-  private async failDead(dead: QueueJob<JobQueuePayload>, work: JobWork): Promise<void> {
-    if (typeof dead.data?.job_id !== 'string') return;
+  private async failDead(dead: QueueJob<JobPayload>, work: JobWork): Promise<void> {
     const job = await this.db.getRepository(Job).findOneBy({ id: dead.data.job_id });
     if (job) await this.fail(job, 'internal', `${work.label} failed after ${work.retryLimit + 1} attempts`);
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { JobPayload, QueueDefinition } from '../infra/queue/queue-definition';
 import { QueueService } from '../infra/queue/queue.service';
 import { PLANS, planOf } from '../workspaces/plans';
 import { Job } from './job.entity';
@@ -30,8 +31,13 @@ export const WORKSPACE_CONCURRENCY = {
 export class JobScheduler {
   constructor(private readonly queues: QueueService) {}
 
-  /** Inside the transaction that commits the job's row (or moves it from ingesting to queued). */
-  async enqueue(tx: EntityManager, job: Job, queue: string, plan: string): Promise<void> {
+  /**
+   * Puts the job on the queue its row names (`queue_name`, set when the job was created), inside
+   * the transaction that commits the row or moves it from ingesting to queued.
+   */
+  async enqueue(tx: EntityManager, job: Job, plan: string): Promise<void> {
+    if (!job.queueName) throw new Error(`Job ${job.id} names no queue`);
+    const queue = this.queues.definition(job.queueName) as QueueDefinition<JobPayload>;
     const [{ ahead }]: { ahead: number }[] = await tx.query(
       `SELECT count(*)::int AS ahead FROM jobs
        WHERE workspace_id = $1 AND kind = $2 AND is_preview = $3 AND id <> $4 AND status IN ('ingesting', 'queued', 'processing')`,
@@ -44,7 +50,7 @@ export class JobScheduler {
       group: { id: job.workspaceId, tier: plan in PLANS ? plan : 'free' },
       ...(job.runLimitSeconds ? { expireInSeconds: job.runLimitSeconds } : {}),
     });
-    await tx.update(Job, { id: job.id }, { queueName: queue, queueEntryId: entryId });
+    await tx.update(Job, { id: job.id }, { queueEntryId: entryId });
   }
 
   /** A cancelled job leaves its queue at once: no worker slot is ever spent on it. */

@@ -90,10 +90,11 @@ export class Job {
   @Column('integer', { name: 'run_limit_seconds', nullable: true })
   runLimitSeconds: number | null;
 
-  /** The queue entry that will run the job (null while ingesting or once done). */
+  /** The queue the job runs from, named when it is created. */
   @Column('text', { name: 'queue_name', nullable: true })
   queueName: string | null;
 
+  /** Its entry in that queue (null while ingesting), cancelled with the job. */
   @Column('uuid', { name: 'queue_entry_id', nullable: true })
   queueEntryId: string | null;
 

@@ -1,4 +1,6 @@
+import * as path from 'node:path';
 import { Injectable } from '@nestjs/common';
+import { contentTypeOfExtension } from '../assets/media-types';
 import { Storage } from '../infra/storage/storage';
 import { Job } from './job.entity';
 import { JobView, toJobView } from './job.view';
@@ -19,7 +21,8 @@ export class JobPresenter {
   async present(job: Job): Promise<JobView> {
     const view = toJobView(job);
     if (job.output && job.outputKey) {
-      const { url } = await this.storage.signedReadUrl(job.outputKey, OUTPUT_URL_TTL_SECONDS);
+      const contentType = contentTypeOfExtension(path.extname(job.outputKey));
+      const { url } = await this.storage.signedReadUrl(job.outputKey, OUTPUT_URL_TTL_SECONDS, { contentType });
       view.output = { ...job.output, url };
     }
     return view;

@@ -1,5 +1,6 @@
 import type { RenderRequest, ResolvedRequest } from '../../composition/src/schema';
 import type { ValidationErrorItem } from '../common/errors/api-error';
+import { MAX_JOB_ATTEMPT_SECONDS } from '../common/limits';
 import type { PlanLimits } from '../workspaces/plans';
 import { planOutput } from './engine/output-formats';
 
@@ -60,5 +61,5 @@ export function capViolations(cost: RenderCost, plan: PlanLimits, planName: stri
  */
 export function runLimitSeconds(cost: RenderCost): number {
   const seconds = 300 + cost.pixelFrames / 3_000_000 + cost.mediaSeconds * 2;
-  return Math.min(6 * 3600, Math.ceil(seconds));
+  return Math.min(MAX_JOB_ATTEMPT_SECONDS, Math.ceil(seconds));
 }

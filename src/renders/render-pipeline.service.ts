@@ -20,7 +20,7 @@ import { Job, JobOutput, ProgressStage } from '../jobs/job.entity';
 import { QuotaService } from '../jobs/quota.service';
 import { planOf } from '../workspaces/plans';
 import { OutputFormat, planOutput } from './engine/output-formats';
-import { probeMedia } from './engine/probe';
+import { probeMedia } from '../infra/media/probe';
 import { RemotionRenderer } from './engine/remotion-renderer';
 import { capViolations, renderCost } from './render-cost';
 import { RenderFailure } from './render-failure';

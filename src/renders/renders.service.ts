@@ -87,7 +87,7 @@ export class RendersService {
             runLimitSeconds: runLimitSeconds(cost),
           });
           if (ingest) await this.intake.enqueueIngest(tx, job.id);
-          else await this.scheduler.enqueue(tx, job, RENDER_QUEUE, workspace.plan);
+          else await this.scheduler.enqueue(tx, job, workspace.plan);
           const view = await this.presenter.present(job);
           return { ...view, ok, violations: truncateViolations(violations) };
         },
@@ -116,6 +116,7 @@ export class RendersService {
       metadata: (request.metadata ?? {}) as Record<string, unknown>,
       webhookUrl: request.webhook_url ?? null,
       projectId: options.projectId ?? null,
+      queueName: RENDER_QUEUE.name,
       ...limits,
     });
     // jsonb columns typed as records trip TypeORM's deep-partial typing; the entity is complete.

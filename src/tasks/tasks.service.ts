@@ -6,6 +6,7 @@ import { MediaIntake } from '../assets/media-intake.service';
 import { ApiError } from '../common/errors/api-error';
 import { IdempotencyService } from '../common/idempotency/idempotency.service';
 import { newId } from '../common/ids';
+import { MAX_JOB_ATTEMPT_SECONDS } from '../common/limits';
 import { Page } from '../common/pagination/pagination';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -24,7 +25,7 @@ import { TRANSCRIBE_QUEUE } from './transcribe/transcribe-queue';
 
 /** One attempt of a transcription: start-up plus three times the audio (recognition runs near 0.4× real time). */
 export function transcribeRunLimitSeconds(audioSeconds: number): number {
-  return Math.min(6 * 3600, Math.ceil(300 + audioSeconds * 3));
+  return Math.min(MAX_JOB_ATTEMPT_SECONDS, Math.ceil(300 + audioSeconds * 3));
 }
 
 /** Tasks API (spec 4.5): submit, list, read, cancel. Transcription minutes are a monthly allowance of the plan. */
@@ -68,12 +69,13 @@ export class TasksService {
           metadata: body.metadata ?? {},
           webhookUrl: body.webhook_url ?? null,
           projectId: null,
+          queueName: TRANSCRIBE_QUEUE.name,
           reservedSeconds: audioSeconds,
           runLimitSeconds: audioSeconds > 0 ? transcribeRunLimitSeconds(audioSeconds) : null,
         });
         // jsonb columns typed as records trip TypeORM's deep-partial typing; the entity is complete.
         await tx.insert(Job, job as QueryDeepPartialEntity<Job>);
-        await this.scheduler.enqueue(tx, job, TRANSCRIBE_QUEUE, workspace.plan);
+        await this.scheduler.enqueue(tx, job, workspace.plan);
         return this.presenter.present(await tx.findOneByOrFail(Job, { id }));
       }),
     );

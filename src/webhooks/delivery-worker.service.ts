@@ -66,14 +66,14 @@ export class DeliveryWorker implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     // pg-boss's own retries only cover a handler that throws (the database was unreachable);
     // endpoint failures are retried on the webhook schedule instead.
-    await this.queue.ensureQueue(WEBHOOK_DELIVERY_QUEUE, {
+    await this.queue.declare(WEBHOOK_DELIVERY_QUEUE, {
       retryLimit: 5,
       retryDelay: 10,
       retryBackoff: true,
       expireInSeconds: this.config.webhooks.timeoutSeconds + 60,
     });
     if (!this.queue.runsWorkers) return;
-    this.queue.registerWorker<DeliveryAttemptPayload>(
+    this.queue.registerWorker(
       WEBHOOK_DELIVERY_QUEUE,
       async (jobs: QueueJob<DeliveryAttemptPayload>[]) => {
         for (const job of jobs) await this.attempt(job.data);

@@ -23,6 +23,8 @@ export interface TestAppOptions {
   databaseUrl?: string;
   /** Default `all`; tests that render nothing pass `api`, which opens no browser. */
   role?: Role;
+  /** Share another app's DATA_DIR (two processes on one disk); left for its owner to remove. */
+  dataDir?: string;
 }
 
 function serverUrl(): string {
@@ -61,7 +63,8 @@ export async function dropDatabase(databaseUrl: string): Promise<void> {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const ownsDatabase = !options.databaseUrl;
   const databaseUrl = options.databaseUrl ?? (await createDatabase());
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'vrs-test-data-'));
+  const ownsDataDir = !options.dataDir;
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'vrs-test-data-'));
   // The port is chosen first so that URLs the service signs (PUBLIC_BASE_URL) point at it.
   const port = await freePort();
   const config = loadConfig({
@@ -84,7 +87,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     close: async () => {
       await running.close();
       if (ownsDatabase) await dropDatabase(databaseUrl);
-      rmSync(dataDir, { recursive: true, force: true });
+      if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

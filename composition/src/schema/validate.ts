@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REQUEST_LIMITS } from './limits';
 import { renderRequestSchema, type RenderRequest } from './request';
 import { closestMatch, jsonPointer } from './suggest';
 import { ELEMENT_TYPES, type ElementType } from './vocabulary';
@@ -33,6 +34,15 @@ const MISPLACED_FIELDS: Partial<Record<ElementType, Record<string, string>>> = {
 };
 
 export function validateRenderRequest(input: unknown): ValidationResult {
+  // Too many elements is refused before any of them is checked: checking them all first would let
+  // one request hold the event loop.
+  const elements = (input as { elements?: unknown } | null)?.elements;
+  if (Array.isArray(elements) && elements.length > REQUEST_LIMITS.elements) {
+    return {
+      ok: false,
+      errors: [item(['elements'], input, 'too_long', `List should have at most ${REQUEST_LIMITS.elements} items, not ${elements.length}`)],
+    };
+  }
   const result = renderRequestSchema.safeParse(input, { error: pydanticMessage });
   if (result.success) return { ok: true, value: result.data };
   return { ok: false, errors: result.error.issues.flatMap((issue) => toValidationIssues(issue, input, [])) };

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { MAX_JSON_DEPTH } from '../validation/request-input';
 import { ApiError, ErrorCode, errorBody } from './api-error';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
@@ -66,8 +67,31 @@ export class AllExceptionsFilter implements ExceptionFilter {
         headers: {},
       };
     }
+    if (parserError?.type === 'entity.too.deep') {
+      return {
+        status: 422,
+        body: errorBody('invalid_request', parserError.message!, {
+          errors: [{ type: 'json_too_deep', loc: ['body'], msg: parserError.message, pointer: '' }],
+          max_depth: MAX_JSON_DEPTH,
+        }),
+        headers: {},
+      };
+    }
+    if (parserError?.type === 'entity.invalid.utf8') {
+      return {
+        status: 422,
+        body: errorBody('invalid_request', parserError.message!, {
+          errors: [{ type: 'string_unicode', loc: ['body'], msg: parserError.message, pointer: '' }],
+        }),
+        headers: {},
+      };
+    }
     if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
-      return { status: 422, body: errorBody('invalid_request', parserError.message ?? 'Unsupported body encoding'), headers: {} };
+      const message =
+        parserError.type === 'encoding.unsupported'
+          ? `Content-Encoding "${req.headers['content-encoding']}" is not supported; send identity, gzip, deflate or br`
+          : (parserError.message ?? 'Unsupported body charset');
+      return { status: 422, body: errorBody('invalid_request', message), headers: {} };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
@@ -75,6 +99,18 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const message =
         status === 404 ? `No route ${req.method} ${req.path}` : exception.message || 'Request failed';
       return { status, body: errorBody(code, message), headers: {} };
+    }
+    // http-errors style client errors from Express and its parts: an undecodable compressed body,
+    // a path that is not percent-encoded UTF-8, an aborted upload.
+    const status = (exception as { status?: unknown })?.status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const unreadable = status === 400 || status === 415;
+      const detail = (exception as Error).message;
+      return {
+        status: unreadable ? 422 : status,
+        body: errorBody(unreadable ? 'invalid_request' : (CODE_BY_STATUS[status] ?? 'invalid_request'), `The request could not be read: ${detail}`),
+        headers: {},
+      };
     }
     return { status: 500, body: errorBody('internal', 'Unexpected error; it has been logged'), headers: {} };
   }

@@ -23,6 +23,9 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** The most items a validation error lists; `details.errors_total` counts the rest. */
+export const MAX_VALIDATION_ITEMS = 100;
+
 export interface ValidationErrorItem {
   type: string;
   loc: (string | number)[];
@@ -52,6 +55,10 @@ export class ApiError extends Error {
     return new ApiError('not_found', `${what} not found`);
   }
 
+  /**
+   * A 422 listing the problems. A hostile body can have hundreds of thousands of them; the answer
+   * lists the first MAX_VALIDATION_ITEMS and says how many there were (`errors_total`).
+   */
   static validation(errors: ValidationErrorItem[], message?: string): ApiError {
     const first = errors[0];
     const summary =
@@ -59,7 +66,8 @@ export class ApiError extends Error {
       (errors.length === 1
         ? `Invalid request: ${first.msg} at ${first.pointer || '/'}`
         : `Invalid request: ${errors.length} problems, first: ${first.msg} at ${first.pointer || '/'}`);
-    return new ApiError('invalid_request', summary, { errors });
+    if (errors.length <= MAX_VALIDATION_ITEMS) return new ApiError('invalid_request', summary, { errors });
+    return new ApiError('invalid_request', summary, { errors: errors.slice(0, MAX_VALIDATION_ITEMS), errors_total: errors.length });
   }
 }
 

@@ -1,4 +1,5 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import { DECORATORS } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validate, ValidationError } from 'class-validator';
 import { ApiError, ValidationErrorItem } from '../errors/api-error';
@@ -51,6 +52,10 @@ export class ApiValidationPipe implements PipeTransform {
         { type: 'model_type', loc: [root], msg: `The ${root} must be a JSON object`, pointer: '' },
       ]);
     }
+    if (root === 'body') {
+      const nulls = explicitNulls(input as Record<string, unknown>, metatype);
+      if (nulls.length > 0) throw ApiError.validation(nulls);
+    }
     const instance = plainToInstance(metatype, input, { enableImplicitConversion: false });
     const errors = await validate(instance as object, {
       whitelist: true,
@@ -102,6 +107,32 @@ function toItem(error: ValidationError, path: (string | number)[], root: string,
     if (suggestion) item.suggestion = suggestion;
   }
   return item;
+}
+
+/**
+ * class-validator's @IsOptional lets null through as if the field were absent, so a PATCH with
+ * `"name": null` would reach the database (or be dropped). Null is accepted only where the
+ * OpenAPI document says so (`nullable` on the property); elsewhere it is refused with the type
+ * error the field's own type gives.
+ */
+function explicitNulls(input: Record<string, unknown>, cls: Function): ValidationErrorItem[] {
+  const metas = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
+  const items: ValidationErrorItem[] = [];
+  for (const [key, value] of Object.entries(input)) {
+    if (value !== null) continue;
+    const own = metas.filter((m) => m.propertyName === key);
+    if (own.length === 0) continue; // an unknown field: refused as extra_forbidden by validate()
+    const documented = Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, cls.prototype, key) as { nullable?: boolean } | undefined;
+    if (documented?.nullable) continue;
+    const typeCheck = own.find((m) => m.name !== undefined && TYPE_CONSTRAINTS.has(m.name));
+    items.push({
+      type: typeCheck?.name ? TYPE_BY_CONSTRAINT[typeCheck.name] : 'value_error',
+      loc: ['body', key],
+      msg: `"${key}" must not be null; omit the field to leave it unset`,
+      pointer: jsonPointer([key]),
+    });
+  }
+  return items;
 }
 
 function isIndex(property: string): boolean {

@@ -1,11 +1,13 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Job as QueueJob, PgBoss, type SendOptions, type WorkOptions } from 'pg-boss';
 import type { EntityManager } from 'typeorm';
+import type { QueueDefinition } from './queue-definition';
 import { DATABASE_URL, RUNTIME_ROLE } from '../tokens';
 import type { AppConfig, Role } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 
 export type JobHandler<T> = (jobs: QueueJob<T>[]) => Promise<void>;
+export type QueueOptions = NonNullable<Parameters<PgBoss['createQueue']>[1]>;
 
 type WorkerOptions = Pick<
   WorkOptions,
@@ -25,7 +27,8 @@ function transactionExecutor(tx: EntityManager) {
 @Injectable()
 export class QueueService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('Queue');
-  /** Queues that have a handler in this process: a second one is a wiring mistake. */
+  /** Queues this process declared, and those that have a handler here (exactly one each). */
+  private readonly declaredQueues = new Map<string, QueueDefinition<object>>();
   private readonly handledQueues = new Set<string>();
   private boss: PgBoss | null = null;
   private started = false;
@@ -52,15 +55,38 @@ export class QueueService implements OnModuleInit, OnApplicationShutdown {
     this.started = true;
   }
 
-  /** Called by feature modules from their own onApplicationBootstrap, after every queue exists. */
-  registerWorker<T>(queue: string, handler: JobHandler<T>, options: WorkerOptions = {}): void {
-    if (this.handledQueues.has(queue)) throw new Error(`Queue "${queue}" has two handlers`);
-    this.handledQueues.add(queue);
+  /**
+   * Called by feature modules from their own onApplicationBootstrap, after declaring the queue.
+   * Each entry's payload is checked against the queue's schema first; a malformed one is logged
+   * and dropped (retrying it could not help).
+   */
+  registerWorker<T extends object>(queue: QueueDefinition<T>, handler: JobHandler<T>, options: WorkerOptions = {}): void {
+    if (this.handledQueues.has(queue.name)) throw new Error(`Queue "${queue.name}" has two handlers`);
+    this.handledQueues.add(queue.name);
     if (this.runsWorkers && this.boss) {
-      this.boss.work(queue, options, handler as never).catch((error: Error) => {
-        this.logger.error(`Queue "${queue}" has no worker: ${error.message}`);
+      const checked: JobHandler<unknown> = async (jobs) => {
+        const valid: QueueJob<T>[] = [];
+        for (const job of jobs) {
+          const parsed = queue.payload.safeParse(job.data);
+          if (parsed.success) valid.push({ ...job, data: parsed.data });
+          else this.logger.error(`Dropping malformed entry ${job.id} of queue "${queue.name}": ${parsed.error.issues[0]?.message}`);
+        }
+        if (valid.length > 0) await handler(valid);
+      };
+      this.boss.work(queue.name, options, checked as never).catch((error: Error) => {
+        this.logger.error(`Queue "${queue.name}" has no worker: ${error.message}`);
       });
     }
+  }
+
+  /**
+   * In processes that run workers: every declared queue must have its handler (the start fails
+   * otherwise, rather than leaving jobs that nothing will ever take).
+   */
+  assertEveryQueueHandled(): void {
+    if (!this.runsWorkers) return;
+    const unhandled = [...this.declaredQueues.keys()].filter((name) => !this.handledQueues.has(name));
+    if (unhandled.length > 0) throw new Error(`No handler for queue${unhandled.length > 1 ? 's' : ''} ${unhandled.map((n) => `"${n}"`).join(', ')}`);
   }
 
   get runsWorkers(): boolean {
@@ -72,15 +98,25 @@ export class QueueService implements OnModuleInit, OnApplicationShutdown {
     return this.boss;
   }
 
+  /** A queue this process declared, by name (a job row records the queue it waits in). */
+  definition(name: string): QueueDefinition<object> {
+    const queue = this.declaredQueues.get(name);
+    if (!queue) throw new Error(`Queue "${name}" is not declared in this process`);
+    return queue;
+  }
+
   /** Creates the queue, or brings an existing one's options up to date. */
-  async ensureQueue(name: string, options: NonNullable<Parameters<PgBoss['createQueue']>[1]>): Promise<void> {
-    const existing = await this.instance.getQueue(name);
+  async declare(queue: QueueDefinition<object>, options: QueueOptions): Promise<void> {
+    const known = this.declaredQueues.get(queue.name);
+    if (known && known !== queue) throw new Error(`Queue "${queue.name}" is defined twice`);
+    this.declaredQueues.set(queue.name, queue);
+    const existing = await this.instance.getQueue(queue.name);
     if (!existing) {
-      await this.instance.createQueue(name, options);
+      await this.instance.createQueue(queue.name, options);
       return;
     }
     const { policy: _fixedAtCreation, partition: _alsoFixed, ...updatable } = options;
-    await this.instance.updateQueue(name, updatable);
+    await this.instance.updateQueue(queue.name, updatable);
   }
 
   /**
@@ -88,8 +124,8 @@ export class QueueService implements OnModuleInit, OnApplicationShutdown {
    * so a job is never queued without its row nor saved without its queue entry. `options` can
    * delay the entry (`startAfter`), e.g. a scheduled webhook retry.
    */
-  async sendInTransaction(tx: EntityManager, queue: string, data: object, options: Omit<SendOptions, 'db'> = {}): Promise<string | null> {
-    return this.instance.send(queue, data, {
+  async sendInTransaction<T extends object>(tx: EntityManager, queue: QueueDefinition<T>, data: T, options: Omit<SendOptions, 'db'> = {}): Promise<string | null> {
+    return this.instance.send(queue.name, queue.payload.parse(data), {
       ...options,
       db: transactionExecutor(tx),
     });
@@ -97,6 +133,7 @@ export class QueueService implements OnModuleInit, OnApplicationShutdown {
 
   /** Cancels a queue entry inside the caller's transaction (a no-op once it finished). */
   async cancelInTransaction(tx: EntityManager, queue: string, id: string): Promise<void> {
+    // By name: a job row records the queue it waits in.
     await this.instance.cancel(queue, id, { db: transactionExecutor(tx) });
   }
 

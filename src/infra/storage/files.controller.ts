@@ -8,7 +8,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { FILES_ROUTE_PREFIX, LocalStorage } from './local-storage';
-import { attachmentDisposition, ObjectTooLargeError, Storage, storageKeyProblem } from './storage';
+import { attachmentDisposition, ObjectTooLargeError, servedDisposition, servedInline, Storage, storageKeyProblem } from './storage';
 import type { FileGrant } from './url-signer';
 import { UploadEvents } from './upload-events';
 
@@ -46,8 +46,15 @@ export class FilesController {
     const object = storageKeyProblem(key) ? null : await storage.stat(key);
     if (!object) throw ApiError.notFound('File');
 
+    // Stored bytes are the uploader's: the browser must take the stored type at its word (nosniff),
+    // show only media inline, and run nothing else on this origin (attachment, CSP sandbox).
     res.setHeader('Content-Type', object.contentType ?? 'application/octet-stream');
-    if (downloadFilename !== undefined) res.setHeader('Content-Disposition', attachmentDisposition(downloadFilename));
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader(
+      'Content-Disposition',
+      downloadFilename !== undefined ? attachmentDisposition(downloadFilename) : servedDisposition(key, object.contentType),
+    );
+    if (!servedInline(object.contentType)) res.setHeader('Content-Security-Policy', 'sandbox');
     res.setHeader('Cache-Control', `private, max-age=${Math.max(0, expires - nowSeconds())}`);
     // An unsatisfiable range gets the whole file (RFC 9110 lets a server ignore Range), since the
     // error table has no 416.

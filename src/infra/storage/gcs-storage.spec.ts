@@ -78,6 +78,31 @@ describe('GcsStorage V4 signed URLs (offline, throwaway service-account key)', (
     assertValidV4Signature(signed, 'GET', { host: 'storage.googleapis.com' });
   });
 
+  it('serves only media inline: anything else is signed as an attachment, the same rule as the local files route', async () => {
+    const disposition = async (key: string, contentType: string | null) =>
+      new URL((await storage.signedReadUrl(key, 60, { contentType })).url).searchParams.get('response-content-disposition');
+    expect(await disposition('ws_1/renders/render_a.mp4', 'video/mp4')).toBe('inline');
+    expect(await disposition('ws_1/assets/asset_a.m4a', 'audio/mp4')).toBe('inline');
+    expect(await disposition('ws_1/assets/asset_a.png', 'image/png')).toBe('inline');
+    expect(await disposition('ws_1/assets/asset_a.svg', 'image/svg+xml')).toBe('attachment; filename="asset_a.svg"');
+    expect(await disposition('ws_1/assets/asset_a.png', 'text/html; charset=utf-8')).toBe('attachment; filename="asset_a.png"');
+    expect(await disposition('ws_1/assets/asset_a', null)).toBe('attachment; filename="asset_a"');
+
+    // Without the type, the object's own metadata decides.
+    const metadata = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'x', size: '5', contentType: 'image/svg+xml' }));
+    });
+    await new Promise<void>((resolve) => metadata.listen(0, '127.0.0.1', resolve));
+    try {
+      const viaApi = new GcsStorage({ bucket: BUCKET, apiEndpoint: `http://127.0.0.1:${(metadata.address() as AddressInfo).port}` });
+      const { url } = await viaApi.signedReadUrl('ws_1/assets/asset_b.png', 60);
+      expect(new URL(url).searchParams.get('response-content-disposition')).toBe('attachment; filename="asset_b.png"');
+    } finally {
+      metadata.closeAllConnections();
+      await new Promise((resolve) => metadata.close(resolve));
+    }
+  });
+
   it('signs an upload URL that binds the content type', async () => {
     const { url } = await storage.signedUploadUrl('ws_1/uploads/asset_a.mp4', 'video/mp4', 3600);
     const signed = new URL(url);

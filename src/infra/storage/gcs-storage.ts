@@ -11,6 +11,8 @@ import {
   ByteLimit,
   expiryFromNow,
   ObjectNotFoundError,
+  ReadUrlOptions,
+  servedDisposition,
   SignedUrl,
   Storage,
   StoredObject,
@@ -96,15 +98,20 @@ export class GcsStorage extends Storage {
     await this.bucket.deleteFiles({ prefix: `${prefix}/`, force: true });
   }
 
-  async signedReadUrl(key: string, ttlSeconds: number, options: { downloadFilename?: string } = {}): Promise<SignedUrl> {
+  /**
+   * Google serves the object itself, so the disposition the local files route sets travels in the
+   * signed URL (`response-content-disposition`). Google sends no CSP; its origin is not ours.
+   */
+  async signedReadUrl(key: string, ttlSeconds: number, options: ReadUrlOptions = {}): Promise<SignedUrl> {
     assertStorageKey(key);
     const { expires, expiresAt } = expiryFromNow(ttlSeconds);
-    const [url] = await this.bucket.file(key).getSignedUrl({
-      version: 'v4',
-      action: 'read',
-      expires: expires * 1000,
-      responseDisposition: options.downloadFilename === undefined ? undefined : attachmentDisposition(options.downloadFilename),
-    });
+    let disposition: string;
+    if (options.downloadFilename !== undefined) disposition = attachmentDisposition(options.downloadFilename);
+    else {
+      const contentType = options.contentType !== undefined ? options.contentType : (await this.stat(key))?.contentType;
+      disposition = servedDisposition(key, contentType);
+    }
+    const [url] = await this.bucket.file(key).getSignedUrl({ version: 'v4', action: 'read', expires: expires * 1000, responseDisposition: disposition });
     return { url, expires_at: expiresAt };
   }
 

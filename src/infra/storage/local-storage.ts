@@ -9,6 +9,7 @@ import {
   ByteLimit,
   expiryFromNow,
   ObjectNotFoundError,
+  ReadUrlOptions,
   SignedUrl,
   Storage,
   StoredObject,
@@ -102,7 +103,8 @@ export class LocalStorage extends Storage {
     await rm(path.join(this.metaDir, ...prefix.split('/')), { recursive: true, force: true });
   }
 
-  async signedReadUrl(key: string, ttlSeconds: number, options: { downloadFilename?: string } = {}): Promise<SignedUrl> {
+  /** The files route reads the stored type itself, so `contentType` is not needed here. */
+  async signedReadUrl(key: string, ttlSeconds: number, options: ReadUrlOptions = {}): Promise<SignedUrl> {
     assertStorageKey(key);
     const { expires, expiresAt } = expiryFromNow(ttlSeconds);
     const grant: FileGrant = { method: 'GET', key, expires, downloadFilename: options.downloadFilename };

@@ -5,6 +5,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { FilesController } from './files.controller';
 import { GcsStorage } from './gcs-storage';
 import { LocalStorage } from './local-storage';
+import { StaleFilesSweeper } from './stale-files';
 import { Storage } from './storage';
 import { UploadEvents } from './upload-events';
 import { loadSigningSecret, UrlSigner } from './url-signer';
@@ -16,10 +17,13 @@ export async function createStorage(config: AppConfig): Promise<Storage> {
   return new LocalStorage(path.join(config.dataDir, 'storage'), new UrlSigner(secret), config.publicBaseUrl);
 }
 
-/** `Storage` for every module, in every role (workers download inputs and upload outputs). */
+/**
+ * `Storage` for every module, in every role (workers download inputs and upload outputs), and the
+ * sweep of temporary files crashed processes left on this machine's disk.
+ */
 @Global()
 @Module({
-  providers: [{ provide: Storage, inject: [APP_CONFIG], useFactory: createStorage }, UploadEvents],
+  providers: [{ provide: Storage, inject: [APP_CONFIG], useFactory: createStorage }, UploadEvents, StaleFilesSweeper],
   exports: [Storage, UploadEvents],
 })
 export class StorageModule {}

@@ -7,6 +7,13 @@ export interface SignedUrl {
   expires_at: string;
 }
 
+export interface ReadUrlOptions {
+  /** Served as an attachment under this name. */
+  downloadFilename?: string;
+  /** The object's Content-Type, when the caller knows it. */
+  contentType?: string | null;
+}
+
 export interface StoredObject {
   size: number;
   contentType: string | null;
@@ -30,7 +37,12 @@ export abstract class Storage {
   abstract delete(key: string): Promise<void>;
   /** Deletes every object under `prefix/` (a workspace's files when it is deleted). */
   abstract deleteFolder(prefix: string): Promise<void>;
-  abstract signedReadUrl(key: string, ttlSeconds: number, options?: { downloadFilename?: string }): Promise<SignedUrl>;
+  /**
+   * A URL that reads the object. It is served inline only when it is media the service renders
+   * (servedInline); anything else, or any read with `downloadFilename`, as an attachment. Callers
+   * that know the object's type pass `contentType`, which spares GCS a metadata lookup.
+   */
+  abstract signedReadUrl(key: string, ttlSeconds: number, options?: ReadUrlOptions): Promise<SignedUrl>;
   /** A URL that accepts one `PUT` of the bytes with exactly this `Content-Type`. */
   abstract signedUploadUrl(key: string, contentType: string, ttlSeconds: number): Promise<SignedUrl>;
   /** Readiness: the store answers and can be written to. */
@@ -100,6 +112,26 @@ export function attachmentDisposition(filename: string): string {
   if (fallback === filename) return `attachment; filename="${filename}"`;
   const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+/** Raster formats browsers display and never run: the images the service renders or reads. */
+const INLINE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'image/apng']);
+
+/**
+ * Whether a stored file of this type may be shown by the browser on its own (video, audio, raster
+ * images). Everything else (SVG, HTML, XML, PDF, JSON, unknown) is served as an attachment in a
+ * sandbox, so a file uploaded as or posing as a document never runs script on the service's origin.
+ */
+export function servedInline(contentType: string | null | undefined): boolean {
+  const essence = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  const [top, sub] = essence.split('/');
+  if (!sub) return false;
+  return top === 'video' || top === 'audio' || INLINE_IMAGE_TYPES.has(essence);
+}
+
+/** `inline`, or `attachment` with the object's own name, for a read without a download name. */
+export function servedDisposition(key: string, contentType: string | null | undefined): string {
+  return servedInline(contentType) ? 'inline' : attachmentDisposition(key.split('/').pop()!);
 }
 
 export function expiryFromNow(ttlSeconds: number): { expires: number; expiresAt: string } {

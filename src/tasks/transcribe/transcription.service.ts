@@ -7,7 +7,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Job, ProgressStage } from '../../jobs/job.entity';
 import { QuotaService } from '../../jobs/quota.service';
-import { probeMedia } from '../../renders/engine/probe';
+import { probeMedia } from '../../infra/media/probe';
 import { TaskFailure } from '../task-failure';
 import { Analyses, analyse } from './analysis';
 import { extractAudio, SILENCE_PEAK_DB } from './audio';

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { defineQueue } from './queue-definition';
+import { QueueService } from './queue.service';
+
+/** The registry rules, without a database: declaring is stubbed, everything else is the real service. */
+const started: Record<string, (jobs: object[]) => Promise<void>> = {};
+
+function service(role: 'api' | 'worker') {
+  const queues = new QueueService('postgres://unused', role, {} as never);
+  (queues as unknown as { boss: object }).boss = {
+    getQueue: async () => null,
+    createQueue: async () => undefined,
+    work: async (name: string, _options: object, handler: (jobs: object[]) => Promise<void>) => {
+      started[name] = handler;
+      return 'worker-id';
+    },
+  };
+  return queues;
+}
+
+describe('the queue registry', () => {
+  const jobs = defineQueue('jobs', z.strictObject({ job_id: z.string() }));
+  const other = defineQueue('other', z.strictObject({ n: z.number() }));
+
+  it('refuses to start a worker process with a declared queue that has no handler', async () => {
+    const queues = service('worker');
+    await queues.declare(jobs, {});
+    await queues.declare(other, {});
+    queues.registerWorker(jobs, async () => undefined);
+    expect(() => queues.assertEveryQueueHandled()).toThrow('No handler for queue "other"');
+    queues.registerWorker(other, async () => undefined);
+    expect(() => queues.assertEveryQueueHandled()).not.toThrow();
+  });
+
+  it('refuses a second handler, and a second definition under one name', async () => {
+    const queues = service('worker');
+    await queues.declare(jobs, {});
+    queues.registerWorker(jobs, async () => undefined);
+    expect(() => queues.registerWorker(jobs, async () => undefined)).toThrow('Queue "jobs" has two handlers');
+    await expect(queues.declare(defineQueue('jobs', z.strictObject({})), {})).rejects.toThrow('Queue "jobs" is defined twice');
+  });
+
+  it('an API process runs no handlers, so it does not need them', async () => {
+    const queues = service('api');
+    await queues.declare(jobs, {});
+    expect(() => queues.assertEveryQueueHandled()).not.toThrow();
+  });
+
+  it('hands a handler only entries whose payload matches the queue\'s schema', async () => {
+    const queues = service('worker');
+    await queues.declare(jobs, {});
+    const received: unknown[] = [];
+    queues.registerWorker(jobs, async (batch) => {
+      received.push(...batch.map((job) => job.data));
+    });
+    await started.jobs([
+      { id: 'a', data: { job_id: 'render_1' } },
+      { id: 'b', data: { job_id: 7 } },
+      { id: 'c', data: { job_id: 'render_2', extra: true } },
+    ]);
+    expect(received).toEqual([{ job_id: 'render_1' }]);
+  });
+
+  it('refuses to send a payload its queue does not accept', async () => {
+    const queues = service('api');
+    const tx = { query: async () => [] } as never;
+    await expect(queues.sendInTransaction(tx, other, { n: 'x' } as never)).rejects.toThrow();
+  });
+});
