@@ -39,6 +39,7 @@ function makeFixtures(): Record<string, { file: string; contentType: string }> {
   ffmpeg('-f', 'lavfi', '-i', 'gradients=size=640x360:c0=0x1e3c72:c1=0xf5af19:c2=0xe94057:c3=0x2a9d8f:nb_colors=4:type=radial:seed=7',
     '-frames:v', '1', file('photo.png'));
   ffmpeg('-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=1:duration=1', '-frames:v', '1', file('bars.png'));
+  ffmpeg('-f', 'lavfi', '-i', 'color=c=0x00000000:s=64x64,format=rgba', '-frames:v', '1', file('clear.png'));
   // A 33-point 3D LUT that inverts colours, and a warm 1D curve.
   writeFileSync(file('invert.cube'), cube3d(17, (r, g, b) => [1 - r, 1 - g, 1 - b], 'Invert'));
   writeFileSync(file('warm.cube'), cube3d(17, (r, g, b) => [Math.min(1, r * 1.1 + 0.04), g, b * 0.85], 'Warm'));
@@ -48,6 +49,7 @@ function makeFixtures(): Record<string, { file: string; contentType: string }> {
     'clip.mp4': { file: file('clip.mp4'), contentType: 'video/mp4' },
     'photo.png': { file: file('photo.png'), contentType: 'image/png' },
     'bars.png': { file: file('bars.png'), contentType: 'image/png' },
+    'clear.png': { file: file('clear.png'), contentType: 'image/png' },
     'invert.cube': { file: file('invert.cube'), contentType: 'text/plain' },
     'warm.cube': { file: file('warm.cube'), contentType: 'text/plain' },
     'beat.m4a': { file: file('beat.m4a'), contentType: 'audio/mp4' },
@@ -145,7 +147,7 @@ function writeIndex(entries: { name: string; title: string; times: number[] }[])
     '',
     'One picture per drawn feature, rendered by `npm run gallery` through the service\'s own engine from the',
     'request in `requests/<name>.json` (fixtures: a test-pattern clip `clip.mp4`, a gradient `photo.png`, colour',
-    'bars `bars.png` and LUTs `invert.cube`, `warm.cube`, made by the script). Several times make a contact sheet.',
+    'bars `bars.png`, a transparent `clear.png` and LUTs `invert.cube`, `warm.cube`, made by the script). Several times make a contact sheet.',
     '',
   ];
   for (const entry of entries) {

@@ -38,7 +38,7 @@ export function useGrade(element: VisualElement, load: (url: string) => string):
     pending.current = handle;
     let cancelled = false;
     loadLut(lutSource)
-      .then((parsed) => !cancelled && setLut({ url: lutUrl, lut: parsed }))
+      .then((parsed) => !cancelled && setLut((current) => (current?.lut === parsed ? current : { url: lutUrl, lut: parsed })))
       .catch((error: Error) => cancelRender(error));
     return () => {
       cancelled = true;
@@ -47,7 +47,8 @@ export function useGrade(element: VisualElement, load: (url: string) => string):
         continueRender(handle);
       }
     };
-  }, [lutUrl, lutSource, delayRender, continueRender, cancelRender]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per LUT: the delayRender functions are not stable
+  }, [lutUrl, lutSource]);
   // Released after the commit that hands the LUT to the video or image, whose own redraw has then
   // already taken its delayRender: the frame is never captured ungraded.
   useEffect(() => {
@@ -61,10 +62,14 @@ export function useGrade(element: VisualElement, load: (url: string) => string):
   const noisy = (settings?.noise ?? 0) > 0;
   // Noise changes every frame, from a seed derived from the element and the frame.
   const seed = noisy ? Math.floor(random(`noise-${element.id ?? ''}-${frame}`) * 2 ** 31) : 0;
+  // Written during render, read when the <Video> redraws this frame (see GradeParams.seed).
+  const seedBox = useRef({ value: 0 }).current;
+  seedBox.value = seed;
+  const isVideo = element.type === 'video';
   return useMemo(() => {
     if (!settings) return [];
     const activeLut = lutUrl && lut?.url === lutUrl ? lut.lut : null;
     if (isNeutral(settings) && !activeLut) return [];
-    return [gradeEffect({ settings, lut: activeLut, lutKey: lutUrl ?? '', seed })];
-  }, [settings, lut, lutUrl, seed]);
+    return [gradeEffect({ settings, lut: activeLut, lutKey: lutUrl ?? '', seed: isVideo ? seedBox : seed })];
+  }, [settings, lut, lutUrl, isVideo, seedBox, isVideo ? 0 : seed]);
 }
