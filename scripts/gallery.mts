@@ -18,7 +18,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const { loadConfig } = require(path.join(root, 'dist/src/config/app-config.js'));
 const { RemotionRenderer } = require(path.join(root, 'dist/src/renders/engine/remotion-renderer.js'));
 const { planOutput } = require(path.join(root, 'dist/src/renders/engine/output-formats.js'));
-const { probeMedia } = require(path.join(root, 'dist/src/renders/engine/probe.js'));
+const { probeMedia } = require(path.join(root, 'dist/src/infra/media/probe.js'));
 const { externalSources, resolveRequest, validateRenderRequest } = require(path.join(root, 'dist/composition/src/schema/index.js'));
 
 const GALLERY = path.join(root, 'docs/gallery');
