@@ -12,6 +12,7 @@ import { Asset } from './asset.entity';
 import { AssetUrls } from './asset-urls';
 import { AssetsService } from './assets.service';
 import { INGEST_QUEUE } from './intake-queues';
+import { checkLut } from './lut-check';
 import { firstFailingSource } from './source-checks';
 import { SourceFailure, sourceFailureOf } from './source-failure';
 
@@ -61,7 +62,10 @@ export class MediaIntake {
       for (const copy of copies) media[copy.ingestedFrom!] = mediaInfoOf(copy);
       toFetch = toFetch.filter((s) => !copies.some((copy) => copy.ingestedFrom === s.url));
     }
-    const failure = await firstFailingSource(this.fetcher, toFetch);
+    // LUTs are read and parsed whole; they are not media assets, so they are never copied by ingest.
+    const luts = toFetch.filter((s) => s.kind === 'lut');
+    toFetch = toFetch.filter((s) => s.kind !== 'lut');
+    const failure = (await firstFailingSource(this.fetcher, toFetch)) ?? (await firstFailingLut(this.fetcher, luts));
     if (failure) throw new ApiError(failure.code, failure.message, { pointer: failure.pointer });
     return { request: { ...request, ingest_external: ingest }, ingest: ingest && toFetch.length > 0, media };
   }
@@ -83,9 +87,9 @@ export class MediaIntake {
     await this.queue.sendInTransaction(tx, INGEST_QUEUE, { job_id: jobId });
   }
 
-  /** The sources of a stored request that are not the service's own assets. */
+  /** The sources of a stored request that are not the service's own assets (LUTs aside: never copied). */
   externalOnly(sources: ExternalSource[]): ExternalSource[] {
-    return sources.filter((s) => !this.isHosted(s.url));
+    return sources.filter((s) => !this.isHosted(s.url) && s.kind !== 'lut');
   }
 
   /**
@@ -183,6 +187,14 @@ export class MediaIntake {
     });
     if (missing.length > 0) throw ApiError.validation(missing);
   }
+}
+
+async function firstFailingLut(fetcher: GuardedFetcher, luts: ExternalSource[]) {
+  for (const lut of luts) {
+    const failure = await checkLut(fetcher, lut);
+    if (failure) return failure;
+  }
+  return null;
 }
 
 /** What resolveRequest and the violations can use; stream flags only once probed. */

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import {
@@ -12,6 +12,7 @@ import {
 } from '../../composition/src/schema';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { lutProblem } from '../assets/lut-check';
 import { MediaIntake } from '../assets/media-intake.service';
 import { SourceFailure } from '../assets/source-failure';
 import { Storage } from '../infra/storage/storage';
@@ -135,6 +136,14 @@ export class RenderPipeline {
         throw error;
       }
       const contentType = fetched.contentType;
+      if (source.kind === 'lut') {
+        // Checked at submit; checked again, as the file may have changed since.
+        const problem = lutProblem(await readFile(file, 'utf8'), source.pointer);
+        if (problem) throw new RenderFailure(problem.code, problem.message);
+        inputs.push({ url: source.url, file, contentType: 'text/plain; charset=utf-8', info: {} });
+        progress((index + 1) / distinct.length);
+        continue;
+      }
       const probed = fetched.info ?? (await probeMedia(file));
       if (!probed || (source.kind !== 'image' && source.kind !== 'background' && source.kind !== 'watermark' && !probed.duration)) {
         const size = (await stat(file)).size;

@@ -18,20 +18,26 @@ describe('JSON Schemas', () => {
     expect(elements.image.properties.fit).toMatchObject({ enum: ['cover', 'contain', 'fill'], default: 'cover' });
   });
 
-  it('marks fields the renderer does not draw yet', () => {
-    expect(elements.video.properties.effects['x-supported']).toBe(false);
+  it('marks no field as undrawn now that the look and motion are drawn', () => {
+    expect(JSON.stringify(elements)).not.toContain('x-supported');
+    for (const field of ['motion', 'playback_rate_keyframes', 'effects', 'lut_url', 'brightness', 'crop_top', 'backdrop_blur', 'blend_mode', 'mask_keyframes', 'matte', 'clip']) {
+      expect(elements.video.properties[field]).not.toHaveProperty('x-supported');
+    }
+    expect(elements.text.properties.shadow_color).not.toHaveProperty('x-supported');
     expect(elements.video.properties.volume).not.toHaveProperty('x-supported');
     expect(elements.shape.properties.border_radius).not.toHaveProperty('x-supported');
+    expect(elements.shape.properties.motion).not.toHaveProperty('x-supported');
+    expect(elements.text.properties.animation_preset).not.toHaveProperty('x-supported');
   });
 
   it('describes the request, strict at every level, with unsupported features marked', () => {
     const request = requestJsonSchema() as Schema & { properties: Record<string, { items?: { oneOf?: Schema[] } }> };
     expect(request).toMatchObject({ type: 'object', additionalProperties: false });
-    expect(request.properties.transitions['x-supported']).toBe(false);
+    for (const drawn of ['transitions', 'groups', 'motion_blur', 'custom_animations']) expect(request.properties[drawn]).not.toHaveProperty('x-supported');
     expect(request.properties.background_color).toMatchObject({ pattern: '^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$', default: '#000000ff' });
     const variants = request.properties.elements.items?.oneOf ?? [];
     expect(variants.map((variant) => variant.properties.type.const)).toEqual(['video', 'audio', 'text', 'image', 'shape']);
-    expect(variants[0].properties.blur['x-supported']).toBe(false);
+    expect(variants[0].properties.blur).not.toHaveProperty('x-supported');
     const objects: Record<string, unknown>[] = [];
     JSON.stringify(request, (_key, value) => {
       if (value && typeof value === 'object' && (value as { type?: string }).type === 'object' && 'properties' in value) objects.push(value);

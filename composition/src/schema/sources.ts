@@ -5,11 +5,12 @@ import { jsonPointer } from './suggest';
 export interface ExternalSource {
   url: string;
   pointer: string;
-  kind: 'video' | 'audio' | 'image' | 'background' | 'watermark';
+  kind: 'video' | 'audio' | 'image' | 'background' | 'watermark' | 'lut';
 }
 
 /**
- * Every distinct URL the renderer would load (visible elements, background image, watermark),
+ * Every distinct URL the renderer would load (visible elements and their LUTs, background image,
+ * watermark),
  * once each, so the worker can download each before rendering and pass the local copies as
  * `sources`.
  */
@@ -22,6 +23,7 @@ export function externalSources(request: RenderRequest): ExternalSource[] {
   (request.elements ?? []).forEach((element, index) => {
     if (element.type !== 'text' && element.type !== 'shape' && element.visible !== false) {
       add(element.source_url, element.type, ['elements', index, 'source_url']);
+      if (element.type === 'video' || element.type === 'image') add(element.lut_url, 'lut', ['elements', index, 'lut_url']);
     }
   });
   add(request.watermark_url, 'watermark', ['watermark_url']);

@@ -108,3 +108,23 @@ describe('truncateViolations', () => {
     expect(truncateViolations(many(5), 3)).toHaveLength(4);
   });
 });
+
+describe('findViolations: the look', () => {
+  const shape = (rest: object) => ({ type: 'shape' as const, width: 10, height: 10, ...rest });
+  const codes = (request: Parameters<typeof findViolations>[0]) => findViolations(request).map((v) => [v.code, v.severity, v.pointer]);
+
+  it('flags mattes naming no element, themselves, a hidden element, audio or a video', () => {
+    expect(codes({ elements: [shape({ id: 'a', matte: { source: 'nope' } })] })).toEqual([['MATTE_UNKNOWN_SOURCE', 'error', '/elements/0/matte/source']]);
+    expect(codes({ elements: [shape({ id: 'a', matte: { source: 'a' } })] })).toEqual([['MATTE_SELF', 'error', '/elements/0/matte/source']]);
+    expect(codes({ elements: [shape({ id: 'm', visible: false }), shape({ id: 'a', matte: { source: 'm' } })] })).toEqual([['MATTE_SOURCE_HIDDEN', 'error', '/elements/1/matte/source']]);
+    expect(codes({ elements: [{ type: 'audio', id: 'm', source_url: 'https://example.com/a.mp3', out_point: 1 }, shape({ id: 'a', matte: { source: 'm' } })] })[0]).toEqual(['MATTE_SOURCE_AUDIO', 'error', '/elements/1/matte/source']);
+    expect(codes({ elements: [{ type: 'video', id: 'm', source_url: 'https://example.com/a.mp4', out_point: 1 }, shape({ id: 'a', matte: { source: 'm', mode: 'luma' } })] })).toEqual([['MATTE_SOURCE_VIDEO_BOX', 'warning', '/elements/1/matte/source']]);
+    expect(codes({ elements: [shape({ id: 'm', effects: [{ type: 'blur' }] }), shape({ id: 'a', matte: { source: 'm' } })] })).toEqual([['MATTE_SOURCE_LOOK_IGNORED', 'info', '/elements/1/matte/source']]);
+    expect(codes({ elements: [shape({ id: 'm' }), shape({ id: 'a', matte: { source: 'm' } })] })).toEqual([]);
+  });
+
+  it('notes masks without a shape and keyframes sharing a time', () => {
+    expect(codes({ elements: [shape({ mask: { feather: 2 } })] })).toEqual([['MASK_WITHOUT_SHAPE', 'info', '/elements/0/mask']]);
+    expect(codes({ elements: [shape({ mask_shape: 'circle', mask_keyframes: [{ time: 1, scale: '50%' }, { time: 1, scale: '80%' }] })] })).toEqual([['MASK_KEYFRAMES_SAME_TIME', 'warning', '/elements/0/mask_keyframes']]);
+  });
+});

@@ -2,6 +2,8 @@ import type { Element, VisualElement } from './elements';
 import { HEX_COLOR_PATTERN } from './primitives';
 import type { RenderRequest } from './request';
 import { anchorPixels, resolveBox, resolveCanvas, resolveTimeline, type Canvas, type MediaInfo } from './resolve';
+import { findLookViolations } from './look-violations';
+import { findMotionViolations } from './motion-violations';
 import { jsonPointer } from './suggest';
 import { FONTS } from './vocabulary';
 
@@ -107,6 +109,9 @@ export function findViolations(request: RenderRequest, media: Record<string, Med
       }
     }
   });
+
+  findMotionViolations(request, timeline, add);
+  findLookViolations(request, add);
 
   if (request.alpha) {
     const opaque = request.background_image_url ? 'background_image_url' : request.background_gradient ? 'background_gradient' : isOpaque(request.background_color ?? '#000000ff') ? 'background_color' : undefined;

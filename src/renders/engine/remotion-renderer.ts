@@ -21,6 +21,8 @@ export interface RenderArgs {
   outputPath: string;
   onProgress: (stage: RenderStage, fraction: number) => void;
   signal: AbortSignal;
+  /** Stills only: the frame to capture (default 0). */
+  stillFrame?: number;
 }
 
 /** Chromium flags for a headless render host with no GPU and no network beyond loopback. */
@@ -85,7 +87,7 @@ export class RemotionRenderer implements OnModuleDestroy {
           composition,
           serveUrl,
           output: args.outputPath,
-          frame: 0,
+          frame: args.stillFrame ?? 0,
           imageFormat: plan.imageFormat,
           ...(plan.imageFormat === 'jpeg' ? { jpegQuality: 90 } : {}),
           inputProps,
