@@ -1,6 +1,7 @@
 // Lint for the service (typescript-eslint) and the composition (plus Remotion's own rules).
 import js from '@eslint/js';
 import remotion from '@remotion/eslint-plugin';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -19,8 +20,13 @@ export default tseslint.config(
   },
   {
     files: ['composition/**/*.{ts,tsx}'],
-    ...remotion.flatPlugin,
-    rules: { ...remotion.flatPlugin.rules },
+    plugins: { ...remotion.flatPlugin.plugins, 'react-hooks': reactHooks },
+    rules: { ...remotion.flatPlugin.rules, 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+  {
+    // Tests read JSON answers of many shapes; `any` there is the honest type of a parsed body.
+    files: ['test/**/*.ts', '**/*.spec.ts', '**/*.spec.tsx'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
     files: ['**/*.js', '**/*.cjs', 'scripts/**/*.{js,mjs,mts}', 'bench/**/*.{js,mjs,mts}'],

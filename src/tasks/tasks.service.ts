@@ -9,7 +9,7 @@ import { MAX_JOB_ATTEMPT_SECONDS } from '../common/limits';
 import { Page } from '../common/pagination/pagination';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { Job, JobStatus } from '../jobs/job.entity';
+import { JobStatus } from '../jobs/job.entity';
 import { JobPresenter } from '../jobs/job.presenter';
 import { JobRepository } from '../jobs/job.repository';
 import { JobScheduler } from '../jobs/job-scheduler';

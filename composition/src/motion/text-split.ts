@@ -121,8 +121,10 @@ export function splitWords(text: string): { text: string; space: boolean }[] {
   return (text.match(/\s+|[^\s]+/g) ?? []).map((part) => ({ text: part, space: /^\s/.test(part) }));
 }
 
-const RTL_STRONG = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]|\ud802[\udc00-\udfff]|\ud83a[\udc00-\udfff]/;
-const LTR_STRONG = /[A-Za-z\u00c0-\u024f\u0370-\u052f\u0900-\u0dff\u0e00-\u0fff\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
+const RTL_STRONG = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10bff}\u{1e800}-\u{1ebff}]/u;
+// Letters of the left-to-right scripts (combining marks are not strongly directional).
+const LTR_STRONG =
+  /(?=\p{L})[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Thai}\p{Script=Lao}\p{Script=Tibetan}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u;
 
 /** The direction of the first strongly directional character (Unicode bidi, simplified). */
 export function textDirection(text: string): 'ltr' | 'rtl' {

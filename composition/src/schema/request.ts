@@ -142,6 +142,7 @@ export const renderRequestSchema = z
       .string()
       .min(1)
       .max(200)
+      // eslint-disable-next-line no-control-regex -- the pattern exists to refuse control characters
       .regex(/^[^/\\\u0000-\u001f]+$/, { error: 'A filename may not contain slashes or control characters' })
       .nullish()
       .describe('Without extension'),
