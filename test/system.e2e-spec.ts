@@ -107,7 +107,8 @@ describe('system routes, discovery and the error envelope', () => {
     let list;
     try {
       list = await app.http.get('/v1/skills').set(bearer(key)).set('X-Run-Id', 'agent-run_42.a:b').expect(200);
-      await new Promise((r) => setTimeout(r, 50));
+      // The line is written when the response finishes, which may be just after the client has it.
+      await waitFor(async () => lines.some((l) => l.includes('"path":"/v1/skills"')), (found) => found, 5_000, 10);
     } finally {
       spy.mockRestore();
       appLogger.useLogger(['warn', 'error']);
