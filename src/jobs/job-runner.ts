@@ -25,6 +25,8 @@ export interface JobWork {
   label: string;
   /** Attempts after the first that the queue makes on unexpected errors. */
   retryLimit: number;
+  /** Seconds before such a retry (default 5). */
+  retryDelaySeconds?: number;
   run(job: Job, signal: AbortSignal, report: (stage: ProgressStage | null, percent: number) => void): Promise<JobOutcome>;
   /** The job was cancelled after its work finished: discard what it made. */
   discard?(outcome: JobOutcome): Promise<void>;
@@ -53,7 +55,7 @@ export class JobRunner {
     await this.queues.declare(work.deadLetterQueue, { retryLimit: 5, retryDelay: 5 });
     await this.queues.declare(work.queue, {
       retryLimit: work.retryLimit,
-      retryDelay: 5,
+      retryDelay: work.retryDelaySeconds ?? 5,
       expireInSeconds: 4 * 3600,
       heartbeatSeconds: this.config.render.heartbeatSeconds,
       deadLetter: work.deadLetterQueue.name,
