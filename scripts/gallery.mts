@@ -43,6 +43,8 @@ function makeFixtures(): Record<string, { file: string; contentType: string }> {
   // A 33-point 3D LUT that inverts colours, and a warm 1D curve.
   writeFileSync(file('invert.cube'), cube3d(17, (r, g, b) => [1 - r, 1 - g, 1 - b], 'Invert'));
   writeFileSync(file('warm.cube'), cube3d(17, (r, g, b) => [Math.min(1, r * 1.1 + 0.04), g, b * 0.85], 'Warm'));
+  // A beat: a 220 Hz tone sounding for the first quarter of every half second (audio-reactive entries).
+  ffmpeg('-f', 'lavfi', '-i', "sine=frequency=220:sample_rate=48000:duration=3,volume=eval=frame:volume='4*lt(mod(t,0.5),0.25)'", '-c:a', 'aac', file('beat.m4a'));
   return {
     'clip.mp4': { file: file('clip.mp4'), contentType: 'video/mp4' },
     'photo.png': { file: file('photo.png'), contentType: 'image/png' },
@@ -50,6 +52,7 @@ function makeFixtures(): Record<string, { file: string; contentType: string }> {
     'clear.png': { file: file('clear.png'), contentType: 'image/png' },
     'invert.cube': { file: file('invert.cube'), contentType: 'text/plain' },
     'warm.cube': { file: file('warm.cube'), contentType: 'text/plain' },
+    'beat.m4a': { file: file('beat.m4a'), contentType: 'audio/mp4' },
   };
 }
 

@@ -198,11 +198,14 @@ describe('hostile input: every refusal is a 4xx in the envelope, never a 500', (
     const fields = Array.from({ length: 300_000 }, (_, i) => `"k${i}":1`).join(',');
     const wide = expectEnvelope(await json('post', '/v1/renders', `{"metadata":{${fields}}}`), 422);
     expect(wide.details.errors[0]).toMatchObject({ type: 'too_long', pointer: '/metadata' });
-    // Below that, a request with thousands of problems answers the first 100 and counts them all.
-    const invalid = await json('post', '/v1/renders', `{"elements":[${'{"type":"text","bogus":1},'.repeat(5000).slice(0, -1)}]}`);
+    // More elements than a request may hold is one problem, found before any element is checked.
+    const tooMany = expectEnvelope(await json('post', '/v1/renders', `{"elements":[${'{"type":"text","bogus":1},'.repeat(5000).slice(0, -1)}]}`), 422);
+    expect(tooMany.details.errors).toEqual([expect.objectContaining({ type: 'too_long', pointer: '/elements', msg: expect.stringMatching(/at most 1000 items, not 5000/) })]);
+    // Within it, a request with a thousand problems answers the first 100 and counts them all.
+    const invalid = await json('post', '/v1/renders', `{"elements":[${'{"type":"text","bogus":1},'.repeat(900).slice(0, -1)}]}`);
     const refused = expectEnvelope(invalid, 422);
     expect(refused.details.errors).toHaveLength(100);
-    expect(refused.details.errors_total).toBeGreaterThan(100);
+    expect(refused.details.errors_total).toBeGreaterThanOrEqual(900);
     expect(JSON.stringify(invalid.body).length).toBeLessThan(64 * 1024);
   });
 

@@ -14,7 +14,6 @@ const RED = [255, 0, 0];
 const GREEN = [0, 255, 0];
 const YELLOW = [255, 255, 0];
 const CYAN = [0, 255, 255];
-const MAGENTA = [255, 0, 255];
 const WHITE = [255, 255, 255];
 
 /** Tones of the fixtures, far enough apart (3 octaves) to be told apart with a low/high-pass. */

@@ -289,9 +289,24 @@ describe('signup over SMTP', () => {
   it('changes nothing and answers 503 when the mail cannot be sent', async () => {
     const broken = await startTestApp({ role: 'api', env: { SMTP_URL: 'smtp://127.0.0.1:1' } });
     try {
-      const res = await broken.http.post('/v1/signup').send({ workspace_name: 'X', email: 'down@example.com' });
+      const written: string[] = [];
+      const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        written.push(String(chunk));
+        return true;
+      });
+      let res;
+      try {
+        res = await broken.http.post('/v1/signup').send({ workspace_name: 'X', email: 'down@example.com' });
+      } finally {
+        spy.mockRestore();
+      }
       expect(res.status).toBe(503);
       expect(res.body.error.code).toBe('unavailable');
+      // Every error line the request caused names its request id.
+      const requestId = res.headers['x-request-id'];
+      const errorLines = written.join('').split('\n').filter((line) => line.includes('ERROR'));
+      expect(errorLines.some((line) => line.includes('Sending the verification email failed'))).toBe(true);
+      for (const line of errorLines) expect(line).toContain(`request_id: '${requestId}'`);
       const verify = await broken.http.post('/v1/signup/verify').set(bearer(`sk_${'a'.repeat(43)}`)).send({ email: 'down@example.com', code: '123456' });
       expect(verify.status).toBe(404);
     } finally {

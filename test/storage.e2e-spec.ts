@@ -6,6 +6,7 @@ import { loadConfig, Role } from '../src/config/app-config';
 import { FetcherModule } from '../src/infra/http/fetcher.module';
 import { Storage } from '../src/infra/storage/storage';
 import { FilesModule, StorageModule } from '../src/infra/storage/storage.module';
+import { waitFor } from './helpers/media';
 import { startTestApp, TestApp } from './helpers/test-app';
 
 const UPLOAD_CAP = 4096;
@@ -202,9 +203,10 @@ describe('local storage: signed /v1/files/ URLs', () => {
       req.on('error', () => resolve());
       req.write(Buffer.alloc(1000), () => setTimeout(() => req.destroy(), 50));
     });
-    await new Promise((r) => setTimeout(r, 200)); // the server notices the closed connection and cleans up
+    // The server notices the closed connection and removes its temporary file.
+    const after = await waitFor(async () => storedFiles(), (files) => JSON.stringify(files) === JSON.stringify(before), 10_000, 20);
+    expect(after).toEqual(before);
     expect(await storage.stat('ws_1/uploads/asset_cut.bin')).toBeNull();
-    expect(storedFiles()).toEqual(before);
   });
 
   it('reports storage in readiness', async () => {

@@ -40,7 +40,7 @@ describe('system routes, discovery and the error envelope', () => {
       webhook_response_seconds: 10,
       free_plan: { render_minutes_per_month: 60 },
     });
-    for (const catalog of ['formats', 'effects', 'motions', 'transitions', 'blend_modes', 'easings']) {
+    for (const catalog of ['formats', 'effects', 'motions', 'transitions', 'blend_modes', 'easings', 'text_animations']) {
       expect(Array.isArray(res.body[catalog])).toBe(true);
       for (const entry of res.body[catalog]) expect(typeof entry.supported).toBe('boolean');
     }
@@ -48,11 +48,11 @@ describe('system routes, discovery and the error envelope', () => {
     const video = res.body.element_schemas.video;
     expect(video.additionalProperties).toBe(false);
     expect(video.properties).toHaveProperty('volume');
-    expect(video.properties.motion['x-supported']).toBe(false);
+    expect(video.properties.motion['x-supported']).toBeUndefined();
     expect(video.properties.blend_mode['x-supported']).toBeUndefined();
     expect(video.properties.volume['x-supported']).toBeUndefined();
     expect(res.body.request_schema.properties).toHaveProperty('elements');
-    expect(res.body.request_schema.properties.transitions['x-supported']).toBe(false);
+    expect(res.body.request_schema.properties.transitions['x-supported']).toBeUndefined();
     expect(res.body.formats.map((f: { name: string; supported: boolean }) => [f.name, f.supported])).toEqual([
       ['mp4', true], ['webm', true], ['mov', true], ['gif', true], ['png', true], ['jpg', true],
     ]);
@@ -107,7 +107,8 @@ describe('system routes, discovery and the error envelope', () => {
     let list;
     try {
       list = await app.http.get('/v1/skills').set(bearer(key)).set('X-Run-Id', 'agent-run_42.a:b').expect(200);
-      await new Promise((r) => setTimeout(r, 50));
+      // The line is written when the response finishes, which may be just after the client has it.
+      await waitFor(async () => lines.some((l) => l.includes('"path":"/v1/skills"')), (found) => found, 5_000, 10);
     } finally {
       spy.mockRestore();
       appLogger.useLogger(['warn', 'error']);

@@ -231,18 +231,24 @@ describe('tasks: transcribe (pocketsphinx, grammar-constrained fixtures)', () =>
   });
 
   it('replays an Idempotency-Key, refuses it with another body, cancels, hides tasks from other workspaces, lists with filters and cursors, counts usage', async () => {
-    const body = { source_url: `${media.url}/fox.wav`, metadata: { n: 1 } };
-    const first = await transcribe(body, { 'Idempotency-Key': 'fox-1' });
+    // Its own workspace, and a source whose download waits until released, so the task is
+    // certainly still running when it is cancelled.
+    const mine = await signupVerified(app);
+    const release = media.hold('two.wav');
+    const body = { source_url: `${media.url}/two.wav`, metadata: { n: 1 } };
+    const first = await transcribe(body, { 'Idempotency-Key': 'two-1' }, mine.key);
     expect(first.status).toBe(202);
-    const replay = await transcribe(body, { 'Idempotency-Key': 'fox-1' });
+    const replay = await transcribe(body, { 'Idempotency-Key': 'two-1' }, mine.key);
     expect(replay.status).toBe(200);
     expect(replay.body.id).toBe(first.body.id);
-    expect((await transcribe({ ...body, metadata: { n: 2 } }, { 'Idempotency-Key': 'fox-1' })).status).toBe(409);
+    expect((await transcribe({ ...body, metadata: { n: 2 } }, { 'Idempotency-Key': 'two-1' }, mine.key)).status).toBe(409);
 
-    const cancelled = await app.http.post(`/v1/tasks/${first.body.id}/cancel`).set(bearer(key));
-    if (cancelled.status === 200) expect(cancelled.body.status).toBe('cancelled');
-    else expect(cancelled.status).toBe(409); // the worker was quicker: already completed
-    const again = await app.http.post(`/v1/tasks/${first.body.id}/cancel`).set(bearer(key));
+    await waitFor(async () => (await app.http.get(`/v1/tasks/${first.body.id}`).set(bearer(mine.key))).body.status, (status) => status === 'processing', 60_000, 50);
+    const cancelled = await app.http.post(`/v1/tasks/${first.body.id}/cancel`).set(bearer(mine.key));
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.status).toBe('cancelled');
+    release();
+    const again = await app.http.post(`/v1/tasks/${first.body.id}/cancel`).set(bearer(mine.key));
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('conflict');
 
@@ -252,32 +258,43 @@ describe('tasks: transcribe (pocketsphinx, grammar-constrained fixtures)', () =>
     expect((await app.http.post(`/v1/tasks/${first.body.id}/cancel`).set(bearer(otherKey))).status).toBe(404);
     expect((await app.http.get('/v1/tasks').set(bearer(otherKey)).expect(200)).body.data).toEqual([]);
 
-    const all = (await app.http.get('/v1/tasks?limit=200').set(bearer(key)).expect(200)).body;
-    expect(all.data.length).toBeGreaterThanOrEqual(8);
+    // Two that complete and two that fail, for the filters.
+    const made = [first.body.id];
+    for (const source of ['fox.wav', 'morning.wav', 'silence.wav', 'garbage.wav']) {
+      const res = await transcribe({ source_url: `${media.url}/${source}` }, {}, mine.key);
+      expect(res.status).toBe(202);
+      made.push(res.body.id);
+    }
+    for (const id of made) {
+      await waitFor(async () => (await app.http.get(`/v1/tasks/${id}`).set(bearer(mine.key))).body.status, (s) => ['completed', 'failed', 'cancelled'].includes(s), 60_000, 100);
+    }
+
+    const all = (await app.http.get('/v1/tasks?limit=200').set(bearer(mine.key)).expect(200)).body;
+    expect(all.data.map((t: any) => t.id)).toEqual([...made].reverse()); // newest first
     expect(all.data.every((t: any) => t.kind === 'task' && t.task_type === 'transcribe')).toBe(true);
     const ids = all.data.map((t: any) => t.id);
-    expect([...ids].sort().reverse()).toEqual(ids); // newest first
 
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: any = (await app.http.get(`/v1/tasks?limit=3${cursor ? `&cursor=${cursor}` : ''}`).set(bearer(key)).expect(200)).body;
-      expect(page.data.length).toBeLessThanOrEqual(3);
+      const page: any = (await app.http.get(`/v1/tasks?limit=2${cursor ? `&cursor=${cursor}` : ''}`).set(bearer(mine.key)).expect(200)).body;
+      expect(page.data.length).toBeLessThanOrEqual(2);
       seen.push(...page.data.map((t: any) => t.id));
       cursor = page.next_cursor;
       expect(page.has_more).toBe(cursor !== null);
     } while (cursor);
     expect(seen).toEqual(ids);
 
-    const failed = (await app.http.get('/v1/tasks?status=failed&task_type=transcribe').set(bearer(key)).expect(200)).body.data;
-    expect(failed.length).toBeGreaterThanOrEqual(4);
-    expect(failed.every((t: any) => t.status === 'failed')).toBe(true);
-    expect((await app.http.get('/v1/tasks?task_type=remove_background').set(bearer(key)).expect(200)).body.data).toEqual([]);
+    const failed = (await app.http.get('/v1/tasks?status=failed&task_type=transcribe').set(bearer(mine.key)).expect(200)).body.data;
+    expect(failed.map((t: any) => t.id).sort()).toEqual([made[3], made[4]].sort());
+    const completed = (await app.http.get('/v1/tasks?status=completed').set(bearer(mine.key)).expect(200)).body.data;
+    expect(completed.map((t: any) => t.id).sort()).toEqual([made[1], made[2]].sort());
+    expect((await app.http.get('/v1/tasks?task_type=remove_background').set(bearer(mine.key)).expect(200)).body.data).toEqual([]);
     for (const query of ['limit=0', 'limit=201', 'task_type=translate', 'status=done', 'cursor=bogus']) {
-      expect((await app.http.get(`/v1/tasks?${query}`).set(bearer(key))).status).toBe(422);
+      expect((await app.http.get(`/v1/tasks?${query}`).set(bearer(mine.key))).status).toBe(422);
     }
 
-    const usage = (await app.http.get('/v1/workspace/usage').set(bearer(key)).expect(200)).body;
-    expect(usage.task_count).toBe(ids.length);
+    const usage = (await app.http.get('/v1/workspace/usage').set(bearer(mine.key)).expect(200)).body;
+    expect(usage.task_count).toBe(made.length);
   });
 });

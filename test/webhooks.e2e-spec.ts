@@ -210,7 +210,10 @@ describe('webhooks', () => {
     const job = await app.http.get(`/v1/renders/${failId}`).set(bearer(key)).expect(200);
     expect(failed.json.data).toEqual(job.body);
 
-    await new Promise((r) => setTimeout(r, 500));
+    // An event's deliveries are all created when it is published: once failed-only's has succeeded,
+    // the disabled webhook has none and never will.
+    await waitFor(() => deliveries(failedOnly.id), (page) => page.data.length === 1 && page.data[0].status === 'succeeded');
+    expect((await deliveries(disabled.id)).data).toEqual([]);
     expect(receiver.at('/failed-only').map((d) => d.json.data.id)).toEqual([failId]);
     expect(receiver.at('/disabled')).toEqual([]);
 
@@ -288,7 +291,9 @@ describe('webhooks', () => {
     const [override] = await receiver.waitFor('/asset-override', () => true);
     expect(ready).toMatchObject({ verified: true, json: { type: 'asset.ready', data: { id: 'asset_1', kind: 'video' } } });
     expect(override).toMatchObject({ verified: true, json: { type: 'asset.ready', data: { id: 'asset_2' } } });
-    await new Promise((r) => setTimeout(r, 300));
+    // The workspace webhook got one delivery (asset_1); asset_2's went only to its own URL.
+    const recorded = await waitFor(() => deliveries(assets.id), (page) => page.data.length >= 1 && page.data.every((d) => d.status === 'succeeded'));
+    expect(recorded.data).toHaveLength(1);
     expect(receiver.at('/assets')).toHaveLength(1);
     await app.http.delete(`/v1/webhooks/${assets.id}`).set(bearer(key)).expect(204);
   });

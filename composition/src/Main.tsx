@@ -1,6 +1,6 @@
 import type React from 'react';
 import { useMemo } from 'react';
-import { AbsoluteFill, Sequence } from 'remotion';
+import { AbsoluteFill, Sequence, useCurrentFrame } from 'remotion';
 import './fonts';
 import { AudioLayer } from './layers/AudioLayer';
 import { Background } from './layers/Background';
@@ -10,7 +10,14 @@ import { TextLayer } from './layers/TextLayer';
 import { VideoLayer } from './layers/VideoLayer';
 import { Watermark } from './layers/Watermark';
 import { LookLayer, matteSourceIds } from './look/LookLayer';
+import { AudioLevelsProvider } from './motion/audio-levels';
+import { paintOrderAt } from './motion/element-style';
+import { MotionBlur } from './motion/motion-blur';
+import { TransitionOverlays } from './motion/transition-overlays';
 import { resolveRequest, type CompositionProps, type ResolvedElement } from './schema';
+
+/** Paint order above every element (elements use z-index 4 × their back-to-front position). */
+const TOP = 1_000_000;
 
 /**
  * The whole render request as one Remotion component: the server renders it through the
@@ -19,10 +26,11 @@ import { resolveRequest, type CompositionProps, type ResolvedElement } from './s
  */
 export const Main: React.FC<CompositionProps> = ({ request, media, sources }) => {
   const resolved = useMemo(() => resolveRequest(request, media ?? {}), [request, media]);
+  const frame = useCurrentFrame();
   const load = (url: string) => sources?.[url] ?? url;
   const matteSources = useMemo(() => matteSourceIds(request), [request]);
-  return (
-    <AbsoluteFill style={{ overflow: 'hidden' }}>
+  const scene = (
+    <>
       <Background request={resolved} load={load} />
       {resolved.elements.filter((element) => element.id === null || !matteSources.has(element.id)).map((element) => (
         <Sequence
@@ -35,13 +43,25 @@ export const Main: React.FC<CompositionProps> = ({ request, media, sources }) =>
           {element.type === 'audio' ? (
             <Layer element={element} load={load} />
           ) : (
-            <LookLayer element={element} request={request} resolved={resolved} load={load}>
+            <LookLayer element={element} request={request} resolved={resolved} load={load} zIndex={paintOrderAt(element, frame, resolved.fps)}>
               <Layer element={element} load={load} />
             </LookLayer>
           )}
         </Sequence>
       ))}
-      {resolved.watermarkUrl ? <Watermark src={load(resolved.watermarkUrl)} /> : null}
+      <TransitionOverlays transitions={resolved.transitions} zIndex={TOP - 1} />
+      {resolved.watermarkUrl ? (
+        <AbsoluteFill style={{ zIndex: TOP }}>
+          <Watermark src={load(resolved.watermarkUrl)} />
+        </AbsoluteFill>
+      ) : null}
+    </>
+  );
+  return (
+    <AbsoluteFill style={{ overflow: 'hidden' }}>
+      <AudioLevelsProvider resolved={resolved} load={load}>
+        {request.motion_blur ? <MotionBlur samples={request.motion_blur.samples} shutter={request.motion_blur.shutter}>{scene}</MotionBlur> : scene}
+      </AudioLevelsProvider>
     </AbsoluteFill>
   );
 };

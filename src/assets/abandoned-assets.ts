@@ -1,12 +1,10 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { z } from 'zod';
 import { defineQueue } from '../infra/queue/queue-definition';
 import { QueueService } from '../infra/queue/queue.service';
 import { Storage } from '../infra/storage/storage';
 import { UPLOAD_URL_TTL_SECONDS } from '../common/limits';
-import { Asset } from './asset.entity';
+import { AssetRepository } from './asset.repository';
 import { AssetsService } from './assets.service';
 
 /**
@@ -40,7 +38,7 @@ export class AbandonedAssets implements OnApplicationBootstrap {
   private readonly logger = new Logger('AbandonedAssets');
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly rows: AssetRepository,
     private readonly storage: Storage,
     private readonly queue: QueueService,
     private readonly assets: AssetsService,
@@ -62,36 +60,21 @@ export class AbandonedAssets implements OnApplicationBootstrap {
 
   private async sweepCopies(): Promise<string[]> {
     // Guarded by the lease: a job that takes the copy over renews it first, and then keeps it.
-    const [rows]: [{ id: string; storage_key: string }[], number] = await this.db.query(
-      `DELETE FROM assets WHERE status = 'ingesting' AND ingest_lease_until < now() - make_interval(secs => $1) RETURNING id, storage_key`,
-      [ABANDONED_COPY_SECONDS],
-    );
+    const rows = await this.rows.deleteLapsedCopies(ABANDONED_COPY_SECONDS);
     for (const row of rows) await this.storage.delete(row.storage_key);
     if (rows.length > 0) this.logger.log(`Deleted ${rows.length} external copies whose copier died`);
     return rows.map((row) => row.id);
   }
 
   private async sweepSlots(): Promise<string[]> {
-    const candidates: Pick<Asset, 'id' | 'storageKey'>[] = await this.db.query(
-      `SELECT id, storage_key AS "storageKey" FROM assets
-       WHERE status = 'reserved' AND ingested_from IS NULL AND created_at < now() - make_interval(secs => $1)
-       ORDER BY created_at LIMIT $2`,
-      [ABANDONED_SLOT_SECONDS, SWEEP_BATCH],
-    );
     const deleted: string[] = [];
-    for (const candidate of candidates) {
-      const asset = await this.db.getRepository(Asset).findOneBy({ id: candidate.id });
-      if (!asset) continue;
+    for (const asset of await this.rows.staleSlots(ABANDONED_SLOT_SECONDS, SWEEP_BATCH)) {
       if (await this.storage.stat(asset.storageKey)) {
         await this.assets.refreshReserved(asset);
         continue;
       }
       // Guarded: bytes announced meanwhile (the row left `reserved`) keep the asset.
-      const [rows]: [{ id: string }[], number] = await this.db.query(
-        `DELETE FROM assets WHERE id = $1 AND status = 'reserved' AND created_at < now() - make_interval(secs => $2) RETURNING id`,
-        [asset.id, ABANDONED_SLOT_SECONDS],
-      );
-      if (rows.length === 0) continue;
+      if (!(await this.rows.deleteStaleSlot(asset.id, ABANDONED_SLOT_SECONDS))) continue;
       // Bytes landing between the stat and the delete would have no row: remove them too.
       await this.storage.delete(asset.storageKey);
       deleted.push(asset.id);

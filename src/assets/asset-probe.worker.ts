@@ -2,14 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Inject, Injectable, OnApplicationBootstrap, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Job as QueueJob } from 'pg-boss';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { QueueService } from '../infra/queue/queue.service';
 import { ObjectNotFoundError, Storage } from '../infra/storage/storage';
-import { Asset } from './asset.entity';
+import { AssetRepository } from './asset.repository';
 import { AssetsService } from './assets.service';
 import { ASSET_PROBE_QUEUE } from './intake-queues';
 import { probeAsset } from './probe-asset';
@@ -27,7 +25,7 @@ export class AssetProbeWorker implements OnApplicationBootstrap {
   private readonly logger = new Logger('AssetProbe');
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly rows: AssetRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly queue: QueueService,
     private readonly storage: Storage,
@@ -47,14 +45,14 @@ export class AssetProbeWorker implements OnApplicationBootstrap {
       } catch (error) {
         if (job.retryCount < PROBE_RETRY_LIMIT) throw error;
         // Out of attempts: back to `reserved`, so the next read of the asset or request naming it starts a new probe.
-        await this.db.query(`UPDATE assets SET status = 'reserved', updated_at = now() WHERE id = $1 AND status = 'probing'`, [assetId]);
+        await this.rows.backToReserved(assetId);
       }
     }
   }
 
   private async probe(assetId: string): Promise<void> {
-    const asset = await this.db.getRepository(Asset).findOneBy({ id: assetId, status: 'probing' });
-    if (!asset) return; // deleted, or already probed by an earlier delivery
+    const asset = await this.rows.findById(assetId);
+    if (asset?.status !== 'probing') return; // deleted, or already probed by an earlier delivery
     const workDir = path.join(this.config.dataDir, 'work');
     await mkdir(workDir, { recursive: true });
     const file = path.join(workDir, `probe-${asset.id}-${randomBytes(6).toString('hex')}${path.extname(asset.storageKey)}`);
@@ -64,25 +62,25 @@ export class AssetProbeWorker implements OnApplicationBootstrap {
       } catch (error) {
         if (!(error instanceof ObjectNotFoundError)) throw error;
         // The bytes went away (a failed re-upload); the slot waits for them again.
-        await this.db.query(`UPDATE assets SET status = 'reserved', updated_at = now() WHERE id = $1 AND status = 'probing'`, [asset.id]);
+        await this.rows.backToReserved(asset.id);
         return;
       }
       const size = (await this.storage.stat(asset.storageKey))?.size ?? null;
       const probe = await probeAsset(file, asset.kind);
-      const [, updated]: [unknown, number] = probe.readable
-        ? await this.db.query(
-            `UPDATE assets SET status = 'present', size_bytes = $2, duration = COALESCE($3, duration), width = COALESCE($4, width),
-               height = COALESCE($5, height), video_codec = $6, audio_codec = $7, updated_at = now()
-             WHERE id = $1 AND status = 'probing'`,
-            [asset.id, size, probe.duration, probe.width, probe.height, probe.videoCodec, probe.audioCodec],
-          )
-        : await this.db.query(
-            `UPDATE assets SET status = 'unreadable', size_bytes = $2, probe_error = $3, updated_at = now() WHERE id = $1 AND status = 'probing'`,
-            [asset.id, size, probe.problem],
-          );
-      if (updated === 0 || !probe.readable) return;
-      const probed = await this.db.getRepository(Asset).findOneByOrFail({ id: asset.id });
-      await this.assets.announceReady(probed, null);
+      if (!probe.readable) {
+        await this.rows.markUnreadable(asset.id, size, probe.problem);
+        return;
+      }
+      const present = await this.rows.markPresent(asset.id, {
+        sizeBytes: size,
+        duration: probe.duration,
+        width: probe.width,
+        height: probe.height,
+        videoCodec: probe.videoCodec,
+        audioCodec: probe.audioCodec,
+      });
+      const probed = present ? await this.rows.findById(asset.id) : null;
+      if (probed) await this.assets.announceReady(probed, null);
     } finally {
       await rm(file, { force: true });
     }

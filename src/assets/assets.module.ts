@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { JobsModule } from '../jobs/jobs.module';
 import { AbandonedAssets } from './abandoned-assets';
 import { AssetProbeWorker } from './asset-probe.worker';
+import { AssetRepository } from './asset.repository';
 import { AssetUrls } from './asset-urls';
 import { AssetsController } from './assets.controller';
 import { AssetsService } from './assets.service';
@@ -26,8 +27,8 @@ export class AssetsModule {
       module: AssetsModule,
       imports: [JobsModule],
       controllers: servesApi ? [AssetsController] : [],
-      providers: [AssetUrls, AssetsService, MediaIntake, ExternalCopies, IngestWorker, AssetProbeWorker, AbandonedAssets],
-      exports: [AssetUrls, AssetsService, MediaIntake],
+      providers: [AssetRepository, AssetUrls, AssetsService, MediaIntake, ExternalCopies, IngestWorker, AssetProbeWorker, AbandonedAssets],
+      exports: [AssetRepository, AssetUrls, AssetsService, MediaIntake],
     };
     AssetsModule.byRole.set(servesApi, module);
     return module;

@@ -9,6 +9,7 @@ import { Storage } from '../infra/storage/storage';
 import { UploadEvents } from '../infra/storage/upload-events';
 import { Workspace } from '../workspaces/workspace.entity';
 import { Asset, AssetKind, AssetStatus } from './asset.entity';
+import { AssetRepository } from './asset.repository';
 import { isAssetStorageKey } from './asset-storage-key';
 import { AssetUrls } from './asset-urls';
 import { AssetDetailView, AssetView, toAssetView } from './asset.view';
@@ -35,6 +36,7 @@ export class AssetsService implements OnModuleInit {
     private readonly urls: AssetUrls,
     private readonly uploadEvents: UploadEvents,
     private readonly events: EventPublisher,
+    private readonly assets: AssetRepository,
   ) {}
 
   onModuleInit(): void {
@@ -57,17 +59,8 @@ export class AssetsService implements OnModuleInit {
    */
   async list(workspace: Workspace, query: { kind?: AssetKind; limit: number; cursor?: string }): Promise<Page<AssetView>> {
     const before = decodeCursor(query.cursor, 'asset');
-    const builder = this.db
-      .getRepository(Asset)
-      .createQueryBuilder('a')
-      .where('a.workspaceId = :ws', { ws: workspace.id })
-      .andWhere(`a.status IN ('reserved', 'probing', 'present')`)
-      .andWhere(`(a.kind = 'image' OR a.duration IS NOT NULL)`)
-      .orderBy('a.id', 'DESC')
-      .take(query.limit + 1);
-    if (query.kind) builder.andWhere('a.kind = :kind', { kind: query.kind });
-    if (before) builder.andWhere('a.id < :before', { before });
-    return toPage(await builder.getMany(), query.limit, (asset) => this.view(asset));
+    const rows = await this.assets.list(workspace.id, { kind: query.kind, limit: query.limit, before });
+    return toPage(rows, query.limit, (asset) => this.view(asset));
   }
 
   /** Any asset of the workspace, listed or not, with `bytes_uploaded` read from storage. */
@@ -83,7 +76,7 @@ export class AssetsService implements OnModuleInit {
   /** Removes the row, then the stored file. Requests that name its URL afterwards get source_not_found. */
   async remove(workspace: Workspace, id: string): Promise<void> {
     const asset = await this.find(workspace.id, id);
-    await this.db.getRepository(Asset).delete({ id: asset.id });
+    await this.assets.delete(asset.id);
     await this.storage.delete(asset.storageKey);
   }
 
@@ -101,11 +94,11 @@ export class AssetsService implements OnModuleInit {
   async refreshReserved(asset: Asset): Promise<Asset> {
     if (asset.status !== 'reserved' || !(await this.storage.stat(asset.storageKey))) return asset;
     await this.startProbe(asset.id, ['reserved']);
-    return this.db.getRepository(Asset).findOneByOrFail({ id: asset.id });
+    return (await this.assets.findById(asset.id)) ?? asset;
   }
 
   private async find(workspaceId: string, id: string): Promise<Asset> {
-    const asset = await this.db.getRepository(Asset).findOneBy({ id, workspaceId });
+    const asset = await this.assets.findInWorkspace(workspaceId, id);
     if (!asset) throw ApiError.notFound('Asset');
     return asset;
   }
@@ -116,7 +109,7 @@ export class AssetsService implements OnModuleInit {
    */
   private async uploadLanded(key: string): Promise<void> {
     if (!isAssetStorageKey(key)) return;
-    const asset = await this.db.getRepository(Asset).findOneBy({ storageKey: key });
+    const asset = await this.assets.findByStorageKey(key);
     if (asset) await this.startProbe(asset.id, REUPLOADABLE);
     else await this.storage.delete(key);
   }
@@ -124,12 +117,7 @@ export class AssetsService implements OnModuleInit {
   /** Moves the asset to `probing` and enqueues the probe, together; false when it was in none of `from`. */
   private async startProbe(assetId: string, from: AssetStatus[]): Promise<boolean> {
     return this.db.transaction(async (tx) => {
-      const [rows]: [{ id: string }[], number] = await tx.query(
-        `UPDATE assets SET status = 'probing', probe_error = NULL, updated_at = now()
-         WHERE id = $1 AND status = ANY($2) AND ingested_from IS NULL RETURNING id`,
-        [assetId, from],
-      );
-      if (rows.length === 0) return false;
+      if (!(await this.assets.startProbe(tx, assetId, from))) return false;
       await this.queue.sendInTransaction(tx, ASSET_PROBE_QUEUE, { asset_id: assetId });
       return true;
     });

@@ -3,17 +3,17 @@ import { mkdir, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { ExternalSource } from '../../composition/src/schema';
 import { newId } from '../common/ids';
+import { JobFailure } from '../jobs/job-failure';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { GuardedFetcher } from '../infra/http/guarded-fetcher';
+import { assetKindOf, contentTypeOfExtension, extensionOfName, isWebPage } from '../infra/media/media-types';
 import { Storage } from '../infra/storage/storage';
 import { Asset, AssetKind } from './asset.entity';
+import { AssetRepository } from './asset.repository';
 import { assetStorageKey } from './asset-storage-key';
-import { assetKindOf, contentTypeOfExtension, extensionOfName, isWebPage } from '../infra/media/media-types';
 import { probeAsset } from './probe-asset';
 import { sourceFailureOf } from './source-failure';
 
@@ -24,14 +24,7 @@ const LEASE_RENEW_MS = 20_000;
 const WAIT_POLL_MS = 500;
 
 /** A copy that cannot succeed: the job fails with this code. */
-export class IngestFailure extends Error {
-  constructor(
-    readonly code: 'ingest_failed' | 'codec_unsupported',
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class IngestFailure extends JobFailure<'ingest_failed' | 'codec_unsupported'> {}
 
 /**
  * Stored copies of external files, one per URL per workspace (`ingest_external`). The asset row is
@@ -42,7 +35,7 @@ export class IngestFailure extends Error {
 @Injectable()
 export class ExternalCopies {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly assets: AssetRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly fetcher: GuardedFetcher,
     private readonly storage: Storage,
@@ -54,7 +47,7 @@ export class ExternalCopies {
       signal.throwIfAborted();
       const claimed = await this.claim(workspaceId, source);
       if (claimed) return { asset: await this.copy(claimed, source, signal), copied: true };
-      const existing = await this.db.getRepository(Asset).findOneBy({ workspaceId, ingestedFrom: source.url });
+      const existing = await this.assets.findCopy(workspaceId, source.url);
       if (existing?.status === 'present') return { asset: existing, copied: false };
       if (existing) {
         const takenOver = await this.takeOverLapsed(existing.id);
@@ -68,30 +61,20 @@ export class ExternalCopies {
   private async claim(workspaceId: string, source: ExternalSource): Promise<Asset | null> {
     const id = newId('asset');
     const extension = extensionOfName(new URL(source.url).pathname);
-    const [row] = await this.db.query(
-      `INSERT INTO assets (id, workspace_id, kind, status, ingested_from, storage_key, content_type, name, ingest_lease_until)
-       VALUES ($1, $2, $3, 'ingesting', $4, $5, 'application/octet-stream', $6, now() + make_interval(secs => $7))
-       ON CONFLICT (workspace_id, ingested_from) DO NOTHING RETURNING id`,
-      [id, workspaceId, kindOfSource(source), source.url, assetStorageKey(workspaceId, id, extension), nameOfUrl(source.url), LEASE_SECONDS],
+    return this.assets.claimCopy(
+      { id, workspaceId, kind: kindOfSource(source), ingestedFrom: source.url, storageKey: assetStorageKey(workspaceId, id, extension), name: nameOfUrl(source.url) },
+      LEASE_SECONDS,
     );
-    return row ? this.db.getRepository(Asset).findOneByOrFail({ id }) : null;
   }
 
-  private async takeOverLapsed(assetId: string): Promise<Asset | null> {
-    const [rows]: [{ id: string }[], number] = await this.db.query(
-      `UPDATE assets SET status = 'ingesting', ingest_lease_until = now() + make_interval(secs => $2), updated_at = now()
-       WHERE id = $1 AND status <> 'present' AND (ingest_lease_until IS NULL OR ingest_lease_until < now()) RETURNING id`,
-      [assetId, LEASE_SECONDS],
-    );
-    return rows.length ? this.db.getRepository(Asset).findOneByOrFail({ id: assetId }) : null;
+  private takeOverLapsed(assetId: string): Promise<Asset | null> {
+    return this.assets.takeOverLapsedCopy(assetId, LEASE_SECONDS);
   }
 
   /** Download (guarded fetcher, 5 GiB cap) → probe → store → present. */
   private async copy(asset: Asset, source: ExternalSource, signal: AbortSignal): Promise<Asset> {
     const renew = setInterval(() => {
-      this.db
-        .query(`UPDATE assets SET ingest_lease_until = now() + make_interval(secs => $2) WHERE id = $1 AND status = 'ingesting'`, [asset.id, LEASE_SECONDS])
-        .catch(() => undefined); // a missed renewal only risks a second copier, never a wrong result
+      this.assets.renewCopyLease(asset.id, LEASE_SECONDS).catch(() => undefined); // a missed renewal only risks a second copier, never a wrong result
     }, LEASE_RENEW_MS);
     const workDir = path.join(this.config.dataDir, 'work');
     const file = path.join(workDir, `ingest-${asset.id}-${randomBytes(6).toString('hex')}${path.extname(asset.storageKey)}`);
@@ -118,15 +101,23 @@ export class ExternalCopies {
         );
       }
       await this.storage.putFile(asset.storageKey, file, contentType);
-      await this.db.query(
-        `UPDATE assets SET status = 'present', kind = $2, content_type = $3, size_bytes = $4, duration = $5, width = $6, height = $7,
-           video_codec = $8, audio_codec = $9, ingest_lease_until = NULL, updated_at = now()
-         WHERE id = $1`,
-        [asset.id, kind, contentType, download.size, probe.duration, probe.width, probe.height, probe.videoCodec, probe.audioCodec],
-      );
-      return this.db.getRepository(Asset).findOneByOrFail({ id: asset.id });
+      const present = await this.assets.completeCopy(asset.id, {
+        kind,
+        contentType,
+        sizeBytes: download.size,
+        duration: probe.duration,
+        width: probe.width,
+        height: probe.height,
+        videoCodec: probe.videoCodec,
+        audioCodec: probe.audioCodec,
+      });
+      if (present) return present;
+      // Another copier took the lease over and finished first: its row stands, over the same bytes.
+      const current = await this.assets.findById(asset.id);
+      if (current?.status === 'present') return current;
+      throw new Error(`The copy ${asset.id} was removed while it was being made`);
     } catch (error) {
-      await this.db.query(`DELETE FROM assets WHERE id = $1 AND status = 'ingesting'`, [asset.id]);
+      await this.assets.deleteFailedCopy(asset.id);
       await this.storage.delete(asset.storageKey);
       throw error;
     } finally {

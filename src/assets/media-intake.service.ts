@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { ExternalSource, externalSources, MediaInfo, RenderRequest } from '../../composition/src/schema';
 import { ApiError, ValidationErrorItem } from '../common/errors/api-error';
 import { GuardedFetcher } from '../infra/http/guarded-fetcher';
@@ -9,6 +8,7 @@ import { ObjectNotFoundError, Storage } from '../infra/storage/storage';
 import { Job } from '../jobs/job.entity';
 import { Workspace } from '../workspaces/workspace.entity';
 import { Asset } from './asset.entity';
+import { AssetRepository } from './asset.repository';
 import { AssetUrls } from './asset-urls';
 import { AssetsService } from './assets.service';
 import { INGEST_QUEUE } from './intake-queues';
@@ -32,7 +32,7 @@ export interface RenderIntake {
 @Injectable()
 export class MediaIntake {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly rows: AssetRepository,
     private readonly fetcher: GuardedFetcher,
     private readonly storage: Storage,
     private readonly queue: QueueService,
@@ -54,11 +54,7 @@ export class MediaIntake {
 
     let toFetch = sources.filter((s) => !this.isHosted(s.url));
     if (ingest && toFetch.length > 0) {
-      const copies = await this.db.getRepository(Asset).findBy({
-        workspaceId: workspace.id,
-        ingestedFrom: In(toFetch.map((s) => s.url)),
-        status: 'present',
-      });
+      const copies = await this.rows.findPresentCopies(workspace.id, toFetch.map((s) => s.url));
       for (const copy of copies) media[copy.ingestedFrom!] = mediaInfoOf(copy);
       toFetch = toFetch.filter((s) => !copies.some((copy) => copy.ingestedFrom === s.url));
     }
@@ -100,12 +96,12 @@ export class MediaIntake {
   async fetchInput(job: Job, source: ExternalSource, file: string, signal: AbortSignal): Promise<{ contentType: string | null; info?: MediaInfo }> {
     const assetId = this.urls.assetIdOf(source.url);
     if (assetId) {
-      const asset = await this.db.getRepository(Asset).findOneBy({ id: assetId, workspaceId: job.workspaceId });
+      const asset = await this.rows.findInWorkspace(job.workspaceId, assetId);
       if (asset && (await this.readStored(asset, file))) return { contentType: asset.contentType, info: probedInfo(asset) };
       throw new SourceFailure('source_not_found', `The asset at ${source.pointer} (${assetId}) no longer exists or has no bytes`, source.pointer);
     }
     if (job.request.ingest_external === true) {
-      const copy = await this.db.getRepository(Asset).findOneBy({ workspaceId: job.workspaceId, ingestedFrom: source.url, status: 'present' });
+      const copy = await this.rows.findCopy(job.workspaceId, source.url, true);
       // A copy deleted since ingest is fetched again rather than failing the render.
       if (copy && (await this.readStored(copy, file))) return { contentType: copy.contentType, info: probedInfo(copy) };
     }
@@ -133,11 +129,11 @@ export class MediaIntake {
 
   /**
    * An asset named in a request: usable once its bytes are stored and either probed or, for video
-   * and audio, given a client-supplied duration (spec 4.3: usable immediately).
+   * and audio, given a client-supplied duration (usable at once, without waiting for a probe).
    */
   private async readyAsset(workspaceId: string, source: ExternalSource): Promise<MediaInfo> {
     const assetId = this.urls.assetIdOf(source.url)!;
-    const found = await this.db.getRepository(Asset).findOneBy({ id: assetId, workspaceId });
+    const found = await this.rows.findInWorkspace(workspaceId, assetId);
     if (!found) {
       // Another workspace's asset reads exactly like a missing one.
       throw new ApiError('source_not_found', `The source at ${source.pointer} names asset ${assetId}, which this workspace does not have`, {
@@ -170,7 +166,7 @@ export class MediaIntake {
   }
 
   /**
-   * Spec 2.3: without ingest, external video and audio go to the renderer unread, so their length
+   * Without ingest, external video and audio go to the renderer unread, so their length
    * must be given (`out_point`). The service's own assets have a known length.
    */
   private assertTrimmed(request: RenderRequest): void {

@@ -11,6 +11,11 @@ describe('ids', () => {
     expect(new Set(Array.from({ length: 1000 }, () => newId('key'))).size).toBe(1000);
   });
 
+  it('keep creation order within one millisecond', () => {
+    const ids = Array.from({ length: 1000 }, () => newId('asset'));
+    expect([...ids].sort()).toEqual(ids);
+  });
+
   it('makes base62 secrets of the asked length', () => {
     const value = randomBase62(43);
     expect(value).toMatch(/^[0-9A-Za-z]{43}$/);

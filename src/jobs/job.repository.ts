@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, FindOptionsWhere, LessThan } from 'typeorm';
+import { rowsAffected } from '../common/rows-affected';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Job, JobError, JobKind, JobOutput, JobStatus, ProgressStage } from './job.entity';
 
@@ -87,12 +88,12 @@ export class JobRepository {
 
   /** ingesting → queued, once its files are copied. False when it was cancelled meanwhile. */
   async release(tx: EntityManager, id: string): Promise<boolean> {
-    return affected(await tx.query(`UPDATE jobs SET status = 'queued', updated_at = now() WHERE id = $1 AND status = 'ingesting'`, [id]));
+    return rowsAffected(await tx.query(`UPDATE jobs SET status = 'queued', updated_at = now() WHERE id = $1 AND status = 'ingesting'`, [id]));
   }
 
   /** ingesting → failed (a copy failed). */
   async failIngest(id: string, error: JobError): Promise<boolean> {
-    return affected(
+    return rowsAffected(
       await this.db.query(
         `UPDATE jobs SET status = 'failed', error = $2, completed_at = now(), updated_at = now() WHERE id = $1 AND status = 'ingesting'`,
         [id, JSON.stringify(error)],
@@ -105,7 +106,7 @@ export class JobRepository {
    * Null when the job was cancelled or has ended.
    */
   async markProcessing(id: string): Promise<Job | null> {
-    const claimed = affected(
+    const claimed = rowsAffected(
       await this.db.query(
         `UPDATE jobs SET status = 'processing', started_at = COALESCE(started_at, now()), attempts = attempts + 1,
            progress_percent = 0, progress_stage = 'downloading', updated_at = CASE WHEN status = 'queued' THEN now() ELSE updated_at END
@@ -118,7 +119,7 @@ export class JobRepository {
 
   /** processing → completed. False when the job was cancelled while finishing. */
   async complete(id: string, done: JobCompletion): Promise<boolean> {
-    return affected(
+    return rowsAffected(
       await this.db.query(
         `UPDATE jobs SET status = 'completed', output = $2, output_key = $3, output_seconds = $4, result = $5,
            progress_percent = 100, progress_stage = NULL, completed_at = now(), updated_at = now()
@@ -136,7 +137,7 @@ export class JobRepository {
 
   /** queued or processing → failed; a cancelled job stays cancelled. (`queued`: every claim itself failed.) */
   async fail(id: string, error: JobError): Promise<boolean> {
-    return affected(
+    return rowsAffected(
       await this.db.query(
         `UPDATE jobs SET status = 'failed', error = $2, progress_stage = NULL, completed_at = now(), updated_at = now()
          WHERE id = $1 AND status IN ('queued', 'processing')`,
@@ -147,7 +148,7 @@ export class JobRepository {
 
   /** Any unfinished status → cancelled, in the caller's transaction. */
   async cancel(tx: EntityManager, id: string): Promise<boolean> {
-    return affected(
+    return rowsAffected(
       await tx.query(
         `UPDATE jobs SET status = 'cancelled', progress_stage = NULL, completed_at = now(), updated_at = now()
          WHERE id = $1 AND status = ANY($2)`,
@@ -158,7 +159,7 @@ export class JobRepository {
 
   /** Progress of a processing job; false once it is no longer processing (cancelled). */
   async writeProgress(id: string, stage: ProgressStage | null, percent: number): Promise<boolean> {
-    return affected(
+    return rowsAffected(
       await this.db.query(
         `UPDATE jobs SET progress_stage = $2, progress_percent = GREATEST(progress_percent, $3) WHERE id = $1 AND status = 'processing'`,
         [id, stage, Math.min(99, percent)],
@@ -170,9 +171,4 @@ export class JobRepository {
     const rows: unknown[] = await this.db.query(`SELECT 1 FROM jobs WHERE id = $1 AND status = $2`, [id, status]);
     return rows.length > 0;
   }
-}
-
-/** pg answers an UPDATE through TypeORM's query() as [rows, rowCount]. */
-function affected(result: unknown): boolean {
-  return Array.isArray(result) && typeof result[1] === 'number' && result[1] > 0;
 }

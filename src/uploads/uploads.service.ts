@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, MoreThan } from 'typeorm';
-import { Asset } from '../assets/asset.entity';
+import { DataSource } from 'typeorm';
+import { AssetRepository } from '../assets/asset.repository';
 import { assetStorageKey } from '../assets/asset-storage-key';
 import { AssetUrls } from '../assets/asset-urls';
 import { assetKindOf, storageExtension } from '../infra/media/media-types';
@@ -32,6 +32,7 @@ export class UploadsService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly storage: Storage,
     private readonly urls: AssetUrls,
+    private readonly assets: AssetRepository,
   ) {}
 
   async reserve(workspace: Workspace, body: CreateUploadDto): Promise<UploadSlot> {
@@ -52,18 +53,16 @@ export class UploadsService {
     await this.db.transaction(async (tx) => {
       // Open slots: reserved and still within their URL's lifetime.
       await assertBelowCap(tx, workspace, 'openUploads', () =>
-        tx.countBy(Asset, { workspaceId: workspace.id, status: 'reserved', createdAt: MoreThan(new Date(Date.now() - UPLOAD_URL_TTL_SECONDS * 1000)) }),
+        this.assets.countOpenSlots(tx, workspace.id, new Date(Date.now() - UPLOAD_URL_TTL_SECONDS * 1000)),
       );
-      await tx.insert(Asset, {
+      await this.assets.insertSlot(tx, {
         id,
         workspaceId: workspace.id,
         kind,
-        status: 'reserved',
-        ingestedFrom: null,
         storageKey: key,
         contentType: body.content_type,
         name: body.filename ?? key,
-        // Spec 4.3: a duration means nothing for an image, pixels nothing for audio.
+        // A duration means nothing for an image, pixels nothing for audio.
         duration: kind === 'image' ? null : (body.duration ?? null),
         width: kind === 'audio' ? null : (body.width ?? null),
         height: kind === 'audio' ? null : (body.height ?? null),

@@ -124,8 +124,18 @@ export function near(actual: number[], expected: number[], tolerance = 40): bool
 }
 
 /** Serves a folder on 127.0.0.1 (with Range support), as a stand-in for a public media host. */
-export async function serveFolder(dir: string): Promise<{ url: string; requests: string[]; close(): Promise<void>; server: Server }> {
+export interface FolderServer {
+  url: string;
+  requests: string[];
+  server: Server;
+  /** Holds every GET of `name` (HEAD still answers) until the returned function is called. */
+  hold(name: string): () => void;
+  close(): Promise<void>;
+}
+
+export async function serveFolder(dir: string): Promise<FolderServer> {
   const requests: string[] = [];
+  const held = new Map<string, Promise<void>>();
   const server = createServer((req, res) => {
     const name = decodeURIComponent((req.url ?? '/').split('?')[0]).slice(1);
     requests.push(`${req.method} /${name}`);
@@ -137,12 +147,28 @@ export async function serveFolder(dir: string): Promise<{ url: string; requests:
     const size = statSync(file).size;
     const type = file.endsWith('.mp4') ? 'video/mp4' : file.endsWith('.png') ? 'image/png' : file.endsWith('.wav') ? 'audio/wav' : 'application/octet-stream';
     res.writeHead(200, { 'Content-Type': type, 'Content-Length': size });
-    if (req.method === 'HEAD') res.end();
-    else createReadStream(file).pipe(res);
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    void (held.get(name) ?? Promise.resolve()).then(() => createReadStream(file).pipe(res));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, requests, server, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url,
+    requests,
+    server,
+    hold: (name) => {
+      let release!: () => void;
+      held.set(name, new Promise<void>((resolve) => (release = resolve)));
+      return () => {
+        held.delete(name);
+        release();
+      };
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 export async function waitFor<T>(fn: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 120_000, intervalMs = 200): Promise<T> {

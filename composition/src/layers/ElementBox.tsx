@@ -2,6 +2,7 @@ import type React from 'react';
 import { useCurrentFrame, useVideoConfig } from 'remotion';
 import { fadeMultiplier } from '../animation';
 import { LookFrame } from '../look/context';
+import { useElementMotion } from '../motion/use-element-motion';
 import type { RelativeLength, ResolvedBox, ResolvedTiming } from '../schema';
 
 function css(length: RelativeLength): string {
@@ -15,6 +16,7 @@ function css(length: RelativeLength): string {
 export const ElementBox: React.FC<{ box: ResolvedBox; timing: ResolvedTiming; children: React.ReactNode }> = ({ box, timing, children }) => {
   const frame = useCurrentFrame();
   const { width: canvasWidth, height: canvasHeight } = useVideoConfig();
+  const motion = useElementMotion(timing, box);
   const anchorX = css(box.xAnchor);
   const anchorY = css(box.yAnchor);
   // x/y rotations need depth; a viewer about two canvas sizes away looks natural.
@@ -29,8 +31,10 @@ export const ElementBox: React.FC<{ box: ResolvedBox; timing: ResolvedTiming; ch
         maxWidth: box.width === null ? canvasWidth : undefined,
         height: box.height ?? 'auto',
         transformOrigin: `${anchorX} ${anchorY}`,
-        transform: `translate(-${anchorX}, -${anchorY}) ${perspective}rotateX(${box.xRotation}deg) rotateY(${box.yRotation}deg) rotateZ(${box.zRotation}deg) scale(${box.scaleX}, ${box.scaleY})`,
-        opacity: box.opacity * fadeMultiplier(frame, timing),
+        transform: `${motion.groups} translate(-${anchorX}, -${anchorY}) ${motion.translate} ${perspective}rotateX(${box.xRotation}deg) rotateY(${box.yRotation}deg) rotateZ(${box.zRotation}deg) scale(${box.scaleX}, ${box.scaleY}) ${motion.rotateScale}`,
+        opacity: box.opacity * fadeMultiplier(frame, timing) * motion.opacity,
+        clipPath: motion.clipPath,
+        zIndex: motion.zIndex,
       }}
     >
       <LookFrame width={box.width} height={box.height}>{children}</LookFrame>

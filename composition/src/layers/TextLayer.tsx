@@ -1,6 +1,7 @@
 import type React from 'react';
 import { useLayoutEffect } from 'react';
 import { useDelayRender } from 'remotion';
+import { AnimatedText } from '../motion/text-animation';
 import type { ResolvedText } from '../schema';
 import { ElementBox } from './ElementBox';
 
@@ -60,7 +61,7 @@ export const TextLayer: React.FC<{ element: ResolvedText }> = ({ element }) => {
                 : undefined
             }
           >
-            {element.text}
+            {element.animation?.text ? <AnimatedText element={element} animation={element.animation.text} /> : element.text}
           </span>
         </div>
       </div>

@@ -103,8 +103,9 @@ export const Look: React.FC<{
  * An element's blend mode: the whole element (as drawn by its ElementBox) is mixed with the
  * layers below it with CSS mix-blend-mode (the W3C compositing formulas, in sRGB).
  */
-export const Blend: React.FC<{ element: VisualElement; children: React.ReactNode }> = ({ element, children }) => {
+export const Blend: React.FC<{ element: VisualElement; zIndex?: number; children: React.ReactNode }> = ({ element, zIndex, children }) => {
   const mode = element.blend_mode;
   if (!mode || mode === 'normal') return <>{children}</>;
-  return <div style={{ position: 'absolute', inset: 0, mixBlendMode: mode.replace('_', '-') as React.CSSProperties['mixBlendMode'] }}>{children}</div>;
+  // The element's paint order (motion/element-style.ts) moves out here: the blend isolates what is inside.
+  return <div style={{ position: 'absolute', inset: 0, zIndex, mixBlendMode: mode.replace('_', '-') as React.CSSProperties['mixBlendMode'] }}>{children}</div>;
 };

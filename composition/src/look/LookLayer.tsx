@@ -14,15 +14,17 @@ export const LookLayer: React.FC<{
   request: RenderRequest;
   resolved: ResolvedRequest;
   load: (url: string) => string;
+  /** The element's paint order now (motion/element-style.ts), carried by the wrappers that isolate it. */
+  zIndex?: number;
   children: React.ReactNode;
-}> = ({ element, request, resolved, load, children }) => {
+}> = ({ element, request, resolved, load, zIndex, children }) => {
   const raw = request.elements![element.index] as VisualElement;
   const matteSource = raw.matte ? (resolved.elements.find((candidate) => candidate.id === raw.matte!.source && candidate.index !== element.index) ?? null) : null;
   return (
     <LookProvider element={raw} lookKey={`e${element.index}`} load={load}>
-      <Blend element={raw}>
+      <Blend element={raw} zIndex={zIndex}>
         {raw.matte ? (
-          <Matte target={element} targetRaw={raw} source={matteSource} canvas={resolved} load={load}>
+          <Matte target={element} targetRaw={raw} source={matteSource} canvas={resolved} load={load} zIndex={zIndex}>
             {children}
           </Matte>
         ) : (

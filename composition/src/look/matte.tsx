@@ -1,7 +1,8 @@
 import type React from 'react';
 import { useLayoutEffect } from 'react';
-import { useCurrentFrame, useDelayRender } from 'remotion';
+import { useCurrentFrame, useDelayRender, useVideoConfig } from 'remotion';
 import { fadeMultiplier } from '../animation';
+import { motionsState } from '../motion/element-motion';
 import type { ResolvedElement, VisualElement } from '../schema';
 import { anchorPixels } from '../schema/resolve';
 
@@ -15,7 +16,8 @@ import { anchorPixels } from '../schema/resolve';
  * - `invert`: the opposite (where the source is not, or dark).
  * Shapes and images are redrawn exactly; a text on one line per `\n` without wrapping (aligned by
  * its anchor); a video as its box (an opaque rectangle: findViolations warns). x/y rotations
- * foreshorten the source as a scale. Outside its own time on the timeline the source is absent.
+ * foreshorten the source as a scale. The source's `motion` moves the matte (not its groups, its
+ * transitions or its clip). Outside its own time on the timeline the source is absent.
  */
 export const Matte: React.FC<{
   target: ResolvedElement;
@@ -23,8 +25,10 @@ export const Matte: React.FC<{
   source: ResolvedElement | null;
   canvas: { width: number; height: number };
   load: (url: string) => string;
+  /** The element's paint order (motion/element-style.ts): the mask isolates what is inside. */
+  zIndex?: number;
   children: React.ReactNode;
-}> = ({ target, targetRaw, source, canvas, load, children }) => {
+}> = ({ target, targetRaw, source, canvas, load, zIndex, children }) => {
   const frame = useCurrentFrame() + target.from;
   const matte = targetRaw.matte;
   if (!matte) return <>{children}</>;
@@ -51,13 +55,14 @@ export const Matte: React.FC<{
           </mask>
         </defs>
       </svg>
-      <div style={{ position: 'absolute', inset: 0, mask: `url(#${id})`, WebkitMask: `url(#${id})` }}>{children}</div>
+      <div style={{ position: 'absolute', inset: 0, zIndex, mask: `url(#${id})`, WebkitMask: `url(#${id})` }}>{children}</div>
     </>
   );
 };
 
 const MatteSource: React.FC<{ source: ResolvedElement; frame: number; filter: string; load: (url: string) => string }> = ({ source, frame, filter, load }) => {
   const { delayRender, continueRender } = useDelayRender();
+  const { fps } = useVideoConfig();
   const href = source.type === 'image' ? load(source.src) : null;
   useLayoutEffect(() => {
     if (!href) return;
@@ -77,8 +82,12 @@ const MatteSource: React.FC<{ source: ResolvedElement; frame: number; filter: st
   const radians = (degrees: number) => (degrees * Math.PI) / 180;
   const scaleX = box.scaleX * Math.cos(radians(box.yRotation));
   const scaleY = box.scaleY * Math.cos(radians(box.xRotation));
-  const transform = `translate(${box.x} ${box.y}) rotate(${box.zRotation}) scale(${scaleX} ${scaleY}) translate(${-ax} ${-ay})`;
-  const opacity = box.opacity * fadeMultiplier(frame, source);
+  // The source's own motion presets and keyframes move the matte with it (its groups do not).
+  const motion = motionsState(source.animation?.motions ?? [], frame / fps);
+  const moveX = motion.x.px + (motion.x.percent / 100) * width;
+  const moveY = motion.y.px + (motion.y.percent / 100) * height;
+  const transform = `translate(${box.x + moveX} ${box.y + moveY}) rotate(${box.zRotation + motion.rotation}) scale(${scaleX * motion.scaleX} ${scaleY * motion.scaleY}) translate(${-ax} ${-ay})`;
+  const opacity = box.opacity * fadeMultiplier(frame, source) * motion.opacity;
   let drawn: React.ReactNode;
   switch (source.type) {
     case 'shape':

@@ -77,6 +77,8 @@ export function useGrade(element: VisualElement, load: (url: string) => string, 
   const isVideo = element.type === 'video';
   const pixelate = active.filter((effect) => effect.type === 'pixelate').map((effect) => pixelateBlock(effect.intensity, canvasHeight));
   const pixelateKey = pixelate.join(',');
+  // A video reads the seed from the box when it redraws; a still is redrawn when its seed changes.
+  const stillSeed = isVideo ? 0 : seed;
   return useMemo(() => {
     if (!settings) return [];
     const activeLut = lutUrl && lut?.url === lutUrl ? lut.lut : null;
@@ -84,6 +86,6 @@ export function useGrade(element: VisualElement, load: (url: string) => string, 
     const pixelated = blocks.map((block) => pixelateEffect({ block, boxWidth }));
     const catalog = catalogVignette > 0 || catalogGrain > 0 ? { vignette: catalogVignette, grain: catalogGrain } : undefined;
     if (isNeutral(settings) && !activeLut && !catalog) return pixelated;
-    return [gradeEffect({ settings, lut: activeLut, lutKey: lutUrl ?? '', seed: isVideo ? seedBox : seed, catalog }), ...pixelated];
-  }, [settings, lut, lutUrl, isVideo, seedBox, isVideo ? 0 : seed, pixelateKey, boxWidth, catalogVignette, catalogGrain]);
+    return [gradeEffect({ settings, lut: activeLut, lutKey: lutUrl ?? '', seed: isVideo ? seedBox : stillSeed, catalog }), ...pixelated];
+  }, [settings, lut, lutUrl, isVideo, seedBox, stillSeed, pixelateKey, boxWidth, catalogVignette, catalogGrain]);
 }

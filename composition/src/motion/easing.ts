@@ -234,3 +234,24 @@ function springEasing(parameters: SpringParameters): EasingFunction {
   const settle = springSettlingTime(parameters);
   return pinned((t) => springPosition(parameters, t * settle));
 }
+
+export const EASING_DESCRIPTIONS: Record<EasingName, string> = {
+  linear: 'constant speed',
+  ease_in: 'CSS ease-in, cubic-bezier(0.42, 0, 1, 1)',
+  ease_out: 'CSS ease-out, cubic-bezier(0, 0, 0.58, 1)',
+  ease_in_out: 'CSS ease-in-out, cubic-bezier(0.42, 0, 0.58, 1)',
+  quadratic_in: 't²',
+  quadratic_out: '1 − (1 − t)²',
+  quadratic_in_out: 'quadratic in, then out',
+  cubic_in: 't³',
+  cubic_out: '1 − (1 − t)³',
+  cubic_in_out: 'cubic in, then out',
+  back_in: 'pulls back before leaving; "back" sets the overshoot (1.70158)',
+  back_out: 'overshoots, then settles; "back" sets the overshoot (1.70158)',
+  back_in_out: 'back in, then back out',
+  elastic_in: 'winds up like a spring; "elastic" {amplitude, period} (1, 0.3)',
+  elastic_out: 'overshoots and oscillates to rest; "elastic" {amplitude, period} (1, 0.3)',
+  bounce_in: 'bounces before leaving',
+  bounce_out: 'lands and bounces to rest',
+  spring: 'a damped spring settling within the duration; "spring" {mass, stiffness, damping} (1, 100, 10)',
+};

@@ -1,3 +1,7 @@
+import { EASING_DESCRIPTIONS } from '../motion/easing';
+import { PRESETS } from '../motion/presets';
+import { TEXT_PRESETS } from '../motion/text-split';
+import { TRANSITION_DESCRIPTIONS } from '../motion/transitions';
 import { EFFECT_DESCRIPTIONS } from './look-descriptions';
 import {
   BLEND_MODES, EASINGS, EFFECTS, FONTS, FORMAT_DESCRIPTIONS, MOTIONS, OUTPUT_FORMATS, TRANSITIONS,
@@ -9,12 +13,9 @@ export interface CatalogEntry {
   description?: string;
 }
 
-const unsupported = (names: readonly string[]): CatalogEntry[] => names.map((name) => ({ name, supported: false }));
-
 /**
- * The enum catalogs of `GET /v1/capabilities`. Effects, motions, transitions, blend modes and
- * easings are accepted by the schema but not drawn yet (their fields are rejected with
- * `unsupported_feature`).
+ * The enum catalogs of `GET /v1/capabilities`; every entry is drawn. `text_animations` lists the
+ * built-in values of a text element's `animation_preset`.
  */
 export const CATALOGS: {
   formats: CatalogEntry[];
@@ -23,14 +24,20 @@ export const CATALOGS: {
   transitions: CatalogEntry[];
   blend_modes: CatalogEntry[];
   easings: CatalogEntry[];
+  text_animations: CatalogEntry[];
   fonts: CatalogEntry[];
 } = {
   formats: OUTPUT_FORMATS.map((name) => ({ name, supported: true, description: FORMAT_DESCRIPTIONS[name] })),
   effects: EFFECTS.map((name) => ({ name, supported: true, description: EFFECT_DESCRIPTIONS[name] })),
-  motions: unsupported(MOTIONS),
-  transitions: unsupported(TRANSITIONS),
+  motions: MOTIONS.map((name) => ({ name, supported: true, description: PRESETS[name].description })),
+  transitions: TRANSITIONS.map((name) => ({ name, supported: true, description: TRANSITION_DESCRIPTIONS[name] })),
   blend_modes: BLEND_MODES.map((name) => ({ name, supported: true })),
-  easings: unsupported(EASINGS),
+  easings: EASINGS.map((name) => ({ name, supported: true, description: EASING_DESCRIPTIONS[name] })),
+  text_animations: Object.entries(TEXT_PRESETS).map(([name, preset]) => ({
+    name,
+    supported: true,
+    description: `${preset.description}; split by ${preset.split}, ${preset.stagger} s apart (animation_preset)`,
+  })),
   fonts: FONTS.map((font) => ({
     name: font.family,
     supported: true,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkEasing, easingFields } from './easing-fields';
 import { REQUEST_LIMITS } from './limits';
 import {
   angle, color, fraction, length, nonNegativeLength, percent, point, positiveSeconds, reference, seconds, url,
@@ -9,8 +10,8 @@ import {
 } from './vocabulary';
 
 /**
- * Element schemas, built from field groups shared across element types (the video element of
- * spec 2.3 is the template; Creatomate's names where the spec is silent). Every object is strict.
+ * Element schemas, built from field groups shared across element types (the video element is the
+ * template; Creatomate's names where the interface is silent). Every object is strict.
  */
 
 const adjustment = z.number().min(-100).max(100);
@@ -35,7 +36,7 @@ export const motionSchema = z
     custom: reference.optional().describe('Name of an entry in custom_animations'),
     time: motionTime.optional(),
     duration: positiveSeconds.optional(),
-    easing: z.enum(EASINGS).optional(),
+    ...easingFields,
     reversed: z.boolean().optional(),
     direction: z.enum(DIRECTIONS).optional(),
     loop: z.boolean().optional(),
@@ -44,6 +45,7 @@ export const motionSchema = z
     if ((motion.type === undefined) === (motion.custom === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['type'], message: 'Set exactly one of "type" or "custom"', params: { type: 'value_error' } });
     }
+    checkEasing(motion, ctx);
   });
 
 const maskKeyframe = z.strictObject({

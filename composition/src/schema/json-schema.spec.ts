@@ -18,20 +18,22 @@ describe('JSON Schemas', () => {
     expect(elements.image.properties.fit).toMatchObject({ enum: ['cover', 'contain', 'fill'], default: 'cover' });
   });
 
-  it('marks fields the renderer does not draw yet', () => {
-    expect(elements.video.properties.motion['x-supported']).toBe(false);
-    for (const field of ['effects', 'lut_url', 'brightness', 'crop_top', 'backdrop_blur', 'blend_mode', 'mask_keyframes', 'matte', 'clip']) {
+  it('marks no field as undrawn now that the look and motion are drawn', () => {
+    expect(JSON.stringify(elements)).not.toContain('x-supported');
+    for (const field of ['motion', 'playback_rate_keyframes', 'effects', 'lut_url', 'brightness', 'crop_top', 'backdrop_blur', 'blend_mode', 'mask_keyframes', 'matte', 'clip']) {
       expect(elements.video.properties[field]).not.toHaveProperty('x-supported');
     }
     expect(elements.text.properties.shadow_color).not.toHaveProperty('x-supported');
     expect(elements.video.properties.volume).not.toHaveProperty('x-supported');
     expect(elements.shape.properties.border_radius).not.toHaveProperty('x-supported');
+    expect(elements.shape.properties.motion).not.toHaveProperty('x-supported');
+    expect(elements.text.properties.animation_preset).not.toHaveProperty('x-supported');
   });
 
   it('describes the request, strict at every level, with unsupported features marked', () => {
     const request = requestJsonSchema() as Schema & { properties: Record<string, { items?: { oneOf?: Schema[] } }> };
     expect(request).toMatchObject({ type: 'object', additionalProperties: false });
-    expect(request.properties.transitions['x-supported']).toBe(false);
+    for (const drawn of ['transitions', 'groups', 'motion_blur', 'custom_animations']) expect(request.properties[drawn]).not.toHaveProperty('x-supported');
     expect(request.properties.background_color).toMatchObject({ pattern: '^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$', default: '#000000ff' });
     const variants = request.properties.elements.items?.oneOf ?? [];
     expect(variants.map((variant) => variant.properties.type.const)).toEqual(['video', 'audio', 'text', 'image', 'shape']);

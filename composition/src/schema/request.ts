@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { elementSchema, motionSchema } from './elements';
+import { checkEasing, easingFields } from './easing-fields';
 import { CANVAS_LIMITS, metadataProblem, REQUEST_LIMITS } from './limits';
+import { checkMotionReferences } from './motion-references';
 import { angle, color, fraction, length, percent, point, positiveSeconds, reference, seconds, url } from './primitives';
-import { ALPHA_FORMATS, AUDIO_FEATURES, EASINGS, MOTIONS, OUTPUT_FORMATS, TRANSITIONS } from './vocabulary';
+import { ALPHA_FORMATS, AUDIO_FEATURES, DIRECTIONS, MOTIONS, OUTPUT_FORMATS, TRANSITIONS } from './vocabulary';
 
-/** The render request of spec 2.3 (body of `POST /v1/renders`). */
+/** The render request (body of `POST /v1/renders`). */
 
 const GRADIENT_CSS_PATTERN = /^\s*(?:linear|radial)-gradient\s*\(/;
 /**
@@ -49,8 +51,9 @@ const groupAnimationSchema = z.strictObject({
   duration: positiveSeconds.optional(),
   type: z.enum(MOTIONS).optional(),
   custom: reference.optional(),
-  easing: z.enum(EASINGS).optional(),
+  ...easingFields,
   reversed: z.boolean().optional(),
+  direction: z.enum(DIRECTIONS).optional(),
   scope: z.enum(['group', 'members']).optional(),
   delay: seconds.optional(),
   spacing: seconds.optional().describe('Seconds between members when scope is members'),
@@ -64,7 +67,7 @@ const groupAnimationSchema = z.strictObject({
       rotate: z.number().optional(),
     })
     .optional(),
-});
+}).superRefine(checkEasing);
 
 const groupSchema = z.strictObject({
   id: reference,
@@ -97,8 +100,8 @@ const customKeyframeSchema = z.strictObject({
   y_scale: percent().optional(),
   z_rotation: angle.optional(),
   opacity: fraction.optional(),
-  easing: z.enum(EASINGS).optional(),
-});
+  ...easingFields,
+}).superRefine(checkEasing);
 
 /** Caller key-value pairs, echoed on the job and its webhooks; bounded in bytes and depth. */
 export const metadataSchema = z
@@ -139,6 +142,7 @@ export const renderRequestSchema = z
       .string()
       .min(1)
       .max(200)
+      // eslint-disable-next-line no-control-regex -- the pattern exists to refuse control characters
       .regex(/^[^/\\\u0000-\u001f]+$/, { error: 'A filename may not contain slashes or control characters' })
       .nullish()
       .describe('Without extension'),
@@ -174,6 +178,7 @@ export const renderRequestSchema = z
         params: { type: 'missing' },
       });
     }
+    checkMotionReferences(request, ctx);
     const format = request.output_format ?? 'mp4';
     if (request.alpha && !ALPHA_FORMATS.includes(format)) {
       ctx.addIssue({

@@ -1,3 +1,6 @@
+import { attachAnimations, type ElementAnimation, type ResolvedTransition } from '../motion/animation';
+import { timeForOffset, type RateKeyframe } from '../motion/time-remap';
+import { trackOverlaps } from '../motion/transitions';
 import { CANVAS_LIMITS } from './limits';
 import type { Element, TextElement, VisualElement } from './elements';
 import { parseDegrees, parsePercent, toFraction } from './primitives';
@@ -47,6 +50,8 @@ export interface ResolvedTiming {
   durationInFrames: number;
   fadeInFrames: number;
   fadeOutFrames: number;
+  /** Motions, transitions, groups and text animation (motion/animation.ts). */
+  animation?: ElementAnimation;
 }
 
 export interface ResolvedBox {
@@ -76,6 +81,8 @@ export interface ResolvedMedia {
   trimAfter: number | undefined;
   playbackRate: number;
   volume: number;
+  /** Speed ramp (motion/time-remap.ts); null: constant `playbackRate`. */
+  rateKeyframes: RateKeyframe[] | null;
 }
 
 export interface ResolvedTextStyle {
@@ -138,6 +145,8 @@ export interface ResolvedRequest {
   hasAudio: boolean;
   /** Visible elements with at least one frame, back to front. */
   elements: ResolvedElement[];
+  /** Transitions that run (elements that overlap). */
+  transitions: ResolvedTransition[];
 }
 
 export interface Canvas {
@@ -166,11 +175,12 @@ export interface Timeline {
 export function resolveRequest(request: RenderRequest, media: Record<string, MediaInfo>): ResolvedRequest {
   const canvas = resolveCanvas(request, media);
   const timeline = resolveTimeline(request, media);
-  const elements = (request.elements ?? [])
+  const drawn = (request.elements ?? [])
     .map((element, index) => ({ element, index, timing: timeline.elements[index] }))
     .filter(({ element, timing }) => element.visible !== false && timing.durationInFrames > 0 && timing.from < timeline.durationInFrames)
     .sort((a, b) => zIndex(a.element) - zIndex(b.element))
     .map(({ element, index, timing }) => resolveElement(element, index, timing, timeline.fps, canvas, media));
+  const { elements, transitions } = attachAnimations(request, drawn, canvas, timeline.fps);
   return {
     ...canvas,
     fps: timeline.fps,
@@ -185,6 +195,7 @@ export function resolveRequest(request: RenderRequest, media: Record<string, Med
     watermarkUrl: request.watermark_url ?? null,
     hasAudio: elements.some((element) => isAudible(element, media)),
     elements,
+    transitions,
   };
 }
 
@@ -218,12 +229,18 @@ export function resolveTimeline(request: RenderRequest, media: Record<string, Me
   const elements = request.elements ?? [];
   const own = elements.map((element) => ownSeconds(element, media));
   const lengths = [...own];
+  // A transition to the next element on a track starts that element its duration earlier.
+  const overlaps = trackOverlaps(request);
   const starts: number[] = [];
   const lastOnTrack = new Map<number, number>();
   elements.forEach((element, index) => {
     const previous = element.track === undefined ? undefined : lastOnTrack.get(element.track);
     if (element.time !== undefined) starts[index] = element.time;
-    else if (previous !== undefined) starts[index] = starts[previous] + (lengths[previous] ??= DEFAULT_ELEMENT_SECONDS);
+    else if (previous !== undefined) {
+      const length = (lengths[previous] ??= DEFAULT_ELEMENT_SECONDS);
+      const overlap = overlaps.get(index)?.fromIndex === previous ? Math.min(overlaps.get(index)!.seconds, length, lengths[index] ?? Infinity) : 0;
+      starts[index] = starts[previous] + length - overlap;
+    }
     else starts[index] = 0;
     if (element.track !== undefined) lastOnTrack.set(element.track, index);
   });
@@ -248,7 +265,9 @@ function ownSeconds(element: Element, media: Record<string, MediaInfo>): number 
   if (element.type !== 'video' && element.type !== 'audio') return element.duration ?? null;
   const end = element.out_point ?? media[element.source_url]?.duration;
   if (end === undefined) return null;
-  return Math.max(0, end - (element.in_point ?? 0)) / (element.speed ?? 1);
+  const sourceLength = Math.max(0, end - (element.in_point ?? 0));
+  if (element.playback_rate_keyframes?.length) return timeForOffset(element.playback_rate_keyframes, element.speed ?? 1, sourceLength);
+  return sourceLength / (element.speed ?? 1);
 }
 
 function resolveElement(
@@ -292,13 +311,17 @@ function resolveElement(
   }
 }
 
-function resolveMedia(element: { source_url: string; in_point?: number; out_point?: number; speed?: number; volume?: number | string }, fps: number): ResolvedMedia {
+function resolveMedia(
+  element: { source_url: string; in_point?: number; out_point?: number; speed?: number; volume?: number | string; playback_rate_keyframes?: RateKeyframe[] },
+  fps: number,
+): ResolvedMedia {
   return {
     src: element.source_url,
     trimBefore: element.in_point ? secondsToFrames(element.in_point, fps) : undefined,
     trimAfter: element.out_point === undefined ? undefined : secondsToFrames(element.out_point, fps),
     playbackRate: element.speed ?? 1,
     volume: toFraction(element.volume ?? 1),
+    rateKeyframes: element.playback_rate_keyframes?.length ? [...element.playback_rate_keyframes].sort((a, b) => a.time - b.time) : null,
   };
 }
 

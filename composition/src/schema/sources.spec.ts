@@ -33,10 +33,12 @@ describe('CATALOGS', () => {
       expect(catalog.every((entry) => entry.supported === true)).toBe(true);
     }
     expect(CATALOGS.effects.every((entry) => (entry.description ?? '').length > 0)).toBe(true);
-    for (const catalog of [CATALOGS.motions, CATALOGS.transitions, CATALOGS.easings]) {
+    for (const catalog of [CATALOGS.motions, CATALOGS.transitions, CATALOGS.easings, CATALOGS.text_animations]) {
       expect(catalog.length).toBeGreaterThan(0);
-      expect(catalog.every((entry) => entry.supported === false)).toBe(true);
+      expect(catalog.every((entry) => entry.supported === true && (entry.description ?? '').length > 0)).toBe(true);
     }
+    expect(CATALOGS.motions.map((entry) => entry.name)).toEqual(['fade', 'slide', 'scale', 'spin', 'wiggle', 'bounce', 'pan', 'zoom', 'wipe', 'shake', 'pulse']);
+    expect(CATALOGS.text_animations.map((entry) => entry.name)).toEqual(expect.arrayContaining(['typewriter', 'word_pop', 'slide_up_lines']));
     expect(CATALOGS.fonts.map((font) => font.name)).toEqual(FONT_FAMILIES);
   });
 });

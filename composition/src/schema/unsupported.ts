@@ -10,7 +10,9 @@ import type { ElementType } from './vocabulary';
  * schema is unsupported until it is listed here.
  */
 const IDENTITY = ['type', 'id', 'name', 'track', 'time', 'visible', 'fade_in_duration', 'fade_out_duration'];
-const MEDIA_TIMING = ['source_url', 'in_point', 'out_point', 'speed', 'volume'];
+const MEDIA_TIMING = ['source_url', 'in_point', 'out_point', 'speed', 'volume', 'playback_rate_keyframes'];
+/** Drawn by composition/src/motion. */
+const MOTION = ['motion'];
 const LAYOUT = [
   'x', 'y', 'width', 'height', 'aspect_ratio', 'x_anchor', 'y_anchor', 'x_rotation', 'y_rotation', 'z_rotation',
   'x_scale', 'y_scale', 'flip_horizontal', 'flip_vertical', 'opacity', 'z_index',
@@ -26,22 +28,22 @@ const FRAME = ['crop_top', 'crop_bottom', 'crop_left', 'crop_right', 'border_rad
 const COMPOSITING = ['blend_mode', 'mask_shape', 'mask', 'mask_keyframes', 'matte', 'clip', 'effects'];
 
 const RENDERED_ELEMENT_FIELDS: Record<ElementType, ReadonlySet<string>> = {
-  video: new Set([...IDENTITY, ...MEDIA_TIMING, ...LAYOUT, ...COLOUR, ...FRAME, ...COMPOSITING]),
+  video: new Set([...IDENTITY, ...MEDIA_TIMING, ...LAYOUT, ...COLOUR, ...FRAME, ...COMPOSITING, ...MOTION]),
   audio: new Set([...IDENTITY, ...MEDIA_TIMING]),
-  image: new Set([...IDENTITY, 'duration', 'source_url', 'fit', ...LAYOUT, ...COLOUR, ...FRAME, ...COMPOSITING]),
+  image: new Set([...IDENTITY, 'duration', 'source_url', 'fit', ...LAYOUT, ...COLOUR, ...FRAME, ...COMPOSITING, ...MOTION]),
   text: new Set([
     ...IDENTITY, 'duration', ...LAYOUT, 'text', 'font_family', 'font_size', 'font_weight', 'font_style', 'fill_color',
     'x_alignment', 'y_alignment', 'line_height', 'letter_spacing', 'text_transform', 'text_wrap', 'stroke_color',
     'stroke_width', 'background_color', 'background_x_padding', 'background_y_padding', 'background_border_radius',
-    ...SHADOW, ...COMPOSITING,
+    ...SHADOW, ...COMPOSITING, ...MOTION, 'animation_preset',
   ]),
-  shape: new Set([...IDENTITY, 'duration', ...LAYOUT, 'shape', 'fill_color', 'stroke_color', 'stroke_width', 'border_radius', ...SHADOW, ...COMPOSITING]),
+  shape: new Set([...IDENTITY, 'duration', ...LAYOUT, 'shape', 'fill_color', 'stroke_color', 'stroke_width', 'border_radius', ...SHADOW, ...COMPOSITING, ...MOTION]),
 };
 
 const RENDERED_REQUEST_FIELDS: ReadonlySet<string> = new Set([
   'width', 'height', 'duration', 'frame_rate', 'output_format', 'output_filename', 'background_color',
   'background_image_url', 'alpha', 'elements', 'background_gradient', 'watermark_url', 'metadata', 'webhook_url',
-  'ingest_external',
+  'ingest_external', 'transitions', 'groups', 'motion_blur', 'custom_animations',
 ]);
 
 function without(fields: string[], rendered: ReadonlySet<string>): string[] {

@@ -3,6 +3,7 @@ import { HEX_COLOR_PATTERN } from './primitives';
 import type { RenderRequest } from './request';
 import { anchorPixels, resolveBox, resolveCanvas, resolveTimeline, type Canvas, type MediaInfo } from './resolve';
 import { findLookViolations } from './look-violations';
+import { findMotionViolations } from './motion-violations';
 import { jsonPointer } from './suggest';
 import { FONTS } from './vocabulary';
 
@@ -109,6 +110,7 @@ export function findViolations(request: RenderRequest, media: Record<string, Med
     }
   });
 
+  findMotionViolations(request, timeline, add);
   findLookViolations(request, add);
 
   if (request.alpha) {

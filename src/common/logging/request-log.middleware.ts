@@ -3,6 +3,7 @@ import { Injectable, Logger, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Response } from 'express';
 import type { AuthenticatedRequest } from '../auth/decorators';
 import { ApiError } from '../errors/api-error';
+import { requestContext } from './request-context';
 
 /** Agents send X-Run-Id to tie their calls together; it must be a short, log-safe token. */
 export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
@@ -36,6 +37,11 @@ export class RequestLogMiddleware implements NestMiddleware {
       };
       this.logger.log(JSON.stringify(entry));
     });
+    // Everything this request logs from here on carries its id (see logger.ts).
+    requestContext.run({ requestId }, () => this.continue(next, runIdValid));
+  }
+
+  private continue(next: NextFunction, runIdValid: boolean): void {
     if (!runIdValid) {
       next(
         ApiError.validation([

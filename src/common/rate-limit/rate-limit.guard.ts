@@ -1,7 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { ApiError } from '../errors/api-error';
 import { RateLimitResult, RateLimitService, rateLimitedError } from './rate-limit.service';
 import { RATE_LIMITS, RateLimitScope } from './rate-limits';
 

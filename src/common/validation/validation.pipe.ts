@@ -5,7 +5,7 @@ import { getMetadataStorage, validate, ValidationError } from 'class-validator';
 import { ApiError, ValidationErrorItem } from '../errors/api-error';
 import { closestMatch, jsonPointer } from './suggest';
 
-/** class-validator constraint name → Pydantic-style error `type` (decisions.md). */
+/** class-validator constraint name → Pydantic-style error `type` (docs/decisions.md, Errors). */
 const TYPE_BY_CONSTRAINT: Record<string, string> = {
   whitelistValidation: 'extra_forbidden',
   isDefined: 'missing',
@@ -28,6 +28,10 @@ const TYPE_BY_CONSTRAINT: Record<string, string> = {
   max: 'less_than_equal',
   matches: 'string_pattern_mismatch',
 };
+
+/** A DTO class, as class-validator's metadata storage knows it. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- class-validator's own API takes Function
+type DtoClass = Function;
 
 const TYPE_CONSTRAINTS = new Set(['isString', 'isInt', 'isNumber', 'isBoolean', 'isObject', 'isArray']);
 
@@ -68,7 +72,7 @@ export class ApiValidationPipe implements PipeTransform {
   }
 }
 
-function flatten(errors: ValidationError[], path: (string | number)[], root: string, cls: Function): ValidationErrorItem[] {
+function flatten(errors: ValidationError[], path: (string | number)[], root: string, cls: DtoClass): ValidationErrorItem[] {
   const items: ValidationErrorItem[] = [];
   for (const error of errors) {
     const here = [...path, isIndex(error.property) ? Number(error.property) : error.property];
@@ -80,7 +84,7 @@ function flatten(errors: ValidationError[], path: (string | number)[], root: str
   return items;
 }
 
-function toItem(error: ValidationError, path: (string | number)[], root: string, cls: Function): ValidationErrorItem {
+function toItem(error: ValidationError, path: (string | number)[], root: string, cls: DtoClass): ValidationErrorItem {
   const constraints = error.constraints ?? {};
   const names = Object.keys(constraints);
   const loc = [root, ...path];
@@ -115,7 +119,7 @@ function toItem(error: ValidationError, path: (string | number)[], root: string,
  * OpenAPI document says so (`nullable` on the property); elsewhere it is refused with the type
  * error the field's own type gives.
  */
-function explicitNulls(input: Record<string, unknown>, cls: Function): ValidationErrorItem[] {
+function explicitNulls(input: Record<string, unknown>, cls: DtoClass): ValidationErrorItem[] {
   const metas = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
   const items: ValidationErrorItem[] = [];
   for (const [key, value] of Object.entries(input)) {
@@ -139,12 +143,12 @@ function isIndex(property: string): boolean {
   return /^\d+$/.test(property);
 }
 
-function knownProperties(cls: Function): string[] {
+function knownProperties(cls: DtoClass): string[] {
   const metas = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
   return [...new Set(metas.map((m) => m.propertyName))];
 }
 
-function allowedValues(cls: Function, property: string): string[] {
+function allowedValues(cls: DtoClass, property: string): string[] {
   const metas = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
   const meta = metas.find((m) => m.propertyName === property && (m.name === 'isIn' || m.name === 'isEnum'));
   const raw = meta?.constraints?.[0];

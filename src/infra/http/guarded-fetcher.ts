@@ -58,7 +58,7 @@ export interface FetchResponse {
   body: Readable;
 }
 
-export interface DownloadOptions extends Pick<FetchOptions, 'maxBytes' | 'connectTimeoutMs' | 'readTimeoutMs' | 'signal'> {}
+export type DownloadOptions = Pick<FetchOptions, 'maxBytes' | 'connectTimeoutMs' | 'readTimeoutMs' | 'signal'>;
 
 export interface DownloadResult {
   size: number;

@@ -15,6 +15,7 @@ export class CreateUploadDto {
   @IsString()
   @MinLength(1)
   @MaxLength(255)
+  // eslint-disable-next-line no-control-regex -- the pattern exists to refuse control characters
   @Matches(/^[^\x00-\x1f\x7f]+$/, { message: 'filename must not contain control characters' })
   filename?: string;
 

@@ -1,0 +1,83 @@
+import { getAudioData } from '@remotion/media-utils';
+import type React from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { useDelayRender } from 'remotion';
+import type { ResolvedRequest } from '../schema/resolve';
+import { ANALYSIS_RATE, levelsOf, mixWindow, type AudibleSpan, type DecodedSource } from './audio-analysis';
+import { sourceSeconds } from './time-remap';
+import { AudioLevelsContext } from './use-element-motion';
+
+function listens(resolved: ResolvedRequest): boolean {
+  return resolved.elements.some((element) => {
+    const groups = element.animation?.groups;
+    return !!groups && (groups.audio.length > 0 || groups.layers.some((layer) => layer.audio.length > 0));
+  });
+}
+
+/**
+ * Decodes the sound of every audible element (once, before the first frame) when an animation
+ * listens to the composition's audio, and provides its levels per instant.
+ */
+export const AudioLevelsProvider: React.FC<{ resolved: ResolvedRequest; load: (url: string) => string; children: React.ReactNode }> = ({ resolved, load, children }) => {
+  if (!listens(resolved)) return <>{children}</>;
+  return <AudioLevelsLoader resolved={resolved} load={load}>{children}</AudioLevelsLoader>;
+};
+
+const AudioLevelsLoader: React.FC<{ resolved: ResolvedRequest; load: (url: string) => string; children: React.ReactNode }> = ({ resolved, load, children }) => {
+  const { delayRender, continueRender, cancelRender } = useDelayRender();
+  const [decoded, setDecoded] = useState<Map<string, DecodedSource> | null>(null);
+  const audible = useMemo(
+    () => resolved.elements.flatMap((element) => ((element.type === 'audio' || element.type === 'video') && element.volume > 0 ? [element] : [])),
+    [resolved],
+  );
+  useEffect(() => {
+    const handle = delayRender('Decoding audio for audio-reactive animations');
+    const urls = [...new Set(audible.map((element) => element.src))];
+    Promise.all(
+      urls.map(async (url) => {
+        const data = await getAudioData(load(url), { sampleRate: ANALYSIS_RATE }).catch((error: unknown) => {
+          // A video without a sound track is silence in the mix; an audio element must be heard.
+          if (audible.some((element) => element.src === url && element.type === 'audio')) {
+            throw new Error(`Cannot decode the sound of ${url} for the audio-reactive animations: ${String(error)}`);
+          }
+          return null;
+        });
+        if (!data) return [url, { samples: new Float32Array(0) }] as const;
+        const channels = data.channelWaveforms;
+        const samples = new Float32Array(channels[0].length);
+        for (const channel of channels) for (let i = 0; i < samples.length; i += 1) samples[i] += channel[i] / channels.length;
+        return [url, { samples }] as const;
+      }),
+    )
+      .then((entries) => {
+        setDecoded(new Map(entries));
+        continueRender(handle);
+      })
+      .catch((error) => cancelRender(error));
+    // Decoding runs once per set of sources.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [audible]);
+  const levelsAt = useMemo(() => {
+    const spans: AudibleSpan[] = decoded
+      ? audible.map((element) => ({
+          source: decoded.get(element.src)!,
+          start: element.from / resolved.fps,
+          end: (element.from + element.durationInFrames) / resolved.fps,
+          sourceTime: (seconds: number) => sourceSeconds(element, seconds - element.from / resolved.fps, resolved.fps),
+          volume: element.volume,
+        }))
+      : [];
+    // Every listening element asks for the same instant: analyse it once.
+    const cache = new Map<number, ReturnType<typeof levelsOf>>();
+    return (seconds: number) => {
+      let levels = cache.get(seconds);
+      if (!levels) {
+        if (cache.size > 256) cache.clear();
+        levels = levelsOf(mixWindow(spans, seconds));
+        cache.set(seconds, levels);
+      }
+      return levels;
+    };
+  }, [decoded, audible, resolved.fps]);
+  return <AudioLevelsContext.Provider value={levelsAt}>{children}</AudioLevelsContext.Provider>;
+};

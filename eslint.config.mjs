@@ -1,0 +1,36 @@
+// Lint for the service (typescript-eslint) and the composition (plus Remotion's own rules).
+import js from '@eslint/js';
+import remotion from '@remotion/eslint-plugin';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'examples/**/dist/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2024, sourceType: 'module' },
+    rules: {
+      // Unused bindings are mistakes, except names that say they are deliberately unused.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+      // Nest injects by class; a class used only in a constructor parameter is still used.
+      '@typescript-eslint/consistent-type-imports': 'off',
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    files: ['composition/**/*.{ts,tsx}'],
+    plugins: { ...remotion.flatPlugin.plugins, 'react-hooks': reactHooks },
+    rules: { ...remotion.flatPlugin.rules, 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+  {
+    // Tests read JSON answers of many shapes; `any` there is the honest type of a parsed body.
+    files: ['test/**/*.ts', '**/*.spec.ts', '**/*.spec.tsx'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs', 'scripts/**/*.{js,mjs,mts}', 'bench/**/*.{js,mjs,mts}'],
+    languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);
