@@ -368,6 +368,7 @@ describe('render look: colour, frame, compositing and effects (through the REST 
       { type: 'shape', fill_color: '#ffffff', ...at(15, { effects: [{ type: 'vignette' }] }) },
       { type: 'shape', fill_color: '#808080', ...at(16, { effects: [{ type: 'film_grain' }] }) },
       { type: 'shape', fill_color: '#ffffff', shape: 'ellipse', ...at(17, { effects: [{ type: 'pixelate' }] }) },
+      img('white.png', 18, { effects: [{ type: 'chromatic_aberration' }] }),
     ], { background_color: '#000000', duration: 2 });
     const file = await render('effects', body);
     const again = await render('effects-again', body);
@@ -413,6 +414,9 @@ describe('render look: colour, frame, compositing and effects (through the REST 
     // The ellipse's edge in blocks: along a row, the values change only at block boundaries (14 px here).
     const edgeRow = Array.from({ length: 28 }, (_, dx) => probe(frame, 17, dx - 27, -20)[0]);
     const changes = edgeRow.filter((v, i) => i > 0 && v !== edgeRow[i - 1]).length;
+    const imageLeft = probe(frame, 18, -28, 0);
+    const imageRight = probe(frame, 18, 27, 0);
+    c.that('chromatic_aberration on an image: no red at its left edge, no blue at its right edge', imageLeft[2] > imageLeft[0] + 60 && imageRight[0] > imageRight[2] + 60, { imageLeft, imageRight });
     c.that('pixelate on a shape: the curved edge drawn in blocks (few value changes along a row)', changes <= 3 && edgeRow.some((v) => v > 128), edgeRow);
     const second = await frameAt(again);
     c.that('two renders of one request give identical pixels (grain, glitch, vhs, shake)', Buffer.compare(frame.data, second.data) === 0, 'frames differ');

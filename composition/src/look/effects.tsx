@@ -25,7 +25,7 @@ interface Context {
   canvasHeight: number;
   /** Unique per element: prefixes ids and seeds. */
   key: string;
-  /** Video and image pictures get pixelate, vignette and film grain in canvas passes (use-grade.ts), not here. */
+  /** Video and image pictures get pixelate, vignette, film grain, chromatic aberration and glitch in canvas passes (use-grade.ts), not here. */
   pictureOnCanvas: boolean;
 }
 
@@ -106,11 +106,13 @@ export function effectsStyle(effects: ActiveEffect[], context: Context): Effects
         break;
       }
       case 'chromatic_aberration': {
+        if (context.pictureOnCanvas) break;
         const shift = 0.6 * unit * i;
         svg(channelSplit(shift, 0));
         break;
       }
       case 'glitch': {
+        if (context.pictureOnCanvas) break;
         // Every frame a new jolt: horizontal bands slide sideways and the channels split, some frames hard.
         const strength = i * (seed('hard') < 0.3 ? 1 + seed('amount') : 0.3 + 0.4 * seed('amount'));
         svg(

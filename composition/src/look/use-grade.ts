@@ -6,6 +6,7 @@ import { gradeEffect } from './grade-effect';
 import { parseCube, type CubeLut } from './lut';
 import { pixelateBlock, pixelateEffect } from './pixelate-effect';
 import { activeEffects } from './resolve-look';
+import { splitEffect, splitParams, type SplitParams } from './split-effect';
 
 /** Each LUT URL is fetched and parsed once per page, whatever the number of elements using it. */
 const LUTS = new Map<string, Promise<CubeLut>>();
@@ -24,7 +25,8 @@ function loadLut(url: string): Promise<CubeLut> {
 
 /**
  * The Remotion effects (for `<Video>` or `<CanvasImage>`) that draw the colour fields and LUT of
- * a video or image element, and its active `pixelate` effects; empty when none is set. The frame
+ * a video or image element, and its active `pixelate`, `vignette`, `film_grain`,
+ * `chromatic_aberration` and `glitch` effects; empty when none is set. The frame
  * waits until the LUT is loaded. `boxWidth`: the element box in canvas pixels.
  */
 export function useGrade(element: VisualElement, load: (url: string) => string, boxWidth = 0): EffectsProp {
@@ -75,6 +77,11 @@ export function useGrade(element: VisualElement, load: (url: string) => string, 
   const seedBox = useRef({ value: 0 }).current;
   seedBox.value = seed;
   const isVideo = element.type === 'video';
+  // Chromatic aberration and glitch: a video reads this frame's split from the box (see split-effect.ts).
+  const split = splitParams(strongest('chromatic_aberration'), strongest('glitch'), { canvasHeight, boxWidth, seed: `${element.id ?? ''}-${frame}` });
+  const splitBox = useRef<{ value: SplitParams | null }>({ value: null }).current;
+  splitBox.value = split;
+  const splitKey = split ? (isVideo ? 'video' : JSON.stringify(split)) : '';
   const pixelate = active.filter((effect) => effect.type === 'pixelate').map((effect) => pixelateBlock(effect.intensity, canvasHeight));
   const pixelateKey = pixelate.join(',');
   // A video reads the seed from the box when it redraws; a still is redrawn when its seed changes.
@@ -84,8 +91,9 @@ export function useGrade(element: VisualElement, load: (url: string) => string, 
     const activeLut = lutUrl && lut?.url === lutUrl ? lut.lut : null;
     const blocks = pixelateKey === '' ? [] : pixelateKey.split(',').map(Number);
     const pixelated = blocks.map((block) => pixelateEffect({ block, boxWidth }));
+    if (splitKey !== '') pixelated.unshift(splitEffect({ box: splitBox as { value: SplitParams }, video: splitKey === 'video' }));
     const catalog = catalogVignette > 0 || catalogGrain > 0 ? { vignette: catalogVignette, grain: catalogGrain } : undefined;
     if (isNeutral(settings) && !activeLut && !catalog) return pixelated;
     return [gradeEffect({ settings, lut: activeLut, lutKey: lutUrl ?? '', seed: isVideo ? seedBox : stillSeed, catalog }), ...pixelated];
-  }, [settings, lut, lutUrl, isVideo, seedBox, stillSeed, pixelateKey, boxWidth, catalogVignette, catalogGrain]);
+  }, [settings, lut, lutUrl, isVideo, seedBox, stillSeed, pixelateKey, boxWidth, catalogVignette, catalogGrain, splitKey, splitBox]);
 }
