@@ -1,0 +1,30 @@
+import { Body, Controller, Post, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { previewRequestJsonSchema } from '../../composition/src/schema';
+import { CurrentWorkspace } from '../common/auth/decorators';
+import { RateLimit } from '../common/rate-limit/rate-limit.guard';
+import { Workspace } from '../workspaces/workspace.entity';
+import { PreviewsService } from './previews.service';
+
+@ApiTags('previews')
+@ApiBearerAuth()
+@Controller('v1/preview')
+export class PreviewsController {
+  constructor(private readonly previews: PreviewsService) {}
+
+  @Post()
+  @RateLimit('preview')
+  @ApiBody({ schema: previewRequestJsonSchema() as object })
+  @ApiOperation({
+    summary: 'Preview a render, never metered',
+    description:
+      '`preview.mode` `dry_run`: 200 with `ok`, every violation (untruncated), the resolved timeline, the estimated render minutes and the error a submit would give (`submit_error`); nothing is stored. ' +
+      '`frame`, `clip`, `contact_sheet`: 202 with an `is_preview` render job, followed with GET /v1/renders/{id} and its webhooks like any render; it never appears in GET /v1/renders.',
+  })
+  async preview(@CurrentWorkspace() ws: Workspace, @Body() body: Record<string, unknown>, @Res({ passthrough: true }) res: Response) {
+    const outcome = await this.previews.preview(ws, body);
+    res.status(outcome.status);
+    return outcome.body;
+  }
+}
