@@ -150,6 +150,98 @@ describe('previews', () => {
       expect(await jobCount(a.workspaceId)).toBe(0);
     });
   });
-});
 
-export { COLOURS_BY_SECOND, frameAt, near, probe };
+  describe('preview jobs', () => {
+    it('draws one frame at the asked time and scale, as an is_preview render job', async () => {
+      const res = await preview(a.key, { ...timeline, preview: { mode: 'frame', time: 1.5, scale: 0.5 } }).expect(202);
+      expect(res.body).toMatchObject({ kind: 'render', is_preview: true, status: 'queued', ok: true, violations: [] });
+      expect(res.body.id).toMatch(/^render_/);
+      const job = await finished(a.key, res.body.id);
+      expect(job).toMatchObject({ status: 'completed', is_preview: true, output: { width: 80, height: 45, duration: 0 } });
+      const file = await downloaded(job, 'png');
+      const frame = await frameAt(file);
+      expect([frame.width, frame.height]).toEqual([80, 45]);
+      expect(near(frame.at(40, 22), GREEN, 8)).toBe(true);
+
+      const jpeg = await preview(a.key, { ...timeline, preview: { mode: 'frame', time: 3.05, format: 'jpg' } }).expect(202);
+      const jpegJob = await finished(a.key, jpeg.body.id);
+      expect(jpegJob.output).toMatchObject({ width: 160, height: 90 });
+      const jpegFrame = await frameAt(await downloaded(jpegJob, 'jpg'));
+      expect(near(jpegFrame.at(80, 45), YELLOW, 16)).toBe(true);
+    });
+
+    it('lays out a contact sheet: one tile per part of the timeline, each the colour on screen then, labelled with its time', async () => {
+      const res = await preview(a.key, { ...timeline, preview: { mode: 'contact_sheet', count: 4, columns: 2, scale: 1 } }).expect(202);
+      const job = await finished(a.key, res.body.id);
+      expect(job).toMatchObject({ status: 'completed', output: { width: 320, height: 180, duration: 0 } });
+      const sheet = await frameAt(await downloaded(job, 'png'));
+      // Tiles at 0.5, 1.5, 2.5 and 3.5 s, row by row.
+      const tiles = [[0, 0], [160, 0], [0, 90], [160, 90]];
+      tiles.forEach(([x, y], i) => {
+        expect({ tile: i, colour: near(sheet.at(x + 120, y + 30), COLOURS_BY_SECOND[i], 8) }).toEqual({ tile: i, colour: true });
+        // The label: white text on a dark box in the bottom-left corner of the tile.
+        let white = 0;
+        let dark = 0;
+        for (let ly = y + 70; ly < y + 90; ly += 1) {
+          for (let lx = x; lx < x + 60; lx += 1) {
+            const [r, g, bl] = sheet.at(lx, ly);
+            if (r > 200 && g > 200 && bl > 200) white += 1;
+            if (r + g + bl < 200) dark += 1;
+          }
+        }
+        expect({ tile: i, labelled: white > 20 && dark > 100 }).toEqual({ tile: i, labelled: true });
+      });
+    });
+
+    it('renders a clip between start and end at the reduced size and frame rate', async () => {
+      const res = await preview(a.key, { ...timeline, preview: { mode: 'clip', start: 1, end: 3, scale: 0.5, frame_rate: 5 } }).expect(202);
+      const job = await finished(a.key, res.body.id);
+      expect(job).toMatchObject({ status: 'completed', output: { width: 80, height: 44, duration: 2 } });
+      const file = await downloaded(job, 'mp4');
+      const probed = await probe(file);
+      const video = probed.streams.find((s) => s.codec_type === 'video')!;
+      expect(video).toMatchObject({ codec_name: 'h264', width: 80, height: 44, r_frame_rate: '5/1', nb_read_frames: '10' });
+      expect(Number(probed.format.duration)).toBeCloseTo(2, 1);
+      expect(near((await frameAt(file, 0.3)).at(40, 22), GREEN, 16)).toBe(true);
+      expect(near((await frameAt(file, 1.5)).at(40, 22), BLUE, 16)).toBe(true);
+    });
+
+    it('never meters previews and never lists them; another workspace reads them as 404', async () => {
+      const usage = await app.http.get('/v1/workspace/usage').set(bearer(a.key)).expect(200);
+      expect(usage.body).toMatchObject({ render_minutes: 0, render_count: 0, plan: { render_minutes_remaining: 60 } });
+      const listed = await app.http.get('/v1/renders').set(bearer(a.key)).expect(200);
+      expect(listed.body.data).toEqual([]);
+      const [{ previews }] = await db().query(`SELECT count(*)::int AS previews FROM jobs WHERE workspace_id = $1 AND is_preview AND status = 'completed'`, [a.workspaceId]);
+      expect(previews).toBeGreaterThanOrEqual(4);
+
+      const [{ id }] = await db().query(`SELECT id FROM jobs WHERE workspace_id = $1 AND is_preview LIMIT 1`, [a.workspaceId]);
+      const foreign = await app.http.get(`/v1/renders/${id}`).set(bearer(b.key)).expect(404);
+      expect(foreign.body.error.code).toBe('not_found');
+      await app.http.get(`/v1/renders/${id}/download`).set(bearer(b.key)).expect(404);
+      await app.http.post(`/v1/renders/${id}/cancel`).set(bearer(b.key)).expect(404);
+    });
+
+    it('overtakes full renders already queued', async () => {
+      // B's first render holds the one worker (its image is held), two more wait behind it.
+      const release = media.hold('slow.png');
+      const full = { ...timeline, ingest_external: false, elements: [{ type: 'image', source_url: `${media.url}/slow.png`, duration: 1 }] };
+      const first = await app.http.post('/v1/renders').set(bearer(b.key)).send(full).expect(202);
+      await waitFor(
+        async () => (await app.http.get(`/v1/renders/${first.body.id}`).set(bearer(b.key))).body.status,
+        (status) => status === 'processing',
+      );
+      const queued = [];
+      for (let i = 0; i < 2; i++) queued.push((await app.http.post('/v1/renders').set(bearer(b.key)).send({ ...timeline, output_format: 'png' }).expect(202)).body.id);
+      const late = await preview(a.key, { ...timeline, preview: { mode: 'frame', time: 0.5, scale: 0.25 } }).expect(202);
+      release();
+
+      const done = await finished(a.key, late.body.id);
+      expect(done.status).toBe('completed');
+      for (const id of [first.body.id, ...queued]) expect((await finished(b.key, id)).status).toBe('completed');
+      const started: { id: string; started_at: Date }[] = await db().query(`SELECT id, started_at FROM jobs WHERE id = ANY($1) ORDER BY started_at`, [
+        [first.body.id, ...queued, late.body.id],
+      ]);
+      expect(started.map((row) => row.id)).toEqual([first.body.id, late.body.id, ...queued]);
+    });
+  });
+});
