@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { frameAt, makeImage, near, probe, serveFolder, waitFor } from './helpers/media';
 import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
+import { startWebhookReceiver } from './helpers/webhook-receiver';
 
 const RED = [255, 0, 0];
 const GREEN = [0, 255, 0];
@@ -35,13 +36,15 @@ describe('previews', () => {
   let a: Awaited<ReturnType<typeof signupVerified>>;
   let b: Awaited<ReturnType<typeof signupVerified>>;
   let media: Awaited<ReturnType<typeof serveFolder>>;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   const fixtures = mkdtempSync(path.join(tmpdir(), 'vrs-fixtures-'));
   const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-outputs-'));
 
   beforeAll(async () => {
     await makeImage(path.join(fixtures, 'slow.png'), 'white', 32, 32);
     media = await serveFolder(fixtures);
-    app = await startTestApp({ env: { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true' } });
+    receiver = await startWebhookReceiver();
+    app = await startTestApp({ env: { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true', ALLOW_HTTP_WEBHOOKS: 'true' } });
     a = await signupVerified(app);
     b = await signupVerified(app);
   }, 120_000);
@@ -49,6 +52,7 @@ describe('previews', () => {
   afterAll(async () => {
     await app?.close();
     await media?.close();
+    await receiver?.close();
     rmSync(fixtures, { recursive: true, force: true });
     rmSync(outputs, { recursive: true, force: true });
   });
@@ -151,10 +155,38 @@ describe('previews', () => {
     });
   });
 
+  it('is described in /v1/capabilities and the OpenAPI document, and rate limited per IP', async () => {
+    const capabilities = (await app.http.get('/v1/capabilities').expect(200)).body;
+    expect(Object.keys(capabilities.previews.modes)).toEqual(['dry_run', 'frame', 'clip', 'contact_sheet']);
+    expect(capabilities.previews.limits).toMatchObject({ clip_seconds: 30, scale: { min: 0.1, max: 1 }, contact_sheet_count: { max: 48 } });
+    expect(capabilities.previews.preview_schema.oneOf.map((mode: { properties: { mode: { const: string } } }) => mode.properties.mode.const)).toEqual([
+      'dry_run',
+      'frame',
+      'clip',
+      'contact_sheet',
+    ]);
+    expect(capabilities.rate_limits.preview).toEqual({ limit: 120, window_seconds: 60, per: 'ip' });
+    const openapi = (await app.http.get('/v1/openapi.json').expect(200)).body;
+    const body = openapi.paths['/v1/preview'].post.requestBody.content['application/json'].schema;
+    expect(body.required).toContain('preview');
+    expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(['elements', 'width', 'preview']));
+
+    const ip = '203.0.113.77';
+    const statuses: number[] = [];
+    for (let i = 0; i < 121; i++) {
+      const res = await app.http.post('/v1/preview').set(bearer(a.key)).set('X-Forwarded-For', ip).send({ ...timeline, preview: { mode: 'dry_run' } });
+      statuses.push(res.status);
+      if (res.status === 429) expect(res.body.error.code).toBe('rate_limited');
+    }
+    expect(statuses.slice(0, 120).every((status) => status === 200)).toBe(true);
+    expect(statuses[120]).toBe(429);
+  });
+
   describe('preview jobs', () => {
     it('draws one frame at the asked time and scale, as an is_preview render job', async () => {
-      const res = await preview(a.key, { ...timeline, preview: { mode: 'frame', time: 1.5, scale: 0.5 } }).expect(202);
-      expect(res.body).toMatchObject({ kind: 'render', is_preview: true, status: 'queued', ok: true, violations: [] });
+      const webhook_url = `${receiver.url}/frame-preview`;
+      const res = await preview(a.key, { ...timeline, webhook_url, metadata: { shot: 7 }, preview: { mode: 'frame', time: 1.5, scale: 0.5 } }).expect(202);
+      expect(res.body).toMatchObject({ kind: 'render', is_preview: true, status: 'queued', ok: true, violations: [], metadata: { shot: 7 } });
       expect(res.body.id).toMatch(/^render_/);
       const job = await finished(a.key, res.body.id);
       expect(job).toMatchObject({ status: 'completed', is_preview: true, output: { width: 80, height: 45, duration: 0 } });
@@ -162,6 +194,14 @@ describe('previews', () => {
       const frame = await frameAt(file);
       expect([frame.width, frame.height]).toEqual([80, 45]);
       expect(near(frame.at(40, 22), GREEN, 8)).toBe(true);
+      // The job's own webhook hears of it as of any render.
+      const event = await waitFor(
+        async () => receiver.received.find((d) => d.path === '/frame-preview' && d.json.type === 'render.completed'),
+        (found) => found !== undefined,
+        30_000,
+        50,
+      );
+      expect(event!.json.data).toMatchObject({ id: res.body.id, is_preview: true, status: 'completed', metadata: { shot: 7 } });
 
       const jpeg = await preview(a.key, { ...timeline, preview: { mode: 'frame', time: 3.05, format: 'jpg' } }).expect(202);
       const jpegJob = await finished(a.key, jpeg.body.id);
