@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
-import { frameAt, makeImage, near, probe, serveFolder, waitFor } from './helpers/media';
+import { execFileSync } from 'node:child_process';
+import { frameAt, makeImage, near, probe, serveFolder, volumeDb, waitFor } from './helpers/media';
 import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
 import { startWebhookReceiver } from './helpers/webhook-receiver';
 
@@ -42,6 +43,9 @@ describe('previews', () => {
 
   beforeAll(async () => {
     await makeImage(path.join(fixtures, 'slow.png'), 'white', 32, 32);
+    // A tone from 2 s to 3 s of a 4 s file: heard in the second half of a 1 s → 3 s clip only.
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=4',
+      '-af', "volume='between(t,2,3)':eval=frame", path.join(fixtures, 'tone.wav')]);
     media = await serveFolder(fixtures);
     receiver = await startWebhookReceiver();
     app = await startTestApp({ env: { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true', ALLOW_HTTP_WEBHOOKS: 'true' } });
@@ -129,6 +133,21 @@ describe('previews', () => {
       const frame = await preview(a.key, { ...body, preview: { mode: 'frame', time: 1 } }).expect(422);
       expect(frame.body).toEqual(submitted.body);
       expect(await jobCount(a.workspaceId)).toBe(0);
+    });
+
+    it('reports the 402 a submit would get once the month is spent, while previews still run', async () => {
+      const c = await signupVerified(app);
+      // 59 min 58 s of the month are used: the 4 s timeline no longer fits.
+      await db().query(
+        `INSERT INTO jobs (id, workspace_id, kind, status, request, output_seconds, completed_at) VALUES ('render_PREVIEW_QUOTA', $1, 'render', 'completed', '{}', 3598, now())`,
+        [c.workspaceId],
+      );
+      const submitted = await app.http.post('/v1/renders').set(bearer(c.key)).send(timeline).expect(402);
+      const dry = await preview(c.key, { ...timeline, preview: { mode: 'dry_run' } }).expect(200);
+      expect(dry.body).toMatchObject({ ok: false, violations: [], estimate: { render_minutes: 0.067 } });
+      expect(dry.body.submit_error).toEqual({ status: 402, ...submitted.body.error });
+      const frame = await preview(c.key, { ...timeline, preview: { mode: 'frame', time: 0, scale: 0.1 } }).expect(202);
+      expect((await finished(c.key, frame.body.id)).status).toBe('completed');
     });
 
     it('validates the preview object strictly, with suggestions, and its times against the timeline', async () => {
@@ -234,7 +253,8 @@ describe('previews', () => {
     });
 
     it('renders a clip between start and end at the reduced size and frame rate', async () => {
-      const res = await preview(a.key, { ...timeline, preview: { mode: 'clip', start: 1, end: 3, scale: 0.5, frame_rate: 5 } }).expect(202);
+      const tone = { type: 'audio', source_url: `${media.url}/tone.wav`, time: 0 };
+      const res = await preview(a.key, { ...timeline, elements: [...timeline.elements, tone], preview: { mode: 'clip', start: 1, end: 3, scale: 0.5, frame_rate: 5 } }).expect(202);
       const job = await finished(a.key, res.body.id);
       expect(job).toMatchObject({ status: 'completed', output: { width: 80, height: 44, duration: 2 } });
       const file = await downloaded(job, 'mp4');
@@ -244,6 +264,10 @@ describe('previews', () => {
       expect(Number(probed.format.duration)).toBeCloseTo(2, 1);
       expect(near((await frameAt(file, 0.3)).at(40, 22), GREEN, 16)).toBe(true);
       expect(near((await frameAt(file, 1.5)).at(40, 22), BLUE, 16)).toBe(true);
+      // The request's sound, cut to the clip: silent for its first second, the tone in its second.
+      expect(probed.streams.find((s) => s.codec_type === 'audio')).toMatchObject({ codec_name: 'aac' });
+      expect((await volumeDb(file, 0.1, 0.9)).max).toBeLessThan(-60);
+      expect((await volumeDb(file, 1.1, 1.9)).mean).toBeGreaterThan(-30);
     });
 
     it('never meters previews and never lists them; another workspace reads them as 404', async () => {

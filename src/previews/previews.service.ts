@@ -12,6 +12,7 @@ import {
   type Violation,
 } from '../../composition/src/schema';
 import { ApiError } from '../common/errors/api-error';
+import { QuotaService } from '../jobs/quota.service';
 import { RenderCost, renderCost } from '../renders/render-cost';
 import { RendersService, RenderSubmitOut } from '../renders/renders.service';
 import { Workspace } from '../workspaces/workspace.entity';
@@ -44,7 +45,10 @@ export type PreviewOut = { status: 200; body: DryRunOut } | { status: 202 | 200;
  */
 @Injectable()
 export class PreviewsService {
-  constructor(private readonly renders: RendersService) {}
+  constructor(
+    private readonly renders: RendersService,
+    private readonly quota: QuotaService,
+  ) {}
 
   async preview(workspace: Workspace, body: unknown): Promise<PreviewOut> {
     const { preview, request } = splitBody(body);
@@ -56,10 +60,12 @@ export class PreviewsService {
   private async dryRun(workspace: Workspace, request: Record<string, unknown>, checkSources: boolean): Promise<DryRunOut> {
     try {
       const prepared = await this.renders.prepare(workspace, request, { checkSources });
+      // A submit's last refusal, from its transaction: the month's render minutes.
+      const refused = await this.quota.refusal('render', workspace, prepared.cost.billedSeconds);
       return {
         mode: 'dry_run',
-        ok: prepared.ok,
-        submit_error: null,
+        ok: prepared.ok && refused === null,
+        submit_error: refused ? submitErrorOf(refused) : null,
         violations: prepared.violations,
         timeline: timelineSummary(prepared.request, prepared.media),
         estimate: estimateOf(prepared.cost),
@@ -72,7 +78,7 @@ export class PreviewsService {
       return {
         mode: 'dry_run',
         ok: false,
-        submit_error: { status: error.status, code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+        submit_error: submitErrorOf(error),
         violations: valid ? findViolations(valid, {}) : [],
         timeline: valid ? timelineSummary(valid, {}) : null,
         estimate: valid ? estimateOf(costOf(valid, {})) : null,
@@ -94,6 +100,10 @@ function splitBody(body: unknown): { preview: PreviewOptions; request: Record<st
   if (checked.ok) return { preview: checked.value, request };
   const requestProblems = validateRenderRequest(request);
   throw ApiError.validation([...(requestProblems.ok ? [] : requestProblems.errors), ...checked.errors]);
+}
+
+function submitErrorOf(error: ApiError): SubmitError {
+  return { status: error.status, code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
 }
 
 function costOf(request: RenderRequest, media: Record<string, MediaInfo>): RenderCost {
