@@ -6,8 +6,7 @@ import { ApiError } from '../common/errors/api-error';
  * `preview`). The options are stored on the job as sent; the worker plans the frames again once
  * the media are probed, as their lengths may move the end.
  */
-export function previewJob(preview: RenderedPreviewOptions, resolved: ResolvedRequest): RenderedPreviewOptions {
+export function assertPreviewFits(preview: RenderedPreviewOptions, resolved: ResolvedRequest): void {
   const planned = planPreview(preview, resolved);
   if ('problems' in planned) throw ApiError.validation(planned.problems);
-  return preview;
 }

@@ -28,7 +28,7 @@ import { QuotaService } from '../jobs/quota.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { planOf } from '../workspaces/plans';
 import { Workspace } from '../workspaces/workspace.entity';
-import { previewJob } from '../previews/preview-job';
+import { assertPreviewFits } from '../previews/preview-job';
 import { capViolations, RenderCost, renderCost, runLimitSeconds } from './render-cost';
 import { RENDER_QUEUE } from './render-queue';
 
@@ -101,17 +101,18 @@ export class RendersService {
   async submit(workspace: Workspace, body: unknown, options: SubmitOptions = {}): Promise<{ replayed: boolean; body: RenderSubmitOut }> {
     // Sources are checked (and stored assets read) before anything is written: a 422 leaves no trace.
     const { request, ingest, resolved, cost, violations, ok } = await this.prepare(workspace, body);
-    const preview = options.preview ? previewJob(options.preview, resolved) : null;
+    if (options.preview) assertPreviewFits(options.preview, resolved);
+    const isPreview = options.preview !== undefined;
 
     return this.db.transaction(async (tx) =>
       this.idempotency.run(
         tx,
         { workspaceId: workspace.id, scope: 'renders', key: options.idempotencyKey, payload: body },
         async () => {
-          const reserved = preview ? 0 : cost.billedSeconds;
-          if (!preview) await this.quota.reserve(tx, 'render', workspace, reserved);
+          const reserved = isPreview ? 0 : cost.billedSeconds;
+          if (!isPreview) await this.quota.reserve(tx, 'render', workspace, reserved);
           // External files to copy first: the job waits in `ingesting` for the ingest queue.
-          const job = await this.insertJob(tx, workspace, request, options.projectId ?? null, preview, ingest ? 'ingesting' : 'queued', {
+          const job = await this.insertJob(tx, workspace, request, options, ingest ? 'ingesting' : 'queued', {
             reservedSeconds: reserved,
             runLimitSeconds: runLimitSeconds(cost),
           });
@@ -128,8 +129,7 @@ export class RendersService {
     tx: EntityManager,
     workspace: Workspace,
     request: RenderRequest,
-    projectId: string | null,
-    preview: RenderedPreviewOptions | null,
+    options: SubmitOptions,
     status: Extract<JobStatus, 'ingesting' | 'queued'>,
     limits: { reservedSeconds: number; runLimitSeconds: number },
   ): Promise<Job> {
@@ -139,13 +139,13 @@ export class RendersService {
       kind: 'render',
       taskType: null,
       status,
-      isPreview: preview !== null,
-      preview,
+      isPreview: options.preview !== undefined,
+      preview: options.preview ?? null,
       // metadata is stored once, in its own column; the worker never needs it.
       request: { ...request, metadata: undefined } as Record<string, unknown>,
       metadata: (request.metadata ?? {}) as Record<string, unknown>,
       webhookUrl: request.webhook_url ?? null,
-      projectId,
+      projectId: options.projectId ?? null,
       queueName: RENDER_QUEUE.name,
       ...limits,
     });
