@@ -150,7 +150,7 @@ describe('previews', () => {
       expect((await finished(c.key, frame.body.id)).status).toBe('completed');
     });
 
-    it('validates the preview object strictly, with suggestions, and its times against the timeline', async () => {
+    it('validates the preview object strictly, with suggestions, its times against the timeline, and the plan caps', async () => {
       const typo = await preview(a.key, { ...timeline, preview: { mode: 'frame', time: 1, scal: 0.5 } }).expect(422);
       expect(typo.body.error.code).toBe('invalid_request');
       expect(typo.body.error.details.errors).toEqual([
@@ -168,6 +168,9 @@ describe('previews', () => {
         ['less_than_equal', '/preview/scale'],
         ['less_than_equal', '/preview/end'],
       ]);
+      // The plan's per-render caps bound the whole request, previewed or not: 11 minutes is 6600 frames at 10 fps, 19 800 at 30.
+      const long = await preview(a.key, { ...timeline, duration: 660, frame_rate: 30, preview: { mode: 'frame', time: 1 } }).expect(422);
+      expect(long.body.error.details.errors).toEqual([expect.objectContaining({ type: 'plan_limit', pointer: '/duration' })]);
       const late = await preview(a.key, { ...timeline, preview: { mode: 'frame', time: 4 } }).expect(422);
       expect(late.body.error.details.errors).toEqual([expect.objectContaining({ pointer: '/preview/time', msg: expect.stringMatching(/end of the timeline \(4 s\)/) })]);
       expect(await jobCount(a.workspaceId)).toBe(0);

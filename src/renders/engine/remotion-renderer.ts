@@ -160,6 +160,7 @@ export class RemotionRenderer implements OnModuleDestroy {
     const onAbort = () => cancel();
     args.signal.addEventListener('abort', onAbort, { once: true });
     const writes: Promise<void>[] = [];
+    let writeFailure: unknown = null;
     try {
       await renderFrames({
         composition: compositionOf(args.resolved, inputProps),
@@ -171,7 +172,8 @@ export class RemotionRenderer implements OnModuleDestroy {
         scale: args.scale,
         outputDir: null,
         onFrameBuffer: (buffer, frame) => {
-          writes.push(args.onFrame(frame, buffer));
+          // Kept, not thrown here: Remotion would report it as a browser error.
+          writes.push(args.onFrame(frame, buffer).catch((error: unknown) => void (writeFailure ??= error)));
         },
         onStart: () => undefined,
         onFrameUpdate: (rendered) => args.onProgress(rendered / args.frames.length),
@@ -189,6 +191,7 @@ export class RemotionRenderer implements OnModuleDestroy {
     } finally {
       args.signal.removeEventListener('abort', onAbort);
     }
+    if (writeFailure) throw writeFailure;
   }
 
   private serveUrl(): Promise<string> {
