@@ -273,6 +273,21 @@ describe('previews', () => {
       expect((await volumeDb(file, 1.1, 1.9)).mean).toBeGreaterThan(-30);
     });
 
+    it('replays a preview job for the same Idempotency-Key and body, and refuses another body', async () => {
+      const d = await signupVerified(app);
+      const body = { ...timeline, preview: { mode: 'frame', time: 2.5, scale: 0.1 } };
+      const first = await preview(d.key, body).set('Idempotency-Key', 'preview-replay-1').expect(202);
+      const again = await preview(d.key, body).set('Idempotency-Key', 'preview-replay-1').expect(200);
+      expect(again.body.id).toBe(first.body.id);
+      const other = await preview(d.key, { ...body, preview: { mode: 'frame', time: 3.5, scale: 0.1 } }).set('Idempotency-Key', 'preview-replay-1').expect(409);
+      expect(other.body.error.code).toBe('conflict');
+      // The same key on a render submit is another scope: a render, not the preview.
+      const render = await app.http.post('/v1/renders').set(bearer(d.key)).set('Idempotency-Key', 'preview-replay-1').send({ ...timeline, output_format: 'png' }).expect(202);
+      expect(render.body.id).not.toBe(first.body.id);
+      await app.http.post(`/v1/renders/${render.body.id}/cancel`).set(bearer(d.key)).expect((res) => expect([200, 409]).toContain(res.status));
+      expect((await finished(d.key, first.body.id)).status).toBe('completed');
+    });
+
     it('never meters previews and never lists them; another workspace reads them as 404', async () => {
       const usage = await app.http.get('/v1/workspace/usage').set(bearer(a.key)).expect(200);
       expect(usage.body).toMatchObject({ render_minutes: 0, render_count: 0, plan: { render_minutes_remaining: 60 } });

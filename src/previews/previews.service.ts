@@ -50,11 +50,15 @@ export class PreviewsService {
     private readonly quota: QuotaService,
   ) {}
 
-  async preview(workspace: Workspace, body: unknown): Promise<PreviewOut> {
+  /**
+   * `idempotencyKey` makes a preview job's submit replayable as a render's is (200 with the first
+   * answer; 409 for another body). A dry run stores nothing, so its answer is the same either way.
+   */
+  async preview(workspace: Workspace, body: unknown, idempotencyKey?: string): Promise<PreviewOut> {
     const { preview, request } = splitBody(body);
     if (preview.mode === 'dry_run') return { status: 200, body: await this.dryRun(workspace, request, preview.check_sources === true) };
-    const submitted = await this.renders.submit(workspace, request, { preview });
-    return { status: 202, body: submitted.body };
+    const submitted = await this.renders.submit(workspace, request, { preview, idempotencyKey });
+    return { status: submitted.replayed ? 200 : 202, body: submitted.body };
   }
 
   private async dryRun(workspace: Workspace, request: Record<string, unknown>, checkSources: boolean): Promise<DryRunOut> {

@@ -107,7 +107,10 @@ export class RendersService {
     return this.db.transaction(async (tx) =>
       this.idempotency.run(
         tx,
-        { workspaceId: workspace.id, scope: 'renders', key: options.idempotencyKey, payload: body },
+        // A preview's key is its own: the same render body previewed is not the same request.
+        isPreview
+          ? { workspaceId: workspace.id, scope: 'previews', key: options.idempotencyKey, payload: { body, preview: options.preview } }
+          : { workspaceId: workspace.id, scope: 'renders', key: options.idempotencyKey, payload: body },
         async () => {
           const reserved = isPreview ? 0 : cost.billedSeconds;
           if (!isPreview) await this.quota.reserve(tx, 'render', workspace, reserved);
