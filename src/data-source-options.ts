@@ -10,6 +10,7 @@ import { Asset } from './assets/asset.entity';
 import { Webhooks1763780400000 } from './migrations/1763780400000-Webhooks';
 import { PendingSignupKeys1763784000000 } from './migrations/1763784000000-PendingSignupKeys';
 import { JobCosts1763787600000 } from './migrations/1763787600000-JobCosts';
+import { Previews1763791200000 } from './migrations/1763791200000-Previews';
 import { SigningSecret } from './webhooks/signing-secret.entity';
 import { WebhookDelivery } from './webhooks/webhook-delivery.entity';
 import { WebhookEvent } from './webhooks/webhook-event.entity';
@@ -17,7 +18,10 @@ import { Webhook } from './webhooks/webhook.entity';
 
 /** Entities and migrations are listed here once; the app and the TypeORM CLI (ormconfig.ts) share it. */
 export const ENTITIES = [Workspace, ApiKey, SignupCode, Job, Asset, Webhook, WebhookEvent, WebhookDelivery, SigningSecret];
-export const MIGRATIONS = [Foundation1763769600000, Jobs1763773200000, Media1763776800000, Webhooks1763780400000, PendingSignupKeys1763784000000, JobCosts1763787600000];
+export const MIGRATIONS = [
+  Foundation1763769600000, Jobs1763773200000, Media1763776800000, Webhooks1763780400000, PendingSignupKeys1763784000000, JobCosts1763787600000,
+  Previews1763791200000,
+];
 
 export function dataSourceOptions(url: string): DataSourceOptions {
   return {

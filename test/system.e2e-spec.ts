@@ -26,6 +26,7 @@ describe('system routes, discovery and the error envelope', () => {
       auth_sync: { limit: 10, window_seconds: 3600, per: 'ip' },
       render_submit: { limit: 120, window_seconds: 60, per: 'ip' },
       task_submit: { limit: 300, window_seconds: 60, per: 'ip' },
+      preview: { limit: 120, window_seconds: 60, per: 'ip' },
       webhook_test: { limit: 10, window_seconds: 60, per: 'workspace' },
     });
     expect(res.body.limits).toMatchObject({

@@ -67,6 +67,16 @@ export class MediaIntake {
   }
 
   /**
+   * The checks of `prepareRender` that read nothing (a dry run without `check_sources`): the
+   * ingest decision and the `out_point` rule. No media are known, so none are ingested.
+   */
+  prepareWithoutSources(workspace: Workspace, request: RenderRequest): RenderIntake {
+    const ingest = request.ingest_external ?? workspace.ingestExternal;
+    if (!ingest) this.assertTrimmed(request);
+    return { request: { ...request, ingest_external: ingest }, ingest: false, media: {} };
+  }
+
+  /**
    * Submit check of a task's one source, as renders check theirs: an asset must be this
    * workspace's and ready; an external URL must answer. Throws the same 422s. Returns what is
    * known of a stored asset (its duration), null for an external URL.

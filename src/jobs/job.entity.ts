@@ -1,3 +1,4 @@
+import type { RenderedPreviewOptions } from '../../composition/src/schema';
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 export type JobKind = 'render' | 'task';
@@ -39,6 +40,10 @@ export class Job {
 
   @Column('boolean', { name: 'is_preview', default: false })
   isPreview: boolean;
+
+  /** What a preview job draws (`preview` of POST /v1/preview); null for a full render. */
+  @Column('jsonb', { nullable: true })
+  preview: RenderedPreviewOptions | null;
 
   @Column('integer', { name: 'progress_percent', default: 0 })
   progressPercent: number;

@@ -55,21 +55,29 @@ export class QuotaService {
    */
   async reserve(tx: EntityManager, allowance: Allowance, workspace: Workspace, seconds: number, lengthUnknown = false): Promise<void> {
     await lockQuota(tx, allowance, workspace.id);
-    const counted = await this.secondsCounted(allowance, workspace.id, tx);
+    const refused = await this.refusal(allowance, workspace, seconds, tx, lengthUnknown);
+    if (refused) throw refused;
+  }
+
+  /**
+   * The 402 a job needing `seconds` would get now, or null when it fits. Without the lock of
+   * `reserve` it is an answer, not a promise (a preview's dry run reports it).
+   */
+  async refusal(allowance: Allowance, workspace: Workspace, seconds: number, manager: EntityManager = this.db.manager, lengthUnknown = false): Promise<ApiError | null> {
+    const counted = await this.secondsCounted(allowance, workspace.id, manager);
     const limit = ALLOWANCE[allowance].perMonth(workspace.plan) * 60;
-    if (counted + seconds > limit || (lengthUnknown && counted >= limit)) {
-      const period = billingPeriod();
-      const { noun } = ALLOWANCE[allowance];
-      throw new ApiError(
-        'quota_exceeded',
-        `The ${workspace.plan} plan allows ${limit / 60} ${noun} a month; ${minutes(Math.max(0, limit - counted))} remain (queued and running jobs included) and this job needs ${minutes(seconds)}. The allowance resets on ${period.end.toISOString().slice(0, 10)}`,
-        {
-          [`${allowance}_minutes_limit`]: limit / 60,
-          [`${allowance}_minutes_used`]: Math.round((counted / 60) * 100) / 100,
-          resets_at: period.end.toISOString(),
-        },
-      );
-    }
+    if (counted + seconds <= limit && !(lengthUnknown && counted >= limit)) return null;
+    const period = billingPeriod();
+    const { noun } = ALLOWANCE[allowance];
+    return new ApiError(
+      'quota_exceeded',
+      `The ${workspace.plan} plan allows ${limit / 60} ${noun} a month; ${minutes(Math.max(0, limit - counted))} remain (queued and running jobs included) and this job needs ${minutes(seconds)}. The allowance resets on ${period.end.toISOString().slice(0, 10)}`,
+      {
+        [`${allowance}_minutes_limit`]: limit / 60,
+        [`${allowance}_minutes_used`]: Math.round((counted / 60) * 100) / 100,
+        resets_at: period.end.toISOString(),
+      },
+    );
   }
 
   /**

@@ -21,7 +21,8 @@ import { QuotaService } from '../jobs/quota.service';
 import { planOf } from '../workspaces/plans';
 import { OutputFormat, planOutput } from './engine/output-formats';
 import { probeMedia } from '../infra/media/probe';
-import { RemotionRenderer } from './engine/remotion-renderer';
+import { DrawnFile, PreviewRenderer } from '../previews/preview-renderer';
+import { RemotionRenderer, RenderStage } from './engine/remotion-renderer';
 import { capViolations, renderCost } from './render-cost';
 import { RenderFailure } from './render-failure';
 
@@ -48,6 +49,7 @@ export class RenderPipeline {
     private readonly storage: Storage,
     private readonly renderer: RemotionRenderer,
     private readonly quota: QuotaService,
+    private readonly previews: PreviewRenderer,
   ) {}
 
   async run(job: Job, signal: AbortSignal, report: ProgressReporter): Promise<RenderedArtifact> {
@@ -75,28 +77,36 @@ export class RenderPipeline {
       });
       const resolved = resolveRequest(request, media);
       await this.assertAffordable(job, request, resolved);
-      const plan = planOutput((request.output_format ?? 'mp4') as OutputFormat, request.alpha ?? false);
-      const outputPath = path.join(workDir, `output.${plan.extension}`);
       const props: CompositionProps = { request, media, sources };
-      await this.renderer.render({
-        props,
-        resolved,
-        plan,
-        outputPath,
-        signal,
-        onProgress: (stage, fraction) => report(stage, lerp(RENDER_SHARE, fraction)),
-      });
+      const onProgress = (stage: RenderStage, fraction: number) => report(stage, lerp(RENDER_SHARE, fraction));
+      const drawn = job.preview
+        ? await this.previews.draw(job.preview, { props, media, resolved, workDir, signal, onProgress })
+        : await this.drawFull(props, resolved, workDir, signal, onProgress);
       signal.throwIfAborted();
 
       report('uploading', RENDER_SHARE[1]);
-      const key = `${job.workspaceId}/renders/${job.id}.${plan.extension}`;
-      const { size } = await this.storage.putFile(key, outputPath, plan.contentType);
-      const duration = plan.kind === 'still' ? 0 : resolved.durationInFrames / resolved.fps;
-      return { key, output: { width: resolved.width, height: resolved.height, duration, size_bytes: size } };
+      const key = `${job.workspaceId}/renders/${job.id}.${drawn.extension}`;
+      const { size } = await this.storage.putFile(key, drawn.file, drawn.contentType);
+      return { key, output: { width: drawn.width, height: drawn.height, duration: drawn.duration, size_bytes: size } };
     } finally {
       unmount();
       await rm(workDir, { recursive: true, force: true });
     }
+  }
+
+  /** The whole timeline in the requested format. */
+  private async drawFull(
+    props: CompositionProps,
+    resolved: ResolvedRequest,
+    workDir: string,
+    signal: AbortSignal,
+    onProgress: (stage: RenderStage, fraction: number) => void,
+  ): Promise<DrawnFile> {
+    const plan = planOutput(resolved.outputFormat as OutputFormat, resolved.alpha);
+    const outputPath = path.join(workDir, `output.${plan.extension}`);
+    await this.renderer.render({ props, resolved, plan, outputPath, signal, onProgress });
+    const duration = plan.kind === 'still' ? 0 : resolved.durationInFrames / resolved.fps;
+    return { file: outputPath, extension: plan.extension, contentType: plan.contentType, width: resolved.width, height: resolved.height, duration };
   }
 
   /**

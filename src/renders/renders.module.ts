@@ -2,6 +2,9 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AssetsModule } from '../assets/assets.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { PreviewRenderer } from '../previews/preview-renderer';
+import { PreviewsController } from '../previews/previews.controller';
+import { PreviewsService } from '../previews/previews.service';
 import { RemotionRenderer } from './engine/remotion-renderer';
 import { RenderPipeline } from './render-pipeline.service';
 import { RenderWorker } from './render-worker.service';
@@ -15,8 +18,9 @@ export class RendersModule {
     return {
       module: RendersModule,
       imports: [JobsModule, AssetsModule.forRole(servesApi), WebhooksModule.forRole(servesApi)],
-      controllers: servesApi ? [RendersController] : [],
-      providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer],
+      // Previews are render jobs (POST /v1/preview), drawn by the same worker.
+      controllers: servesApi ? [RendersController, PreviewsController] : [],
+      providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer, PreviewsService, PreviewRenderer],
       exports: [RendersService],
     };
   }

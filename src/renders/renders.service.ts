@@ -4,10 +4,14 @@ import { DataSource, EntityManager } from 'typeorm';
 import {
   findUnsupported,
   findViolations,
+  MediaInfo,
+  RenderedPreviewOptions,
   RenderRequest,
+  ResolvedRequest,
   resolveRequest,
   truncateViolations,
   validateRenderRequest,
+  Violation,
 } from '../../composition/src/schema';
 import { MediaIntake } from '../assets/media-intake.service';
 import { ApiError } from '../common/errors/api-error';
@@ -24,7 +28,8 @@ import { QuotaService } from '../jobs/quota.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { planOf } from '../workspaces/plans';
 import { Workspace } from '../workspaces/workspace.entity';
-import { capViolations, renderCost, runLimitSeconds } from './render-cost';
+import { assertPreviewFits } from '../previews/preview-job';
+import { capViolations, RenderCost, renderCost, runLimitSeconds } from './render-cost';
 import { RENDER_QUEUE } from './render-queue';
 
 export type RenderSubmitOut = JobView & { ok: boolean; violations: ReturnType<typeof truncateViolations> };
@@ -32,7 +37,18 @@ export type RenderSubmitOut = JobView & { ok: boolean; violations: ReturnType<ty
 export interface SubmitOptions {
   idempotencyKey?: string;
   projectId?: string;
-  isPreview?: boolean;
+  /** A preview job (POST /v1/preview): `is_preview`, never metered, ahead in the queue. */
+  preview?: RenderedPreviewOptions;
+}
+
+export interface PreparedRender {
+  request: RenderRequest;
+  ingest: boolean;
+  media: Record<string, MediaInfo>;
+  resolved: ResolvedRequest;
+  cost: RenderCost;
+  violations: Violation[];
+  ok: boolean;
 }
 
 /** Parses a render request at the boundary; every problem is a 422 in the spec's shape. */
@@ -63,25 +79,41 @@ export class RendersService {
     private readonly webhooks: WebhooksService,
   ) {}
 
-  async submit(workspace: Workspace, body: unknown, options: SubmitOptions = {}): Promise<{ replayed: boolean; body: RenderSubmitOut }> {
-    // Sources are checked (and stored assets read) before anything is written: a 422 leaves no trace.
+  /**
+   * Every check a submit makes before it writes anything, in order: the body (422), the webhook
+   * URL, the sources (`checkSources: false` reads no file and no asset: unknown lengths count as
+   * the schema's fallback), the plan's per-render caps. A dry run reports what this throws.
+   */
+  async prepare(workspace: Workspace, body: unknown, options: { checkSources?: boolean } = {}): Promise<PreparedRender> {
     const parsed = parseRenderRequest(body);
     this.webhooks.assertJobWebhookUrl(parsed.webhook_url);
-    const { request, ingest, media } = await this.intake.prepareRender(workspace, parsed);
+    const { request, ingest, media } =
+      options.checkSources === false ? this.intake.prepareWithoutSources(workspace, parsed) : await this.intake.prepareRender(workspace, parsed);
     // Media lengths not known yet count as the schema's fallback; the worker checks again once probed.
-    const cost = renderCost(request, resolveRequest(request, media));
+    const resolved = resolveRequest(request, media);
+    const cost = renderCost(request, resolved);
     const overCaps = capViolations(cost, planOf(workspace.plan), workspace.plan);
     if (overCaps.length > 0) throw ApiError.validation(overCaps);
     const violations = findViolations(request, media);
-    const ok = !violations.some((v) => v.severity === 'error');
+    return { request, ingest, media, resolved, cost, violations, ok: !violations.some((v) => v.severity === 'error') };
+  }
+
+  async submit(workspace: Workspace, body: unknown, options: SubmitOptions = {}): Promise<{ replayed: boolean; body: RenderSubmitOut }> {
+    // Sources are checked (and stored assets read) before anything is written: a 422 leaves no trace.
+    const { request, ingest, resolved, cost, violations, ok } = await this.prepare(workspace, body);
+    if (options.preview) assertPreviewFits(options.preview, resolved);
+    const isPreview = options.preview !== undefined;
 
     return this.db.transaction(async (tx) =>
       this.idempotency.run(
         tx,
-        { workspaceId: workspace.id, scope: 'renders', key: options.idempotencyKey, payload: body },
+        // A preview's key is its own: the same render body previewed is not the same request.
+        isPreview
+          ? { workspaceId: workspace.id, scope: 'previews', key: options.idempotencyKey, payload: { body, preview: options.preview } }
+          : { workspaceId: workspace.id, scope: 'renders', key: options.idempotencyKey, payload: body },
         async () => {
-          const reserved = options.isPreview ? 0 : cost.billedSeconds;
-          if (!options.isPreview) await this.quota.reserve(tx, 'render', workspace, reserved);
+          const reserved = isPreview ? 0 : cost.billedSeconds;
+          if (!isPreview) await this.quota.reserve(tx, 'render', workspace, reserved);
           // External files to copy first: the job waits in `ingesting` for the ingest queue.
           const job = await this.insertJob(tx, workspace, request, options, ingest ? 'ingesting' : 'queued', {
             reservedSeconds: reserved,
@@ -110,7 +142,8 @@ export class RendersService {
       kind: 'render',
       taskType: null,
       status,
-      isPreview: options.isPreview ?? false,
+      isPreview: options.preview !== undefined,
+      preview: options.preview ?? null,
       // metadata is stored once, in its own column; the worker never needs it.
       request: { ...request, metadata: undefined } as Record<string, unknown>,
       metadata: (request.metadata ?? {}) as Record<string, unknown>,

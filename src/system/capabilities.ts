@@ -4,6 +4,7 @@ import {
 import { OTP_MAX_FAILED_ATTEMPTS, OTP_TTL_MS } from '../auth/otp';
 import { PAGE_LIMIT, PAGE_MAX_BYTES } from '../common/pagination/pagination';
 import { RATE_LIMITS } from '../common/rate-limit/rate-limits';
+import { previewCapabilities } from '../previews/preview-capabilities';
 import { taskCapabilities } from '../tasks/task-types';
 import { MAX_FILE_BYTES, UPLOAD_URL_TTL_SECONDS } from '../common/limits';
 import type { AppConfig } from '../config/app-config';
@@ -45,6 +46,7 @@ export function buildCapabilities(version: string, config: AppConfig) {
       previews_metered: false,
     },
     rate_limits: rateLimits,
+    previews: previewCapabilities(),
     onboarding: {
       summary: 'Create a workspace and key without a human: sign up, read the emailed code, verify.',
       steps: [

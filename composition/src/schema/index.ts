@@ -11,7 +11,7 @@ export type { GradientObject, Group, Motion, RenderRequest, Transition } from '.
 export { metadataSchema, renderRequestSchema } from './request';
 export { CANVAS_LIMITS, metadataProblem, REQUEST_LIMITS } from './limits';
 export { httpUrlProblem, URL_MAX_LENGTH } from './url-rule';
-export { validateRenderRequest, validationIssue, type ValidationIssue, type ValidationResult } from './validate';
+export { validateBodyMember, validateRenderRequest, validationIssue, type ValidationIssue, type ValidationResult } from './validate';
 export { findUnsupported, UNSUPPORTED_ELEMENT_FIELDS, UNSUPPORTED_REQUEST_FIELDS } from './unsupported';
 export { findViolations, MAX_VIOLATIONS_RETURNED, truncateViolations, type TruncationMarker, type Violation } from './violations';
 export {
@@ -22,7 +22,7 @@ export {
 } from './resolve';
 export { externalSources, type ExternalSource } from './sources';
 export { CATALOGS, type CatalogEntry } from './catalogs';
-export { elementJsonSchemas, requestJsonSchema } from './json-schema';
+export { elementJsonSchemas, previewRequestJsonSchema, requestJsonSchema } from './json-schema';
 export {
   ALPHA_FORMATS, ELEMENT_TYPES, FONT_FAMILIES, FONTS, OUTPUT_FORMATS, type ElementType, type FontFamily, type OutputFormat,
 } from './vocabulary';
@@ -40,3 +40,7 @@ export type CompositionProps = {
 };
 
 export const COMPOSITION_ID = 'Main';
+export {
+  clipFrameRate, planPreview, PREVIEW_DEFAULT_SCALE, PREVIEW_LIMITS, PREVIEW_MODES, previewSchema, timelineSummary,
+  type PreviewMode, type PreviewOptions, type PreviewPlan, type RenderedPreviewOptions,
+} from './preview';

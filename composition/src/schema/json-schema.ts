@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ELEMENT_SCHEMAS } from './elements';
+import { previewSchema } from './preview';
 import { renderRequestSchema } from './request';
 import { UNSUPPORTED_ELEMENT_FIELDS, UNSUPPORTED_REQUEST_FIELDS } from './unsupported';
 import { ELEMENT_TYPES, type ElementType } from './vocabulary';
@@ -18,6 +19,15 @@ export function elementJsonSchemas(): Record<ElementType, object> {
 export function requestJsonSchema(): object {
   const schema = markUnsupported(toJsonSchema(renderRequestSchema));
   markProperties(schema, UNSUPPORTED_REQUEST_FIELDS);
+  return schema;
+}
+
+/** The body of `POST /v1/preview`: a render request plus the required `preview` object. */
+export function previewRequestJsonSchema(): object {
+  const schema = requestJsonSchema() as JsonSchema;
+  const { $schema: _dialect, ...preview } = toJsonSchema(previewSchema);
+  (schema.properties as Record<string, JsonSchema>).preview = preview;
+  schema.required = [...((schema.required as string[] | undefined) ?? []), 'preview'];
   return schema;
 }
 

@@ -45,19 +45,30 @@ export function validateRenderRequest(input: unknown): ValidationResult {
   }
   const result = renderRequestSchema.safeParse(input, { error: pydanticMessage });
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, errors: result.error.issues.flatMap((issue) => toValidationIssues(issue, input, [])) };
+  return { ok: false, errors: result.error.issues.flatMap((issue) => toValidationIssues(issue, input, [], renderRequestSchema)) };
 }
 
-function toValidationIssues(issue: ZodIssue, input: unknown, base: Path): ValidationIssue[] {
+/**
+ * Validates one member of a request body (e.g. `preview`) with its own schema, reporting issues
+ * exactly as the render request's: locations and pointers into the whole body, suggestions.
+ */
+export function validateBodyMember<T>(schema: z.ZodType<T>, body: Record<string, unknown>, key: string): { ok: true; value: T } | { ok: false; errors: ValidationIssue[] } {
+  const result = schema.safeParse(body[key], { error: pydanticMessage });
+  if (result.success) return { ok: true, value: result.data };
+  const root = z.object({ [key]: schema });
+  return { ok: false, errors: result.error.issues.flatMap((issue) => toValidationIssues(issue, body, [key], root)) };
+}
+
+function toValidationIssues(issue: ZodIssue, input: unknown, base: Path, root: z.ZodType): ValidationIssue[] {
   const path: Path = [...base, ...(issue.path as Path)];
   switch (issue.code) {
     case 'unrecognized_keys':
-      return issue.keys.map((key) => extraField(path, key, input));
+      return issue.keys.map((key) => extraField(path, key, input, root));
     case 'invalid_union': {
-      if (issue.discriminator !== undefined && 'options' in issue) return [unionTag(path, (issue.options ?? []).map(String), input)];
+      if (issue.discriminator !== undefined && 'options' in issue) return [unionTag(path, issue.discriminator, (issue.options ?? []).map(String), input)];
       // A branch whose type matched explains the failure better than "no branch matched".
       const typeMatched = issue.errors.filter((branch) => !isRootTypeMismatch(branch));
-      if (typeMatched.length === 1) return typeMatched[0].flatMap((inner) => toValidationIssues(inner, input, path));
+      if (typeMatched.length === 1) return typeMatched[0].flatMap((inner) => toValidationIssues(inner, input, path, root));
       const first = issue.errors[0]?.[0];
       const type = first?.code === 'invalid_type' ? typeMismatchType(first.expected) : 'value_error';
       return [item(path, input, isMissing(path, input) ? 'missing' : type, issue.message)];
@@ -65,7 +76,7 @@ function toValidationIssues(issue: ZodIssue, input: unknown, base: Path): Valida
     case 'invalid_type': {
       if (isMissing(path, input)) return [item(path, input, 'missing', 'Field required')];
       // zod reports a non-number sent to an integer field as expecting "number".
-      const schema = issue.expected === 'number' ? schemaAt(path, input) : undefined;
+      const schema = issue.expected === 'number' ? schemaAt(path, input, root) : undefined;
       if (schema instanceof z.ZodNumber && schema.isInt) return [item(path, input, 'int_type', 'Input should be a valid integer')];
       return [item(path, input, typeMismatchType(issue.expected), issue.message)];
     }
@@ -111,22 +122,25 @@ function toLoc(path: Path, input: unknown): (string | number)[] {
   return tag ? ['body', ...path.slice(0, 2), tag, ...path.slice(2)] : ['body', ...path];
 }
 
-function extraField(objectPath: Path, key: string, input: unknown): ValidationIssue {
+function extraField(objectPath: Path, key: string, input: unknown, root: z.ZodType): ValidationIssue {
   const path = [...objectPath, key];
   const owner = elementTypeAt(objectPath, input);
   const misplaced = owner ? MISPLACED_FIELDS[owner]?.[key] : undefined;
   if (misplaced) return item(path, input, 'extra_forbidden', misplaced);
-  const suggestion = closestMatch(key, knownFields(objectPath, input));
+  const suggestion = closestMatch(key, knownFields(objectPath, input, root));
   const where = owner ? `${owner} elements` : objectPath.length === 0 ? 'the render request' : 'this object';
   return item(path, input, 'extra_forbidden', `Extra inputs are not permitted: "${key}" is not a field of ${where}`, suggestion);
 }
 
-function unionTag(path: Path, tags: string[], input: unknown): ValidationIssue {
+function unionTag(path: Path, discriminator: string, tags: string[], input: unknown): ValidationIssue {
   const value = valueAt(path, input);
   const expected = tags.map((tag) => `'${tag}'`).join(', ');
-  if (value === undefined) return item(path, input, 'missing', `Field required: every element needs a "type", one of ${expected}`);
+  if (value === undefined) {
+    const what = discriminator === 'type' ? 'every element needs a "type"' : `"${discriminator}" is required`;
+    return item(path, input, 'missing', `Field required: ${what}, one of ${expected}`);
+  }
   const suggestion = typeof value === 'string' ? closestMatch(value, tags) : undefined;
-  const msg = `Input tag '${String(value)}' found using 'type' does not match any of the expected tags: ${expected}`;
+  const msg = `Input tag '${String(value)}' found using '${discriminator}' does not match any of the expected tags: ${expected}`;
   return item(path, input, 'union_tag_invalid', msg, suggestion);
 }
 
@@ -175,14 +189,14 @@ function elementTypeAt(objectPath: Path, input: unknown): ElementType | undefine
 }
 
 /** Field names the schema accepts for the object at `objectPath` (for "did you mean"). */
-function knownFields(objectPath: Path, input: unknown): string[] {
-  const schema = schemaAt(objectPath, input);
+function knownFields(objectPath: Path, input: unknown, root: z.ZodType): string[] {
+  const schema = schemaAt(objectPath, input, root);
   return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
 }
 
 /** The schema that validates the value at `path`, following the variant the input chose. */
-function schemaAt(path: Path, input: unknown): z.ZodType | undefined {
-  let schema: z.ZodType | undefined = renderRequestSchema;
+function schemaAt(path: Path, input: unknown, root: z.ZodType): z.ZodType | undefined {
+  let schema: z.ZodType | undefined = root;
   let value = input;
   for (const key of path) {
     const here: z.ZodType = variantFor(schema, value);
@@ -201,8 +215,9 @@ function variantFor(schema: z.ZodType, value: unknown): z.ZodType {
   while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable) inner = inner.unwrap() as z.ZodType;
   if (!(inner instanceof z.ZodUnion)) return inner;
   const objects = (inner.options as z.ZodType[]).filter((option): option is z.ZodObject => option instanceof z.ZodObject);
-  const tag = valueAt(['type'], value);
-  return objects.find((option) => option.shape.type?.safeParse(tag).success) ?? objects[0] ?? inner;
+  // Unions are tagged by `type` (elements) or `mode` (preview).
+  const tagged = (option: z.ZodObject, key: string) => (option.shape[key] as z.ZodType | undefined)?.safeParse(valueAt([key], value)).success;
+  return objects.find((option) => tagged(option, 'type') || tagged(option, 'mode')) ?? objects[0] ?? inner;
 }
 
 /** Pydantic-style wording for issues whose schema sets no message of its own. */

@@ -7,6 +7,8 @@ export const RATE_LIMITS = {
   auth_sync: { limit: 10, windowSeconds: 3600, per: 'ip', published: true },
   render_submit: { limit: 120, windowSeconds: 60, per: 'ip', published: true },
   task_submit: { limit: 300, windowSeconds: 60, per: 'ip', published: true },
+  // POST /v1/preview: free, but a frame or clip still takes a worker; as many as render submits.
+  preview: { limit: 120, windowSeconds: 60, per: 'ip', published: true },
   signup_ip: { limit: 20, windowSeconds: 3600, per: 'ip', published: false },
   signup_email: { limit: 5, windowSeconds: 3600, per: 'email', published: false },
   verify_ip: { limit: 30, windowSeconds: 3600, per: 'ip', published: false },

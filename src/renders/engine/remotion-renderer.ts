@@ -23,6 +23,22 @@ export interface RenderArgs {
   signal: AbortSignal;
   /** Stills only: the frame to capture (default 0). */
   stillFrame?: number;
+  /** Output size as a fraction of the canvas (previews); default 1. */
+  scale?: number;
+  /** Videos only: the first and last frame to draw (a clip preview); default all. */
+  frameRange?: [number, number];
+}
+
+export interface StillsArgs {
+  props: CompositionProps;
+  resolved: ResolvedRequest;
+  frames: number[];
+  imageFormat: 'png' | 'jpeg';
+  scale: number;
+  /** Called once per frame drawn, in any order. */
+  onFrame: (frame: number, image: Buffer) => Promise<void>;
+  onProgress: (fraction: number) => void;
+  signal: AbortSignal;
 }
 
 /** Chromium flags for a headless render host with no GPU and no network beyond loopback. */
@@ -62,21 +78,9 @@ export class RemotionRenderer implements OnModuleDestroy {
     const [serveUrl, browser] = await Promise.all([this.serveUrl(), this.openBrowser()]);
     const { resolved, plan } = args;
     const inputProps = args.props as unknown as Record<string, unknown>;
-    const composition = {
-      id: COMPOSITION_ID,
-      width: resolved.width,
-      height: resolved.height,
-      fps: resolved.fps,
-      durationInFrames: resolved.durationInFrames,
-      defaultProps: {},
-      props: inputProps,
-      defaultCodec: null,
-      defaultOutName: null,
-      defaultVideoImageFormat: null,
-      defaultPixelFormat: null,
-      defaultProResProfile: null,
-      defaultSampleRate: null,
-    };
+    const composition = compositionOf(resolved, inputProps);
+    const scale = args.scale ?? 1;
+    const frames = args.frameRange ? args.frameRange[1] - args.frameRange[0] + 1 : resolved.durationInFrames;
     const { cancelSignal, cancel } = makeCancelSignal();
     const onAbort = () => cancel();
     args.signal.addEventListener('abort', onAbort, { once: true });
@@ -88,6 +92,7 @@ export class RemotionRenderer implements OnModuleDestroy {
           serveUrl,
           output: args.outputPath,
           frame: args.stillFrame ?? 0,
+          scale,
           imageFormat: plan.imageFormat,
           ...(plan.imageFormat === 'jpeg' ? { jpegQuality: 90 } : {}),
           inputProps,
@@ -111,6 +116,8 @@ export class RemotionRenderer implements OnModuleDestroy {
         composition,
         serveUrl,
         codec: plan.codec,
+        scale,
+        ...(args.frameRange ? { frameRange: args.frameRange } : {}),
         outputLocation: videoPath,
         inputProps,
         imageFormat: plan.imageFormat,
@@ -128,7 +135,7 @@ export class RemotionRenderer implements OnModuleDestroy {
         overwrite: true,
         logLevel: 'error',
         onProgress: ({ renderedFrames, progress }) => {
-          args.onProgress(renderedFrames < resolved.durationInFrames ? 'compositing' : 'encoding', progress);
+          args.onProgress(renderedFrames < frames ? 'compositing' : 'encoding', progress);
         },
       });
       if (separateAudio) await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
@@ -139,6 +146,52 @@ export class RemotionRenderer implements OnModuleDestroy {
     } finally {
       args.signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  /**
+   * Chosen frames as images (a contact sheet's tiles), drawn by the same composition, browser and
+   * page set-up as `render`; each image is handed to `onFrame`.
+   */
+  async stills(args: StillsArgs): Promise<void> {
+    const { renderFrames, makeCancelSignal } = await import('@remotion/renderer');
+    const [serveUrl, browser] = await Promise.all([this.serveUrl(), this.openBrowser()]);
+    const inputProps = args.props as unknown as Record<string, unknown>;
+    const { cancelSignal, cancel } = makeCancelSignal();
+    const onAbort = () => cancel();
+    args.signal.addEventListener('abort', onAbort, { once: true });
+    const writes: Promise<void>[] = [];
+    let writeFailure: unknown = null;
+    try {
+      await renderFrames({
+        composition: compositionOf(args.resolved, inputProps),
+        serveUrl,
+        inputProps,
+        frames: args.frames,
+        imageFormat: args.imageFormat,
+        ...(args.imageFormat === 'jpeg' ? { jpegQuality: 90 } : {}),
+        scale: args.scale,
+        outputDir: null,
+        onFrameBuffer: (buffer, frame) => {
+          // Kept, not thrown here: Remotion would report it as a browser error.
+          writes.push(args.onFrame(frame, buffer).catch((error: unknown) => void (writeFailure ??= error)));
+        },
+        onStart: () => undefined,
+        onFrameUpdate: (rendered) => args.onProgress(rendered / args.frames.length),
+        concurrency: this.config.render.concurrency === 1 ? 1 : null,
+        puppeteerInstance: browser,
+        browserExecutable: this.config.render.browserExecutable,
+        chromiumOptions: CHROMIUM_OPTIONS,
+        cancelSignal,
+        logLevel: 'error',
+      });
+      await Promise.all(writes);
+    } catch (error) {
+      if (!args.signal.aborted) await this.closeBrowser();
+      throw error;
+    } finally {
+      args.signal.removeEventListener('abort', onAbort);
+    }
+    if (writeFailure) throw writeFailure;
   }
 
   private serveUrl(): Promise<string> {
@@ -177,6 +230,25 @@ export class RemotionRenderer implements OnModuleDestroy {
 }
 
 const execFileAsync = promisify(execFile);
+
+/** The VideoConfig of the one composition, from the server's own resolution (no page evaluation). */
+function compositionOf(resolved: ResolvedRequest, props: Record<string, unknown>) {
+  return {
+    id: COMPOSITION_ID,
+    width: resolved.width,
+    height: resolved.height,
+    fps: resolved.fps,
+    durationInFrames: resolved.durationInFrames,
+    defaultProps: {},
+    props,
+    defaultCodec: null,
+    defaultOutName: null,
+    defaultVideoImageFormat: null,
+    defaultPixelFormat: null,
+    defaultProResProfile: null,
+    defaultSampleRate: null,
+  };
+}
 
 function withSuffix(file: string, suffix: string): string {
   const ext = path.extname(file);

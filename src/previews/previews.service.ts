@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import {
+  findViolations,
+  PreviewOptions,
+  previewSchema,
+  RenderRequest,
+  resolveRequest,
+  timelineSummary,
+  validateBodyMember,
+  validateRenderRequest,
+  type MediaInfo,
+  type Violation,
+} from '../../composition/src/schema';
+import { ApiError } from '../common/errors/api-error';
+import { QuotaService } from '../jobs/quota.service';
+import { RenderCost, renderCost } from '../renders/render-cost';
+import { RendersService, RenderSubmitOut } from '../renders/renders.service';
+import { Workspace } from '../workspaces/workspace.entity';
+
+/** What a submit of the same body would answer instead of 202, as data. */
+export interface SubmitError {
+  status: number;
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export interface DryRunOut {
+  mode: 'dry_run';
+  /** True when a submit would be accepted and no finding is an error. */
+  ok: boolean;
+  submit_error: SubmitError | null;
+  /** Every finding, never truncated (a submit lists the first 40). */
+  violations: Violation[];
+  timeline: ReturnType<typeof timelineSummary> | null;
+  estimate: ReturnType<typeof estimateOf> | null;
+}
+
+export type PreviewOut = { status: 200; body: DryRunOut } | { status: 202 | 200; body: RenderSubmitOut };
+
+/**
+ * POST /v1/preview. `dry_run` runs every check of a submit (RendersService.prepare) and reports
+ * the outcome as data, writing nothing; the other modes submit an `is_preview` render job, which
+ * the render pipeline draws with the same composition (docs/architecture.md, "Previews").
+ */
+@Injectable()
+export class PreviewsService {
+  constructor(
+    private readonly renders: RendersService,
+    private readonly quota: QuotaService,
+  ) {}
+
+  /**
+   * `idempotencyKey` makes a preview job's submit replayable as a render's is (200 with the first
+   * answer; 409 for another body). A dry run stores nothing, so its answer is the same either way.
+   */
+  async preview(workspace: Workspace, body: unknown, idempotencyKey?: string): Promise<PreviewOut> {
+    const { preview, request } = splitBody(body);
+    if (preview.mode === 'dry_run') return { status: 200, body: await this.dryRun(workspace, request, preview.check_sources === true) };
+    const submitted = await this.renders.submit(workspace, request, { preview, idempotencyKey });
+    return { status: submitted.replayed ? 200 : 202, body: submitted.body };
+  }
+
+  private async dryRun(workspace: Workspace, request: Record<string, unknown>, checkSources: boolean): Promise<DryRunOut> {
+    try {
+      const prepared = await this.renders.prepare(workspace, request, { checkSources });
+      // A submit's last refusal, from its transaction: the month's render minutes.
+      const refused = await this.quota.refusal('render', workspace, prepared.cost.billedSeconds);
+      return {
+        mode: 'dry_run',
+        ok: prepared.ok && refused === null,
+        submit_error: refused ? submitErrorOf(refused) : null,
+        violations: prepared.violations,
+        timeline: timelineSummary(prepared.request, prepared.media),
+        estimate: estimateOf(prepared.cost),
+      };
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      // Refused as a submit would be; what can still be said of a well-formed request is said.
+      const parsed = validateRenderRequest(request);
+      const valid = parsed.ok ? parsed.value : null;
+      return {
+        mode: 'dry_run',
+        ok: false,
+        submit_error: submitErrorOf(error),
+        violations: valid ? findViolations(valid, {}) : [],
+        timeline: valid ? timelineSummary(valid, {}) : null,
+        estimate: valid ? estimateOf(costOf(valid, {})) : null,
+      };
+    }
+  }
+}
+
+/**
+ * The body is a render request plus `preview`. Both parts are checked, and every problem of
+ * either is reported in one 422, as for any body.
+ */
+function splitBody(body: unknown): { preview: PreviewOptions; request: Record<string, unknown> } {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw ApiError.validation([{ type: 'model_type', loc: ['body'], msg: 'Input should be an object: a render request with a "preview" object', pointer: '' }]);
+  }
+  const { preview: _preview, ...request } = body as Record<string, unknown>;
+  const checked = validateBodyMember(previewSchema, body as Record<string, unknown>, 'preview');
+  if (checked.ok) return { preview: checked.value, request };
+  const requestProblems = validateRenderRequest(request);
+  throw ApiError.validation([...(requestProblems.ok ? [] : requestProblems.errors), ...checked.errors]);
+}
+
+function submitErrorOf(error: ApiError): SubmitError {
+  return { status: error.status, code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+}
+
+function costOf(request: RenderRequest, media: Record<string, MediaInfo>): RenderCost {
+  return renderCost(request, resolveRequest(request, media));
+}
+
+/** What the full render would cost: render minutes (0 for a still) and the size the plan caps. */
+function estimateOf(cost: RenderCost) {
+  return {
+    render_minutes: Math.round((cost.billedSeconds / 60) * 1000) / 1000,
+    frames: cost.frames,
+    pixels_per_frame: cost.pixelsPerFrame,
+    pixel_frames: cost.pixelFrames,
+    media_seconds: Math.round(cost.mediaSeconds * 1000) / 1000,
+  };
+}
