@@ -22,6 +22,7 @@ import { ReadinessModule } from './infra/readiness/readiness.module';
 import { FilesModule, StorageModule } from './infra/storage/storage.module';
 import { DATABASE_URL, RUNTIME_ROLE } from './infra/tokens';
 import { SkillsModule } from './skills/skills.module';
+import { ProjectsModule } from './projects/projects.module';
 import { SystemModule } from './system/system.module';
 import { TasksModule } from './tasks/tasks.module';
 import { UploadsModule } from './uploads/uploads.module';
@@ -73,7 +74,7 @@ export class AppModule {
         AssetsModule.forRole(servesApi),
         RendersModule.forRole(servesApi),
         TasksModule.forRole(servesApi),
-        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule] : []),
+        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, ProjectsModule] : []),
       ],
       providers: globals,
       exports: [DATABASE_URL, RUNTIME_ROLE, EventPublisher],

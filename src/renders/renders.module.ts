@@ -5,19 +5,28 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
 import { RemotionRenderer } from './engine/remotion-renderer';
 import { RenderPipeline } from './render-pipeline.service';
 import { RenderWorker } from './render-worker.service';
+import { BrandKitRepository } from '../brand-kits/brand-kit.repository';
+import { RenderTemplates } from './render-template';
 import { RendersController } from './renders.controller';
 import { RendersService } from './renders.service';
 
 /** Routes only where the REST API is served; the queue and worker everywhere (the worker idles in `api`). */
 @Module({})
 export class RendersModule {
+  // Nest tells dynamic modules apart by object identity: every importer must get the same one.
+  private static readonly byRole = new Map<boolean, DynamicModule>();
+
   static forRole(servesApi: boolean): DynamicModule {
-    return {
+    const known = RendersModule.byRole.get(servesApi);
+    if (known) return known;
+    const module: DynamicModule = {
       module: RendersModule,
       imports: [JobsModule, AssetsModule.forRole(servesApi), WebhooksModule.forRole(servesApi)],
       controllers: servesApi ? [RendersController] : [],
-      providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer],
+      providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer, RenderTemplates, BrandKitRepository],
       exports: [RendersService],
     };
+    RendersModule.byRole.set(servesApi, module);
+    return module;
   }
 }

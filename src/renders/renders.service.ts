@@ -26,13 +26,19 @@ import { planOf } from '../workspaces/plans';
 import { Workspace } from '../workspaces/workspace.entity';
 import { capViolations, renderCost, runLimitSeconds } from './render-cost';
 import { RENDER_QUEUE } from './render-queue';
+import { RenderTemplates, TemplateOptions } from './render-template';
 
 export type RenderSubmitOut = JobView & { ok: boolean; violations: ReturnType<typeof truncateViolations> };
 
 export interface SubmitOptions {
   idempotencyKey?: string;
+  /** What the Idempotency-Key is bound to when it is not the body itself (a project render). */
+  idempotencyPayload?: unknown;
   projectId?: string;
+  projectVersion?: number;
   isPreview?: boolean;
+  /** Template values (project renders); see RenderTemplates. */
+  template?: TemplateOptions;
 }
 
 /** Parses a render request at the boundary; every problem is a 422 in the spec's shape. */
@@ -61,24 +67,26 @@ export class RendersService {
     private readonly jobRows: JobRepository,
     private readonly intake: MediaIntake,
     private readonly webhooks: WebhooksService,
+    private readonly templates: RenderTemplates,
   ) {}
 
   async submit(workspace: Workspace, body: unknown, options: SubmitOptions = {}): Promise<{ replayed: boolean; body: RenderSubmitOut }> {
     // Sources are checked (and stored assets read) before anything is written: a 422 leaves no trace.
-    const parsed = parseRenderRequest(body);
+    const filled = await this.templates.fill(workspace, body, options.template);
+    const parsed = parseRenderRequest(filled.body);
     this.webhooks.assertJobWebhookUrl(parsed.webhook_url);
     const { request, ingest, media } = await this.intake.prepareRender(workspace, parsed);
     // Media lengths not known yet count as the schema's fallback; the worker checks again once probed.
     const cost = renderCost(request, resolveRequest(request, media));
     const overCaps = capViolations(cost, planOf(workspace.plan), workspace.plan);
     if (overCaps.length > 0) throw ApiError.validation(overCaps);
-    const violations = findViolations(request, media);
+    const violations = [...filled.notes, ...findViolations(request, media)];
     const ok = !violations.some((v) => v.severity === 'error');
 
     return this.db.transaction(async (tx) =>
       this.idempotency.run(
         tx,
-        { workspaceId: workspace.id, scope: 'renders', key: options.idempotencyKey, payload: body },
+        { workspaceId: workspace.id, scope: 'renders', key: options.idempotencyKey, payload: options.idempotencyPayload ?? body },
         async () => {
           const reserved = options.isPreview ? 0 : cost.billedSeconds;
           if (!options.isPreview) await this.quota.reserve(tx, 'render', workspace, reserved);
@@ -116,6 +124,7 @@ export class RendersService {
       metadata: (request.metadata ?? {}) as Record<string, unknown>,
       webhookUrl: request.webhook_url ?? null,
       projectId: options.projectId ?? null,
+      projectVersion: options.projectVersion ?? null,
       queueName: RENDER_QUEUE.name,
       ...limits,
     });
