@@ -23,6 +23,7 @@ import { FilesModule, StorageModule } from './infra/storage/storage.module';
 import { DATABASE_URL, RUNTIME_ROLE } from './infra/tokens';
 import { SkillsModule } from './skills/skills.module';
 import { ProjectsModule } from './projects/projects.module';
+import { BrandKitsModule } from './brand-kits/brand-kits.module';
 import { SystemModule } from './system/system.module';
 import { TasksModule } from './tasks/tasks.module';
 import { UploadsModule } from './uploads/uploads.module';
@@ -74,6 +75,7 @@ export class AppModule {
         AssetsModule.forRole(servesApi),
         RendersModule.forRole(servesApi),
         TasksModule.forRole(servesApi),
+        BrandKitsModule.forRole(servesApi),
         ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, ProjectsModule] : []),
       ],
       providers: globals,
