@@ -9,6 +9,7 @@ bash scripts/install.sh
 if [ -z "${DATABASE_URL:-}" ] && command -v pg_isready >/dev/null 2>&1 && pg_isready -q -h 127.0.0.1 -p 5432; then
   export DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres"
 fi
+npm run lint
 npm run typecheck
 
 # Every dependency install script is reviewed in package.json's allowScripts (docs/decisions.md).

@@ -64,5 +64,6 @@ describe('a worker crash mid-render', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // A worker boots twice and the render runs twice: minutes on a busy machine.
+  }, 300_000);
 });

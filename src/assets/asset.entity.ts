@@ -4,7 +4,7 @@ import type { MediaKind } from '../infra/media/media-types';
 export type AssetKind = MediaKind;
 
 /**
- * Where an asset is in its life (spec 3, "reserved to present"):
+ * Where an asset is in its life:
  * - `reserved`: an upload slot exists; no bytes have been seen in storage yet.
  * - `probing`: the bytes are stored; ffprobe has not read them yet.
  * - `ingesting`: an external file is being copied in for a render (`ingest_external`).

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ExternalSource } from '../../composition/src/schema';
 import { newId } from '../common/ids';
+import { JobFailure } from '../jobs/job-failure';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { GuardedFetcher } from '../infra/http/guarded-fetcher';
@@ -23,14 +24,7 @@ const LEASE_RENEW_MS = 20_000;
 const WAIT_POLL_MS = 500;
 
 /** A copy that cannot succeed: the job fails with this code. */
-export class IngestFailure extends Error {
-  constructor(
-    readonly code: 'ingest_failed' | 'codec_unsupported',
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class IngestFailure extends JobFailure<'ingest_failed' | 'codec_unsupported'> {}
 
 /**
  * Stored copies of external files, one per URL per workspace (`ingest_external`). The asset row is

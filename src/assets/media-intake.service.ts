@@ -166,7 +166,7 @@ export class MediaIntake {
   }
 
   /**
-   * Spec 2.3: without ingest, external video and audio go to the renderer unread, so their length
+   * Without ingest, external video and audio go to the renderer unread, so their length
    * must be given (`out_point`). The service's own assets have a known length.
    */
   private assertTrimmed(request: RenderRequest): void {

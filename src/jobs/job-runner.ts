@@ -1,4 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { Job as QueueJob } from 'pg-boss';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -27,7 +29,17 @@ export interface JobWork {
   retryLimit: number;
   /** Seconds before such a retry (default 5). */
   retryDelaySeconds?: number;
+  /**
+   * The status the work runs in. `processing` (default): the job's own work, claimed from `queued`
+   * and ending it `completed`. `ingesting`: a stage before the job is queued (copying its files);
+   * success moves it to `queued` and calls `advance` in that same transaction.
+   */
+  stage?: 'processing' | 'ingesting';
+  /** The code a job fails with after unexpected errors (default `internal`). */
+  failureCode?: string;
   run(job: Job, signal: AbortSignal, report: (stage: ProgressStage | null, percent: number) => void): Promise<JobOutcome>;
+  /** Stage work only: what follows success, inside the transaction that moves the row to `queued`. */
+  advance?(tx: EntityManager, job: Job): Promise<void>;
   /** The job was cancelled after its work finished: discard what it made. */
   discard?(outcome: JobOutcome): Promise<void>;
 }
@@ -44,6 +56,7 @@ export class JobRunner {
   private readonly logger = new Logger('JobRunner');
 
   constructor(
+    @InjectDataSource() private readonly db: DataSource,
     private readonly jobs: JobRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly queues: QueueService,
@@ -89,11 +102,12 @@ export class JobRunner {
 
   private async process(queued: QueueJob<JobPayload>, work: JobWork): Promise<void> {
     const jobId = queued.data.job_id;
-    const job = await this.jobs.markProcessing(jobId);
-    if (!job) return; // cancelled or already finished
+    const stage = work.stage ?? 'processing';
+    const job = stage === 'processing' ? await this.jobs.markProcessing(jobId) : await this.jobs.findById(jobId);
+    if (!job || job.status !== stage) return; // cancelled or already finished
     const abort = new AbortController();
     queued.signal?.addEventListener('abort', () => abort.abort(new Error('queue expiry')), { once: true });
-    const progress = new ProgressWriter(this.jobs, job.id, abort);
+    const progress = new ProgressWriter(this.jobs, job.id, stage, abort);
     try {
       const outcome = await work.run(job, abort.signal, (stage, percent) => {
         progress.report(stage, percent);
@@ -101,13 +115,20 @@ export class JobRunner {
         void this.events.jobEvent(`${work.kind}.progress`, { ...job, progressStage: stage, progressPercent: Math.min(99, Math.floor(percent)) });
       });
       await progress.stop();
-      if (await this.jobs.complete(job.id, outcome)) await this.publishOutcome(`${work.kind}.completed`, job.id);
-      else await work.discard?.(outcome); // cancelled while finishing
+      if (stage === 'ingesting') {
+        await this.db.transaction(async (tx) => {
+          if (await this.jobs.release(tx, job.id)) await work.advance?.(tx, job);
+        });
+      } else if (await this.jobs.complete(job.id, outcome)) {
+        await this.publishOutcome(`${work.kind}.completed`, job.id);
+      } else {
+        await work.discard?.(outcome); // cancelled while finishing
+      }
     } catch (error) {
       await progress.stop();
       if (abort.signal.aborted && !queued.signal?.aborted) return; // cancelled by the user
       if (error instanceof JobFailure) {
-        await this.fail(job, error.code, error.message);
+        await this.fail(job, stage, error.code, error.message);
         return;
       }
       if (queued.retryCount < work.retryLimit) {
@@ -115,18 +136,19 @@ export class JobRunner {
         throw error;
       }
       this.logger.error(`${work.label} ${job.id} failed: ${(error as Error).stack ?? error}`);
-      await this.fail(job, 'internal', `${work.label} failed unexpectedly; the error has been logged`);
+      await this.fail(job, stage, work.failureCode ?? 'internal', `${work.label} failed unexpectedly; the error has been logged`);
     }
   }
 
   private async failDead(dead: QueueJob<JobPayload>, work: JobWork): Promise<void> {
     const job = await this.jobs.findById(dead.data.job_id);
-    if (job) await this.fail(job, 'internal', `${work.label} failed after ${work.retryLimit + 1} attempts`);
+    if (job) await this.fail(job, work.stage ?? 'processing', work.failureCode ?? 'internal', `${work.label} failed after ${work.retryLimit + 1} attempts`);
   }
 
   /** Only a live job fails: a cancelled one stays cancelled. */
-  private async fail(job: Job, code: string, message: string): Promise<void> {
-    if (await this.jobs.fail(job.id, { code, message })) await this.publishOutcome(`${job.kind}.failed`, job.id);
+  private async fail(job: Job, stage: 'processing' | 'ingesting', code: string, message: string): Promise<void> {
+    const failed = stage === 'ingesting' ? await this.jobs.failIngest(job.id, { code, message }) : await this.jobs.fail(job.id, { code, message });
+    if (failed) await this.publishOutcome(`${job.kind}.failed`, job.id);
   }
 
   /** Sends the job as it ended to its webhooks; a failure here is logged and the outcome stands. */

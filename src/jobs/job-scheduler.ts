@@ -7,7 +7,7 @@ import { PLANS, planOf } from '../workspaces/plans';
 import type { Job } from './job.entity';
 import { JobRepository } from './job.repository';
 
-/** Previews jump every full render of every workspace (spec: previews are ahead in the queue). */
+/** Previews jump every full render of every workspace (docs/decisions.md, Plans, quotas and fairness). */
 export const PREVIEW_PRIORITY = 1_000_000;
 
 /**

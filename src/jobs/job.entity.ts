@@ -19,7 +19,7 @@ export interface JobError {
   message: string;
 }
 
-/** Renders and tasks share one table and one lifecycle (spec 2.2, 3). */
+/** Renders and tasks share one table and one lifecycle (docs/decisions.md, Jobs). */
 @Entity('jobs')
 export class Job {
   @PrimaryColumn('text')

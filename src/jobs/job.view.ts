@@ -1,6 +1,6 @@
 import { Job } from './job.entity';
 
-/** The Job object of spec 2.2, as every route and webhook shows it. */
+/** The Job object, as every route and webhook shows it. */
 export function toJobView(job: Job) {
   return {
     id: job.id,

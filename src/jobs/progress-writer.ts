@@ -7,8 +7,8 @@ const CANCEL_POLL_INTERVAL_MS = 1000;
 
 /**
  * Writes progress without touching `updated_at` (it marks status changes), throttled. Every write
- * and a one-second poll check the row is still `processing`; when it is not, the job (render or
- * task) is aborted.
+ * and a one-second poll check the row still has the status the work runs in; when it has not, the
+ * work is aborted.
  */
 export class ProgressWriter {
   private last = 0;
@@ -19,6 +19,8 @@ export class ProgressWriter {
   constructor(
     private readonly jobs: JobRepository,
     private readonly jobId: string,
+    /** The status the job must keep while the work runs; any other means it was cancelled. */
+    private readonly status: 'processing' | 'ingesting',
     private readonly abort: AbortController,
   ) {
     this.poll = setInterval(() => this.flush(true), CANCEL_POLL_INTERVAL_MS);
@@ -36,9 +38,10 @@ export class ProgressWriter {
     this.last = Date.now();
     this.writing = this.writing
       .then(async () => {
-        const stillProcessing = update
-          ? await this.jobs.writeProgress(this.jobId, update.stage, update.percent)
-          : await this.jobs.hasStatus(this.jobId, 'processing');
+        const stillProcessing =
+          update && this.status === 'processing'
+            ? await this.jobs.writeProgress(this.jobId, update.stage, update.percent)
+            : await this.jobs.hasStatus(this.jobId, this.status);
         if (!stillProcessing) this.abort.abort(new Error('cancelled'));
       })
       .catch(() => undefined);

@@ -44,7 +44,7 @@ export class Foundation1763769600000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
     await q.query(`CREATE INDEX signup_codes_workspace_idx ON signup_codes (workspace_id, created_at DESC)`);
-    // Fixed-window counters shared by every API process (decisions.md: never in one process's memory).
+    // Fixed-window counters shared by every API process (docs/decisions.md, Rate limits: never in one process's memory).
     await q.query(`
       CREATE UNLOGGED TABLE rate_limit_buckets (
         scope text NOT NULL,

@@ -3,7 +3,7 @@ import { GOOGLE_CAPABILITIES } from './transcribe/engines/google-speech.engine';
 import { POCKETSPHINX_CAPABILITIES } from './transcribe/engines/pocketsphinx.engine';
 import { EngineCapabilities, SpeechEngineName } from './transcribe/engines/speech-engine';
 
-/** Every task type the catalog names (spec 2.2: the older references list three more than `transcribe`). */
+/** Every task type the catalog names (`transcribe` and three it does not run yet). */
 export const TASK_TYPES = ['transcribe', 'remove_background', 'super_resolution', 'gaze_redirect'] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 

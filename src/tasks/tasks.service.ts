@@ -28,7 +28,7 @@ export function transcribeRunLimitSeconds(audioSeconds: number): number {
   return Math.min(MAX_JOB_ATTEMPT_SECONDS, Math.ceil(300 + audioSeconds * 3));
 }
 
-/** Tasks API (spec 4.5): submit, list, read, cancel. Transcription minutes are a monthly allowance of the plan. */
+/** Tasks API: submit, list, read, cancel. Transcription minutes are a monthly allowance of the plan. */
 @Injectable()
 export class TasksService {
   constructor(
@@ -79,7 +79,7 @@ export class TasksService {
     );
   }
 
-  /** The body is validated like a supported type's (spec 4.5), then refused: nothing here removes backgrounds yet. */
+  /** The body is validated like a supported type's, then refused: nothing here removes backgrounds yet. */
   submitRemoveBackground(body: RemoveBackgroundRequestDto): never {
     this.webhooks.assertJobWebhookUrl(body.webhook_url);
     throw this.unsupported('remove_background');
@@ -111,7 +111,7 @@ export class TasksService {
     );
   }
 
-  /** Spec 4.5: a transcribe task has no file (its data is on `result`), so this is 404 for it. */
+  /** A transcribe task has no file (its data is on `result`), so this is 404 for it. */
   async download(workspace: Workspace, id: string): Promise<{ url: string; expires_at: string }> {
     const job = await this.jobs.find(workspace, 'task', id);
     if (job.status !== 'completed' || !job.outputKey) {

@@ -62,7 +62,7 @@ export class UploadsService {
         storageKey: key,
         contentType: body.content_type,
         name: body.filename ?? key,
-        // Spec 4.3: a duration means nothing for an image, pixels nothing for audio.
+        // A duration means nothing for an image, pixels nothing for audio.
         duration: kind === 'image' ? null : (body.duration ?? null),
         width: kind === 'audio' ? null : (body.width ?? null),
         height: kind === 'audio' ? null : (body.height ?? null),

@@ -17,7 +17,7 @@ describe('webhook retry schedule', () => {
     expect(parseRetrySchedule(Array(20).fill('1').join(','))).toEqual({ delays: Array(20).fill(1) });
   });
 
-  it('defaults to decisions.md: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, so 8 attempts', () => {
+  it('defaults to the documented schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, so 8 attempts', () => {
     expect(DEFAULT_RETRY_SCHEDULE_SECONDS).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
     const delays = [1, 2, 3, 4, 5, 6, 7, 8].map((attempts) => retryDelayAfter(DEFAULT_RETRY_SCHEDULE_SECONDS, attempts));
     expect(delays).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000, null]);

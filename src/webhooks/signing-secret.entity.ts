@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * The workspace's webhook signing secret (one for all its webhooks, spec part 6). Unlike an API
+ * The workspace's webhook signing secret (one for all its webhooks). Unlike an API
  * key it is kept as is: every delivery is signed with it. It is never selected by default, never
  * logged, and shown only on registration and rotation.
  */

@@ -1,6 +1,6 @@
 import type { JobEventType } from '../jobs/event-publisher';
 
-/** The events a webhook can subscribe to (spec part 6). Progress events only go to per-request URLs. */
+/** The events a webhook can subscribe to . Progress events only go to per-request URLs. */
 export const SUBSCRIBABLE_EVENTS = [
   'render.completed',
   'render.failed',

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import type { SubscribableEvent } from './webhook-events';
 
-/** A workspace webhook endpoint (spec 2.4). The signing secret belongs to the workspace, not to it. */
+/** A workspace webhook endpoint. The signing secret belongs to the workspace, not to it. */
 @Entity('webhooks')
 export class Webhook {
   @PrimaryColumn('text')

@@ -21,7 +21,7 @@ import { webhookUrlProblem } from './webhook-url';
 import { Webhook } from './webhook.entity';
 import { DeliveryView, toDeliveryView, toWebhookView, WebhookView } from './webhook.views';
 
-/** Workspace webhooks (spec 4.7). Every lookup is scoped to the caller's workspace: another's id is 404. */
+/** Workspace webhooks. Every lookup is scoped to the caller's workspace: another's id is 404. */
 @Injectable()
 export class WebhooksService {
   private readonly addressPolicy: AddressPolicy;

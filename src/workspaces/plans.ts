@@ -1,7 +1,7 @@
 /**
  * Plans and everything they allow, defined once: the submit checks, the quota service, usage and
- * `/v1/capabilities` (limits.plans) all read this table. Only the free plan exists so far (spec
- * part 8); a new plan is a new row.
+ * `/v1/capabilities` (limits.plans) all read this table. Only the free plan exists so far; a new
+ * plan is a new row.
  */
 export interface PlanLimits {
   /** Completed renders' output minutes a calendar month; queued and running ones are reserved. */

@@ -66,10 +66,12 @@ export function useGrade(element: VisualElement, load: (url: string) => string):
   const seedBox = useRef({ value: 0 }).current;
   seedBox.value = seed;
   const isVideo = element.type === 'video';
+  // A video reads the seed from the box when it redraws; a still is redrawn when its seed changes.
+  const stillSeed = isVideo ? 0 : seed;
   return useMemo(() => {
     if (!settings) return [];
     const activeLut = lutUrl && lut?.url === lutUrl ? lut.lut : null;
     if (isNeutral(settings) && !activeLut) return [];
-    return [gradeEffect({ settings, lut: activeLut, lutKey: lutUrl ?? '', seed: isVideo ? seedBox : seed })];
-  }, [settings, lut, lutUrl, isVideo, seedBox, isVideo ? 0 : seed]);
+    return [gradeEffect({ settings, lut: activeLut, lutKey: lutUrl ?? '', seed: isVideo ? seedBox : stillSeed })];
+  }, [settings, lut, lutUrl, isVideo, seedBox, stillSeed]);
 }

@@ -10,8 +10,8 @@ import {
 } from './vocabulary';
 
 /**
- * Element schemas, built from field groups shared across element types (the video element of
- * spec 2.3 is the template; Creatomate's names where the spec is silent). Every object is strict.
+ * Element schemas, built from field groups shared across element types (the video element is the
+ * template; Creatomate's names where the interface is silent). Every object is strict.
  */
 
 const adjustment = z.number().min(-100).max(100);

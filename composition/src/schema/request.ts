@@ -6,7 +6,7 @@ import { checkMotionReferences } from './motion-references';
 import { angle, color, fraction, length, percent, point, positiveSeconds, reference, seconds, url } from './primitives';
 import { ALPHA_FORMATS, AUDIO_FEATURES, DIRECTIONS, MOTIONS, OUTPUT_FORMATS, TRANSITIONS } from './vocabulary';
 
-/** The render request of spec 2.3 (body of `POST /v1/renders`). */
+/** The render request (body of `POST /v1/renders`). */
 
 const GRADIENT_CSS_PATTERN = /^\s*(?:linear|radial)-gradient\s*\(/;
 /**

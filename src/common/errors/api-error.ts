@@ -1,4 +1,4 @@
-/** Error codes of the spec (part 7), plus the few this service adds (see docs/decisions.md). */
+/** Error codes of the interface, plus the few this service adds (docs/decisions.md, Errors). */
 export const ERROR_STATUS = {
   invalid_code: 400,
   unauthorized: 401,

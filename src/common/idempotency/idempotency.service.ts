@@ -8,7 +8,7 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 export type IdempotentOutcome<T> = { replayed: false; body: T } | { replayed: true; body: T };
 
 /**
- * Idempotent submission (spec 4.8.2). The key row is inserted in the same transaction as the job:
+ * Idempotent submission. The key row is inserted in the same transaction as the job:
  * a concurrent duplicate blocks on the primary key until the first commits, then finds the row and
  * replays, so exactly one job exists per key. Same key with another body → 409.
  */

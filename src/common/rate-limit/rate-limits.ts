@@ -1,6 +1,6 @@
 /**
- * Every rate limit the service enforces, in one table. The first three are the spec's per-IP
- * limits (part 8) and are published in /v1/capabilities; the signup ones come from decisions.md;
+ * Every rate limit the service enforces, in one table. The per-IP limits of renders, tasks
+ * and auth sync are published in /v1/capabilities; the signup ones are not (docs/decisions.md, Rate limits);
  * `webhook_test` bounds the side effects of one workspace (counted by the service, after auth).
  */
 export const RATE_LIMITS = {

@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { ApiError, ValidationErrorItem } from '../errors/api-error';
 import { jsonPointer } from './suggest';
 
-/** decisions.md: JSON nested deeper than this is refused on every route. */
+/** docs/decisions.md, Errors: JSON nested deeper than this is refused on every route. */
 export const MAX_JSON_DEPTH = 64;
 
 /** Names that reach an object's prototype when a library assigns them as properties. */
@@ -79,7 +79,7 @@ export function hostileInputGuard(takesRawBody: (req: Request) => boolean) {
     checkQuery(req, items);
     if (req.body !== undefined && req.body !== null && typeof req.body === 'object') checkBody(req.body, items);
     else if (hasBody(req) && !takesRawBody(req)) {
-      // Bodies are JSON (spec); one of another type would otherwise be ignored without a word.
+      // Bodies are JSON; one of another type would otherwise be ignored without a word.
       items.push({
         type: 'content_type',
         loc: ['header', 'content-type'],

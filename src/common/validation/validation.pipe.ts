@@ -5,7 +5,7 @@ import { getMetadataStorage, validate, ValidationError } from 'class-validator';
 import { ApiError, ValidationErrorItem } from '../errors/api-error';
 import { closestMatch, jsonPointer } from './suggest';
 
-/** class-validator constraint name → Pydantic-style error `type` (decisions.md). */
+/** class-validator constraint name → Pydantic-style error `type` (docs/decisions.md, Errors). */
 const TYPE_BY_CONSTRAINT: Record<string, string> = {
   whitelistValidation: 'extra_forbidden',
   isDefined: 'missing',

@@ -4,7 +4,7 @@ import { REQUEST_LIMITS } from '../../../composition/src/schema';
 import { IsHttpUrl, URL_MAX_LENGTH } from '../../common/validation/http-url.validator';
 import { IsMetadata } from '../../common/validation/metadata.validator';
 
-/** Fields every task body has (spec 4.5). */
+/** Fields every task body has. */
 export class TaskRequestDto {
   @ApiProperty({ description: 'Public URL of the media, or the `source_url` of an upload', format: 'uri', minLength: 1, maxLength: URL_MAX_LENGTH })
   @IsString()
