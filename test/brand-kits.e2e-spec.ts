@@ -13,15 +13,37 @@ interface Seen {
   headers: IncomingHttpHeaders;
 }
 
+interface SiteFile {
+  type: string;
+  body: string | Buffer;
+  /** Answered only once this other path has been requested (lets a page hold its load event). */
+  after?: string;
+}
+
 /** A small web site on `host`: files by path, each with its content type; records every request. */
-async function serveSite(host: string, files: Record<string, { type: string; body: string | Buffer }>) {
+async function serveSite(host: string, files: Record<string, SiteFile>) {
   const seen: Seen[] = [];
+  const arrived = new Map<string, () => void>();
+  const arrival = new Map<string, Promise<void>>();
+  const arrivalOf = (path: string) => {
+    if (!arrival.has(path)) arrival.set(path, new Promise<void>((resolve) => arrived.set(path, resolve)));
+    return arrival.get(path) as Promise<void>;
+  };
   const server: Server = createServer((req, res) => {
     const url = (req.url ?? '/').split('?')[0];
     seen.push({ path: url, headers: req.headers });
+    void arrivalOf(url);
+    arrived.get(url)?.();
     const file = files[url];
     if (!file) return void res.writeHead(404).end('not found');
-    res.writeHead(200, { 'content-type': file.type, 'set-cookie': 'session=secret-value; Path=/' }).end(file.body);
+    void (file.after ? arrivalOf(file.after) : Promise.resolve()).then(() =>
+      res.writeHead(200, { 'content-type': file.type, 'set-cookie': 'session=secret-value; Path=/' }).end(file.body),
+    );
+  });
+  // WebSocket handshakes arrive as upgrades, not requests.
+  server.on('upgrade', (req, socket) => {
+    seen.push({ path: req.url ?? '/', headers: req.headers });
+    socket.destroy();
   });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return { port: (server.address() as AddressInfo).port, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
@@ -67,6 +89,7 @@ describe('brand kits', () => {
         </body></html>`,
       },
       '/site.css': { type: 'text/css', body: css },
+      '/gate.png': { type: 'image/png', body: readFileSync(path.join(dir, 'logo.png')), after: '/ws-settled' },
       '/logo.png': { type: 'image/png', body: readFileSync(path.join(dir, 'logo.png')) },
       '/hostile': {
         type: 'text/html',
@@ -75,7 +98,21 @@ describe('brand kits', () => {
           <style>@font-face { font-family: Evil; src: url(${trapUrl}/font.woff2) } body { font-family: Evil, serif; background: #ffffff }</style>
           </head><body><p>Plain page with text that tries to reach elsewhere.</p>
           <img src="${trapUrl}/pixel.png"><img src="http://169.254.169.254/latest/meta-data/">
-          <script>fetch('${trapUrl}/xhr').catch(() => {}); new Image().src = '${trapUrl}/beacon';</script>
+          <img src="/gate.png">
+          <script>
+            fetch('${trapUrl}/xhr').catch(() => {});
+            new Image().src = '${trapUrl}/beacon';
+            window.open('${trapUrl}/popup');
+            // WebSockets are not intercepted: only the browser's own lockdown stops them. The page's
+            // load waits (gate.png) until both sockets have given up and said so (ws-settled).
+            let pending = 2;
+            const settle = () => { if (--pending === 0) fetch('/ws-settled'); };
+            for (const url of ['ws://0.0.0.0:${trap.port}/ws', 'ws://127.0.0.1:${trap.port}/ws-loopback']) {
+              const socket = new WebSocket(url);
+              socket.onopen = settle;
+              socket.onerror = settle;
+            }
+          </script>
         </body></html>`,
       },
     });
@@ -168,8 +205,9 @@ describe('brand kits', () => {
     expect(made.status).toBe(202);
     const kit = await settled(made.body.id);
     expect(kit.status).toBe('ready');
-    expect(site.seen.some((s) => s.path === '/hostile')).toBe(true);
-    // Stylesheet, font, images, fetch() and a beacon all pointed at 0.0.0.0: none arrived.
+    expect(site.seen.map((s) => s.path)).toEqual(expect.arrayContaining(['/hostile', '/ws-settled', '/gate.png']));
+    // Stylesheet, font, images, fetch(), a beacon, WebSockets (not intercepted: loopback included)
+    // and a popup all pointed at the trap: none arrived.
     expect(trap.seen).toEqual([]);
     // The refused stylesheet's green background never applied.
     expect(kit.palette.bg).toBe('#ffffff');

@@ -66,6 +66,10 @@ export class BrandExtractor implements OnApplicationShutdown {
     const budget = { left: EXTRACTION_LIMITS.totalBytes };
     try {
       const page = await context.newPage();
+      // Popups are not intercepted: they are closed at once (and could not reach anything anyway).
+      context.on('targetcreated', (target) => {
+        void target.page().then((opened) => (opened && opened !== page ? opened.close() : undefined)).catch(() => undefined);
+      });
       await page.setBypassServiceWorker(true);
       await page.setViewport(EXTRACTION_LIMITS.viewport);
       page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
