@@ -18,6 +18,8 @@ interface SiteFile {
   body: string | Buffer;
   /** Answered only once this other path has been requested (lets a page hold its load event). */
   after?: string;
+  /** Answered with a 302 to this URL instead. */
+  redirect?: string;
 }
 
 /** A small web site on `host`: files by path, each with its content type; records every request. */
@@ -36,6 +38,7 @@ async function serveSite(host: string, files: Record<string, SiteFile>) {
     arrived.get(url)?.();
     const file = files[url];
     if (!file) return void res.writeHead(404).end('not found');
+    if (file.redirect) return void res.writeHead(302, { location: file.redirect }).end();
     void (file.after ? arrivalOf(file.after) : Promise.resolve()).then(() =>
       res.writeHead(200, { 'content-type': file.type, 'set-cookie': 'session=secret-value; Path=/' }).end(file.body),
     );
@@ -89,6 +92,7 @@ describe('brand kits', () => {
         </body></html>`,
       },
       '/site.css': { type: 'text/css', body: css },
+      '/moved': { type: 'text/html', body: '', redirect: `${trapUrl}/` },
       '/gate.png': { type: 'image/png', body: readFileSync(path.join(dir, 'logo.png')), after: '/ws-settled' },
       '/logo.png': { type: 'image/png', body: readFileSync(path.join(dir, 'logo.png')) },
       '/hostile': {
@@ -198,6 +202,17 @@ describe('brand kits', () => {
     writeFileSync(png, Buffer.from(await (await fetch(link.body.url)).arrayBuffer()));
     expect(near(await pixelAt(png, 0, 80, 45), [0xe6, 0x39, 0x46])).toBe(true);
     expect(near(await pixelAt(png, 0, 10, 10), [0x45, 0x7b, 0x9d])).toBe(true);
+
+    // A project template may name the kit too; its brand values are filled at render time.
+    const project = await app.http
+      .post('/v1/projects')
+      .set(bearer(key))
+      .send({ name: 'Branded', render_request: { width: 32, height: 32, output_format: 'png', brand_kit_id: made.body.id, background_color: '{{brand.palette.ink}}' } });
+    expect(project.status).toBe(201);
+    const projectRender = await app.http.post(`/v1/projects/${project.body.id}/renders`).set(bearer(key)).send({});
+    expect(projectRender.status).toBe(202);
+    const projectJob = await app.running.app.get(DataSource).query(`SELECT request FROM jobs WHERE id = $1`, [projectRender.body.id]);
+    expect(projectJob[0].request.background_color).toBe('#1b1b3a');
   });
 
   it('never lets the browser reach a refused address, and names missing brand values', async () => {
@@ -241,6 +256,11 @@ describe('brand kits', () => {
     expect(failed.status).toBe('failed');
     expect(failed.error.code).toBe('source_http_status');
     expect(failed.palette).toEqual({});
+    // A page that redirects to a refused address fails at that hop, which is never connected to.
+    const moved = await app.http.post('/v1/brand-kits').set(bearer(key)).send({ url: `http://127.0.0.1:${site.port}/moved` });
+    const refused = await settled(moved.body.id);
+    expect(refused).toMatchObject({ status: 'failed', error: { code: 'source_refused' } });
+    expect(trap.seen.filter((s) => s.path !== '/evil.css')).toEqual([]);
 
     const unknown = await app.http.post('/v1/renders').set(bearer(key)).send({ width: 32, height: 32, brand_kit_id: 'bk_NOPE' });
     expect(unknown.status).toBe(422);
@@ -249,7 +269,7 @@ describe('brand kits', () => {
     expect(notReady.status).toBe(422);
 
     const page = await app.http.get('/v1/brand-kits?limit=2').set(bearer(key)).expect(200);
-    expect(page.body.data[0].id).toBe(gone.body.id);
+    expect(page.body.data.map((k: { id: string }) => k.id)).toEqual([moved.body.id, gone.body.id]);
     expect(page.body.has_more).toBe(true);
     const next = await app.http.get(`/v1/brand-kits?limit=200&cursor=${page.body.next_cursor}`).set(bearer(key)).expect(200);
     expect(next.body.data.length).toBeGreaterThanOrEqual(1);
