@@ -37,6 +37,7 @@ class RecordedEvents extends EventPublisher {
     if (!type.endsWith('.progress')) this.seen.push({ type, jobId: job.id, status: job.status });
   }
   async assetReady(): Promise<void> {}
+  async brandKitReady(): Promise<void> {}
 }
 
 type Attempt = (attempt: number, signal: AbortSignal) => Promise<object>;

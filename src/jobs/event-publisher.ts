@@ -14,4 +14,7 @@ export abstract class EventPublisher {
 
   /** An external file was copied into storage (`ingest_external`): one `asset.ready` per file. */
   abstract assetReady(workspaceId: string, asset: Record<string, unknown>, webhookUrl: string | null): Promise<void>;
+
+  /** A brand kit's extraction ended (`status` ready or failed): `brand_kit.ready` to the workspace's webhooks. */
+  abstract brandKitReady(workspaceId: string, brandKit: Record<string, unknown>): Promise<void>;
 }

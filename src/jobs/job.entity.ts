@@ -73,6 +73,10 @@ export class Job {
   @Column('text', { name: 'project_id', nullable: true })
   projectId: string | null;
 
+  /** The project version rendered (its request at that version). */
+  @Column('integer', { name: 'project_version', nullable: true })
+  projectVersion: number | null;
+
   /** Storage key of the artifact, for signed download URLs. */
   @Column('text', { name: 'output_key', nullable: true })
   outputKey: string | null;

@@ -7,6 +7,7 @@ import { Job, JobError, JobKind, JobOutput, JobStatus, ProgressStage } from './j
 
 /** The fields a submit chooses; the rest start at their defaults. */
 export type NewJob = Pick<Job, 'id' | 'workspaceId' | 'kind' | 'taskType' | 'status' | 'isPreview' | 'request' | 'metadata' | 'webhookUrl' | 'projectId' | 'queueName'> &
+  Partial<Pick<Job, 'projectVersion'>> &
   Partial<Pick<Job, 'reservedSeconds' | 'runLimitSeconds' | 'preview'>>;
 
 /** What a finished job stores: an artifact (renders) or a result (tasks). */

@@ -17,6 +17,9 @@ export function toJobView(job: Job) {
     result: job.result,
     error: job.error,
     metadata: job.metadata,
+    // Renders of a project name it and the version rendered; null otherwise.
+    project_id: job.projectId,
+    project_version: job.projectVersion,
     completed_at: job.completedAt?.toISOString() ?? null,
   };
 }

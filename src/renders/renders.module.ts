@@ -8,20 +8,29 @@ import { PreviewsService } from '../previews/previews.service';
 import { RemotionRenderer } from './engine/remotion-renderer';
 import { RenderPipeline } from './render-pipeline.service';
 import { RenderWorker } from './render-worker.service';
+import { BrandKitRepository } from '../brand-kits/brand-kit.repository';
+import { RenderTemplates } from './render-template';
 import { RendersController } from './renders.controller';
 import { RendersService } from './renders.service';
 
 /** Routes only where the REST API is served; the queue and worker everywhere (the worker idles in `api`). */
 @Module({})
 export class RendersModule {
+  // Nest tells dynamic modules apart by object identity: every importer must get the same one.
+  private static readonly byRole = new Map<boolean, DynamicModule>();
+
   static forRole(servesApi: boolean): DynamicModule {
-    return {
+    const known = RendersModule.byRole.get(servesApi);
+    if (known) return known;
+    const module: DynamicModule = {
       module: RendersModule,
       imports: [JobsModule, AssetsModule.forRole(servesApi), WebhooksModule.forRole(servesApi)],
       // Previews are render jobs (POST /v1/preview), drawn by the same worker.
       controllers: servesApi ? [RendersController, PreviewsController] : [],
-      providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer, PreviewsService, PreviewRenderer],
+      providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer, PreviewsService, PreviewRenderer, RenderTemplates, BrandKitRepository],
       exports: [RendersService],
     };
+    RendersModule.byRole.set(servesApi, module);
+    return module;
   }
 }

@@ -31,14 +31,20 @@ import { Workspace } from '../workspaces/workspace.entity';
 import { assertPreviewFits } from '../previews/preview-job';
 import { capViolations, RenderCost, renderCost, runLimitSeconds } from './render-cost';
 import { RENDER_QUEUE } from './render-queue';
+import { RenderTemplates, TemplateOptions } from './render-template';
 
 export type RenderSubmitOut = JobView & { ok: boolean; violations: ReturnType<typeof truncateViolations> };
 
 export interface SubmitOptions {
   idempotencyKey?: string;
+  /** What the Idempotency-Key is bound to when it is not the body itself (a project render). */
+  idempotencyPayload?: unknown;
   projectId?: string;
+  projectVersion?: number;
   /** A preview job (POST /v1/preview): `is_preview`, never metered, ahead in the queue. */
   preview?: RenderedPreviewOptions;
+  /** Template values (project renders); see RenderTemplates. */
+  template?: TemplateOptions;
 }
 
 export interface PreparedRender {
@@ -77,15 +83,22 @@ export class RendersService {
     private readonly jobRows: JobRepository,
     private readonly intake: MediaIntake,
     private readonly webhooks: WebhooksService,
+    private readonly templates: RenderTemplates,
   ) {}
 
   /**
-   * Every check a submit makes before it writes anything, in order: the body (422), the webhook
-   * URL, the sources (`checkSources: false` reads no file and no asset: unknown lengths count as
-   * the schema's fallback), the plan's per-render caps. A dry run reports what this throws.
+   * Every check a submit makes before it writes anything, in order: templates filled (project
+   * variables, brand kit), the body (422), the webhook URL, the sources (`checkSources: false` reads
+   * no file and no asset: unknown lengths count as the schema's fallback), the plan's per-render
+   * caps. A dry run reports what this throws.
    */
-  async prepare(workspace: Workspace, body: unknown, options: { checkSources?: boolean } = {}): Promise<PreparedRender> {
-    const parsed = parseRenderRequest(body);
+  async prepare(
+    workspace: Workspace,
+    body: unknown,
+    options: { checkSources?: boolean; template?: TemplateOptions } = {},
+  ): Promise<PreparedRender> {
+    const filled = await this.templates.fill(workspace, body, options.template);
+    const parsed = parseRenderRequest(filled.body);
     this.webhooks.assertJobWebhookUrl(parsed.webhook_url);
     const { request, ingest, media } =
       options.checkSources === false ? this.intake.prepareWithoutSources(workspace, parsed) : await this.intake.prepareRender(workspace, parsed);
@@ -94,13 +107,13 @@ export class RendersService {
     const cost = renderCost(request, resolved);
     const overCaps = capViolations(cost, planOf(workspace.plan), workspace.plan);
     if (overCaps.length > 0) throw ApiError.validation(overCaps);
-    const violations = findViolations(request, media);
+    const violations = [...filled.notes, ...findViolations(request, media)];
     return { request, ingest, media, resolved, cost, violations, ok: !violations.some((v) => v.severity === 'error') };
   }
 
   async submit(workspace: Workspace, body: unknown, options: SubmitOptions = {}): Promise<{ replayed: boolean; body: RenderSubmitOut }> {
     // Sources are checked (and stored assets read) before anything is written: a 422 leaves no trace.
-    const { request, ingest, resolved, cost, violations, ok } = await this.prepare(workspace, body);
+    const { request, ingest, resolved, cost, violations, ok } = await this.prepare(workspace, body, { template: options.template });
     if (options.preview) assertPreviewFits(options.preview, resolved);
     const isPreview = options.preview !== undefined;
 
@@ -110,7 +123,7 @@ export class RendersService {
         // A preview's key is its own: the same render body previewed is not the same request.
         isPreview
           ? { workspaceId: workspace.id, scope: 'previews', key: options.idempotencyKey, payload: { body, preview: options.preview } }
-          : { workspaceId: workspace.id, scope: 'renders', key: options.idempotencyKey, payload: body },
+          : { workspaceId: workspace.id, scope: 'renders', key: options.idempotencyKey, payload: options.idempotencyPayload ?? body },
         async () => {
           const reserved = isPreview ? 0 : cost.billedSeconds;
           if (!isPreview) await this.quota.reserve(tx, 'render', workspace, reserved);
@@ -149,6 +162,7 @@ export class RendersService {
       metadata: (request.metadata ?? {}) as Record<string, unknown>,
       webhookUrl: request.webhook_url ?? null,
       projectId: options.projectId ?? null,
+      projectVersion: options.projectVersion ?? null,
       queueName: RENDER_QUEUE.name,
       ...limits,
     });

@@ -51,6 +51,14 @@ export class WebhookEventPublisher extends EventPublisher {
     }
   }
 
+  async brandKitReady(workspaceId: string, brandKit: Record<string, unknown>): Promise<void> {
+    try {
+      await this.publish({ workspaceId, type: 'brand_kit.ready', data: brandKit, jobId: null }, null);
+    } catch (error) {
+      this.logger.error(`Could not publish brand_kit.ready for workspace ${workspaceId}: ${(error as Error).message}`);
+    }
+  }
+
   private async publishJob(type: JobEventType, job: Job): Promise<void> {
     try {
       const data = await this.presenter.present(job);

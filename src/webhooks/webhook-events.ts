@@ -7,6 +7,7 @@ export const SUBSCRIBABLE_EVENTS = [
   'task.completed',
   'task.failed',
   'asset.ready',
+  'brand_kit.ready',
   'webhook.test',
 ] as const;
 

@@ -22,6 +22,10 @@ export {
 } from './resolve';
 export { externalSources, type ExternalSource } from './sources';
 export { CATALOGS, type CatalogEntry } from './catalogs';
+export {
+  brandVariables, findPlaceholders, nearestFontFamily, substituteVariables, VARIABLE_NAME_PATTERN,
+  type BrandFontFallback, type BrandVariableSource, type Placeholder, type SubstitutionResult, type Variables,
+} from './variables';
 export { elementJsonSchemas, previewRequestJsonSchema, requestJsonSchema } from './json-schema';
 export {
   ALPHA_FORMATS, ELEMENT_TYPES, FONT_FAMILIES, FONTS, OUTPUT_FORMATS, type ElementType, type FontFamily, type OutputFormat,

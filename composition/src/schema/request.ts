@@ -164,6 +164,12 @@ export const renderRequestSchema = z
     metadata: metadataSchema.optional(),
     webhook_url: url.nullish(),
     ingest_external: z.boolean().nullish(),
+    brand_kit_id: z
+      .string()
+      .max(100)
+      .regex(/^bk_[A-Za-z0-9]{1,64}$/, { error: 'A brand kit id looks like "bk_…" (GET /v1/brand-kits)' })
+      .nullish()
+      .describe('A ready brand kit of the workspace: its values become the {{brand.palette.primary}}, {{brand.fonts.heading}}, {{brand.logo_url}}, … variables of string fields'),
   })
   .superRefine((request, ctx) => {
     const hasWidth = request.width != null;

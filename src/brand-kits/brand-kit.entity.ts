@@ -1,0 +1,56 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+export type BrandKitStatus = 'extracting' | 'ready' | 'failed';
+export type CornerFeel = 'sharp' | 'soft' | 'pill';
+export type PaletteRole = 'primary' | 'secondary' | 'accent' | 'bg' | 'ink';
+export type Palette = Partial<Record<PaletteRole, string>>;
+export type BrandFonts = Partial<Record<'heading' | 'body', string>>;
+
+export interface BrandKitError {
+  code: string;
+  message: string;
+}
+
+/** Values extracted from a web page (spec 2.4). A field not confidently extracted is absent. */
+@Entity('brand_kits')
+export class BrandKit {
+  @PrimaryColumn('text')
+  id: string;
+
+  @Column('text', { name: 'workspace_id' })
+  workspaceId: string;
+
+  @Column('text', { nullable: true })
+  name: string | null;
+
+  @Column('text', { name: 'source_url' })
+  sourceUrl: string;
+
+  @Column('text')
+  status: BrandKitStatus;
+
+  @Column('jsonb', { default: {} })
+  palette: Palette;
+
+  @Column('jsonb', { default: {} })
+  fonts: BrandFonts;
+
+  @Column('text', { name: 'logo_url', nullable: true })
+  logoUrl: string | null;
+
+  @Column('text', { name: 'corner_feel', nullable: true })
+  cornerFeel: CornerFeel | null;
+
+  /** Per-field scores 0–1, keyed like `palette.primary`. */
+  @Column('jsonb', { default: {} })
+  confidence: Record<string, number>;
+
+  @Column('jsonb', { nullable: true })
+  error: BrandKitError | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,18 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { BrandExtractor } from './brand-extractor';
+import { BrandKitRepository } from './brand-kit.repository';
+import { BrandKitWorker } from './brand-kit.worker';
+import { BrandKitsController } from './brand-kits.controller';
+import { BrandKitsService } from './brand-kits.service';
+
+/** Routes where the REST API is served; the extraction queue and its handler in every role. */
+@Module({})
+export class BrandKitsModule {
+  static forRole(servesApi: boolean): DynamicModule {
+    return {
+      module: BrandKitsModule,
+      controllers: servesApi ? [BrandKitsController] : [],
+      providers: [BrandKitRepository, BrandExtractor, BrandKitWorker, ...(servesApi ? [BrandKitsService] : [])],
+    };
+  }
+}

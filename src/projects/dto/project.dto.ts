@@ -1,0 +1,50 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, MaxLength, Min, MinLength } from 'class-validator';
+import { PageQueryDto } from '../../common/pagination/pagination';
+import { PROJECT_LIMITS } from '../project-template';
+
+export class CreateProjectDto {
+  @ApiProperty({ minLength: 1, maxLength: PROJECT_LIMITS.name_length })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(PROJECT_LIMITS.name_length)
+  name: string;
+
+  @ApiProperty({ description: 'A render request (POST /v1/renders body); strings may hold {{variable}} placeholders', type: 'object', additionalProperties: true })
+  @IsObject()
+  render_request: Record<string, unknown>;
+
+  @ApiPropertyOptional({ description: 'Default values of the placeholders: name → string', type: 'object', additionalProperties: { type: 'string' } })
+  @IsOptional()
+  @IsObject()
+  variables?: Record<string, unknown>;
+}
+
+export class ProjectOpsDto {
+  @ApiPropertyOptional({ description: 'The version these ops were written against; another current version is 409' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  base_version?: number;
+
+  @ApiProperty({ description: 'RFC 6902 JSON Patch operations on the render request, applied all or nothing', type: 'array', items: { type: 'object' } })
+  // Checked op by op by the service, which can point at the offending op.
+  @IsDefined()
+  ops: unknown;
+}
+
+export class ProjectRenderDto {
+  @ApiPropertyOptional({ description: 'Values for this render, over the project defaults', type: 'object', additionalProperties: { type: 'string' } })
+  @IsOptional()
+  @IsObject()
+  variables?: Record<string, unknown>;
+}
+
+export class GetProjectQueryDto {
+  @ApiPropertyOptional({ enum: ['summary', 'full'], default: 'summary' })
+  @IsOptional()
+  @IsIn(['summary', 'full'])
+  view?: 'summary' | 'full';
+}
+
+export class ListProjectsDto extends PageQueryDto {}
