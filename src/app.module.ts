@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AssetsModule } from './assets/assets.module';
 import { EventPublisher } from './jobs/event-publisher';
+import { JobEventsModule } from './job-events/job-events.module';
 import { JobsModule } from './jobs/jobs.module';
 import { RendersModule } from './renders/renders.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -73,7 +74,7 @@ export class AppModule {
         AssetsModule.forRole(servesApi),
         RendersModule.forRole(servesApi),
         TasksModule.forRole(servesApi),
-        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule] : []),
+        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, JobEventsModule] : []),
       ],
       providers: globals,
       exports: [DATABASE_URL, RUNTIME_ROLE, EventPublisher],
