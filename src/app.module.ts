@@ -18,6 +18,7 @@ import { ConfigModule } from './config/config.module';
 import { dataSourceOptions } from './data-source-options';
 import { FetcherModule } from './infra/http/fetcher.module';
 import { MailModule } from './infra/mail/mail.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { QueueModule } from './infra/queue/queue.module';
 import { ReadinessModule } from './infra/readiness/readiness.module';
 import { FilesModule, StorageModule } from './infra/storage/storage.module';
@@ -68,6 +69,7 @@ export class AppModule {
         FetcherModule,
         RateLimitModule,
         ReadinessModule,
+        MetricsModule,
         SystemModule,
         JobsModule,
         WebhooksModule.forRole(servesApi),
