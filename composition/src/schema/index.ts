@@ -11,7 +11,7 @@ export type { GradientObject, Group, Motion, RenderRequest, Transition } from '.
 export { metadataSchema, renderRequestSchema } from './request';
 export { CANVAS_LIMITS, metadataProblem, REQUEST_LIMITS } from './limits';
 export { httpUrlProblem, URL_MAX_LENGTH } from './url-rule';
-export { validateRenderRequest, type ValidationIssue, type ValidationResult } from './validate';
+export { validateRenderRequest, validationIssue, type ValidationIssue, type ValidationResult } from './validate';
 export { findUnsupported, UNSUPPORTED_ELEMENT_FIELDS, UNSUPPORTED_REQUEST_FIELDS } from './unsupported';
 export { findViolations, MAX_VIOLATIONS_RETURNED, truncateViolations, type TruncationMarker, type Violation } from './violations';
 export {

@@ -79,7 +79,7 @@ function toValidationIssues(issue: ZodIssue, input: unknown, base: Path): Valida
       const value = valueAt(path, input);
       const suggestion = typeof value === 'string' ? closestMatch(value, issue.values.map(String)) : undefined;
       const type = issue.values.length > 1 ? 'enum' : 'literal_error';
-      return [item(path, input, type, withSuggestion(issue.message, suggestion), suggestion)];
+      return [item(path, input, type, issue.message, suggestion)];
     }
     case 'not_multiple_of':
       return [item(path, input, 'multiple_of', issue.message)];
@@ -91,7 +91,16 @@ function toValidationIssues(issue: ZodIssue, input: unknown, base: Path): Valida
 }
 
 function item(path: Path, input: unknown, type: string, msg: string, suggestion?: string): ValidationIssue {
-  const issue: ValidationIssue = { type, loc: toLoc(path, input), msg, pointer: jsonPointer(path) };
+  return validationIssue(toLoc(path, input), path, type, msg, suggestion);
+}
+
+/**
+ * One item of `details.errors`, as every validator of the service writes it (this module for the
+ * render request, the REST validation pipe for DTOs): `loc` from the root, the RFC 6901 pointer of
+ * `path` in what was sent, and a suggestion that the message repeats.
+ */
+export function validationIssue(loc: (string | number)[], path: Path, type: string, msg: string, suggestion?: string): ValidationIssue {
+  const issue: ValidationIssue = { type, loc, msg: withSuggestion(msg, suggestion), pointer: jsonPointer(path) };
   if (suggestion !== undefined) issue.suggestion = suggestion;
   return issue;
 }
@@ -109,7 +118,7 @@ function extraField(objectPath: Path, key: string, input: unknown): ValidationIs
   if (misplaced) return item(path, input, 'extra_forbidden', misplaced);
   const suggestion = closestMatch(key, knownFields(objectPath, input));
   const where = owner ? `${owner} elements` : objectPath.length === 0 ? 'the render request' : 'this object';
-  return item(path, input, 'extra_forbidden', withSuggestion(`Extra inputs are not permitted: "${key}" is not a field of ${where}`, suggestion), suggestion);
+  return item(path, input, 'extra_forbidden', `Extra inputs are not permitted: "${key}" is not a field of ${where}`, suggestion);
 }
 
 function unionTag(path: Path, tags: string[], input: unknown): ValidationIssue {
@@ -118,7 +127,7 @@ function unionTag(path: Path, tags: string[], input: unknown): ValidationIssue {
   if (value === undefined) return item(path, input, 'missing', `Field required: every element needs a "type", one of ${expected}`);
   const suggestion = typeof value === 'string' ? closestMatch(value, tags) : undefined;
   const msg = `Input tag '${String(value)}' found using 'type' does not match any of the expected tags: ${expected}`;
-  return item(path, input, 'union_tag_invalid', withSuggestion(msg, suggestion), suggestion);
+  return item(path, input, 'union_tag_invalid', msg, suggestion);
 }
 
 function withSuggestion(msg: string, suggestion: string | undefined): string {

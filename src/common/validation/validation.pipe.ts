@@ -3,7 +3,8 @@ import { DECORATORS } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validate, ValidationError } from 'class-validator';
 import { ApiError, ValidationErrorItem } from '../errors/api-error';
-import { closestMatch, jsonPointer } from './suggest';
+import { validationIssue } from '../../../composition/src/schema';
+import { closestMatch } from './suggest';
 
 /** class-validator constraint name → Pydantic-style error `type` (docs/decisions.md, Errors). */
 const TYPE_BY_CONSTRAINT: Record<string, string> = {
@@ -88,29 +89,21 @@ function toItem(error: ValidationError, path: (string | number)[], root: string,
   const constraints = error.constraints ?? {};
   const names = Object.keys(constraints);
   const loc = [root, ...path];
-  const pointer = jsonPointer(path);
   if (names.includes('whitelistValidation')) {
-    const item: ValidationErrorItem = { type: 'extra_forbidden', loc, msg: `Unknown field "${error.property}"`, pointer };
     const suggestion = closestMatch(error.property, knownProperties(cls));
-    if (suggestion) {
-      item.suggestion = suggestion;
-      item.msg += `; did you mean "${suggestion}"?`;
-    }
-    return item;
+    return validationIssue(loc, path, 'extra_forbidden', `Unknown field "${error.property}"`, suggestion);
   }
   if (error.value === undefined && !names.includes('isOptional')) {
-    return { type: 'missing', loc, msg: 'Field required', pointer };
+    return validationIssue(loc, path, 'missing', 'Field required');
   }
   // A wrong type explains the value better than the length or range checks that also failed.
   const name = names.find((n) => TYPE_CONSTRAINTS.has(n)) ?? names[0];
-  const item: ValidationErrorItem = { type: TYPE_BY_CONSTRAINT[name] ?? 'value_error', loc, msg: constraints[name], pointer };
   if ((name === 'isIn' || name === 'isEnum') && typeof error.value === 'string') {
     const allowed = allowedValues(cls, error.property);
     const suggestion = closestMatch(error.value, allowed);
-    item.msg = `Input should be one of ${allowed.map((v) => `"${v}"`).join(', ')}`;
-    if (suggestion) item.suggestion = suggestion;
+    return validationIssue(loc, path, TYPE_BY_CONSTRAINT[name], `Input should be one of ${allowed.map((v) => `"${v}"`).join(', ')}`, suggestion);
   }
-  return item;
+  return validationIssue(loc, path, TYPE_BY_CONSTRAINT[name] ?? 'value_error', constraints[name]);
 }
 
 /**
@@ -129,12 +122,9 @@ function explicitNulls(input: Record<string, unknown>, cls: DtoClass): Validatio
     const documented = Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, cls.prototype, key) as { nullable?: boolean } | undefined;
     if (documented?.nullable) continue;
     const typeCheck = own.find((m) => m.name !== undefined && TYPE_CONSTRAINTS.has(m.name));
-    items.push({
-      type: typeCheck?.name ? TYPE_BY_CONSTRAINT[typeCheck.name] : 'value_error',
-      loc: ['body', key],
-      msg: `"${key}" must not be null; omit the field to leave it unset`,
-      pointer: jsonPointer([key]),
-    });
+    items.push(
+      validationIssue(['body', key], [key], typeCheck?.name ? TYPE_BY_CONSTRAINT[typeCheck.name] : 'value_error', `"${key}" must not be null; omit the field to leave it unset`),
+    );
   }
   return items;
 }
