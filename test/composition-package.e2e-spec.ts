@@ -25,7 +25,7 @@ describe('composition package in a Vite app', () => {
 
   beforeAll(async () => {
     app = mkdtempSync(path.join(tmpdir(), 'vrs-example-'));
-    for (const name of ['package.json', 'package-lock.json', '.npmrc', 'index.html', 'vite.config.js', 'src']) {
+    for (const name of ['package.json', 'package-lock.json', '.npmrc', 'index.html', 'vite.config.js', 'tsconfig.json', 'src']) {
       cpSync(path.join(EXAMPLE, name), path.join(app, name), { recursive: true });
     }
     await run(process.execPath, [path.join(ROOT, 'scripts/pack-composition.mjs'), app], { cwd: ROOT });
@@ -63,6 +63,27 @@ describe('composition package in a Vite app', () => {
     const assets = readdirSync(path.join(app, 'dist/assets'));
     expect(assets.filter((name) => name.startsWith('montserrat-latin-700-normal') && name.endsWith('.woff2'))).toHaveLength(1);
   });
+
+  it('ships type declarations a consumer type-checks against (the example, and misuse refused)', async () => {
+    // Were the declarations missing or unresolvable, the imports would be `any` and the
+    // @ts-expect-error lines unused, which tsc reports as errors.
+    writeFileSync(
+      path.join(app, 'src/package-types.check.ts'),
+      [
+        "import { Main, playerPropsFor, type RenderRequest } from '@video-render-service/composition';",
+        "import { validateRenderRequest } from '@video-render-service/composition/schema';",
+        '// @ts-expect-error width is a number',
+        "export const wrong: RenderRequest = { width: 'wide', elements: [] };",
+        'export const fps: number = playerPropsFor({ elements: [] }).fps;',
+        '// @ts-expect-error fps is a number',
+        'export const notString: string = playerPropsFor({ elements: [] }).fps;',
+        'export const checks = [Main, validateRenderRequest];',
+        '',
+      ].join('\n'),
+    );
+    const { stdout } = await run(path.join(app, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: app });
+    expect(stdout).toBe('');
+  }, 60_000);
 
   it('plays the request in <Player>: the shape fades in over the background, text in the shipped font', async () => {
     const { openBrowser } = await import('@remotion/renderer');
