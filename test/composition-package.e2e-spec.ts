@@ -65,8 +65,8 @@ describe('composition package in a Vite app', () => {
   });
 
   it('ships type declarations a consumer type-checks against (the example, and misuse refused)', async () => {
-    // Were the declarations missing or unresolvable, the imports would be `any` and the
-    // @ts-expect-error lines unused, which tsc reports as errors.
+    // Were the declarations missing or unresolvable, the imports would be `any`, the expected
+    // errors below would not occur, and tsc reports an unused expect-error directive as an error.
     writeFileSync(
       path.join(app, 'src/package-types.check.ts'),
       [

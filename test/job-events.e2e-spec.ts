@@ -1,4 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { get, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { serveFolder } from './helpers/media';
 import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
 interface ServerSentEvent {
@@ -140,5 +145,39 @@ describe('job event streams (Server-Sent Events)', () => {
     const unknown = await readBody(`${app.url}/v1/tasks/task_doesnotexist/events`, key);
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.message).toMatch(/Task/);
+  }, 60_000);
+});
+
+describe('job event streams on an API process (nothing runs the jobs)', () => {
+  let app: TestApp;
+  let key: string;
+  let media: Awaited<ReturnType<typeof serveFolder>>;
+  const fixtures = mkdtempSync(path.join(tmpdir(), 'vrs-events-'));
+
+  beforeAll(async () => {
+    execFileSync('ffmpeg', ['-y', '-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=16000:duration=1', path.join(fixtures, 'tone.wav')]);
+    media = await serveFolder(fixtures);
+    app = await startTestApp({ role: 'api', env: { ALLOW_PRIVATE_NETWORK: 'true' } });
+    ({ key } = await signupVerified(app));
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await media?.close();
+    rmSync(fixtures, { recursive: true, force: true });
+  });
+
+  it('keeps a waiting task\'s stream open until it is cancelled, then sends `cancelled` and closes', async () => {
+    const submitted = await app.http.post('/v1/tasks/transcribe').set(bearer(key)).send({ source_url: `${media.url}/tone.wav` }).expect(202);
+    const id = submitted.body.id;
+    let cancelled: Promise<unknown> | null = null;
+    const { events } = await readEvents(`${app.url}/v1/tasks/${id}/events`, key, () => {
+      // Cancel once the stream has shown the waiting job: the stream must then report the change.
+      cancelled ??= app.http.post(`/v1/tasks/${id}/cancel`).set(bearer(key)).expect(200).then((res) => res.body);
+    });
+    expect(await cancelled).toMatchObject({ id, status: 'cancelled' });
+    expect(events.map((e) => e.event)).toEqual(['status', 'status']);
+    expect(['ingesting', 'queued']).toContain(events[0].data.status);
+    expect(events[1].data).toMatchObject({ id, kind: 'task', task_type: 'transcribe', status: 'cancelled' });
   }, 60_000);
 });
