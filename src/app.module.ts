@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AssetsModule } from './assets/assets.module';
 import { EventPublisher } from './jobs/event-publisher';
+import { JobEventsModule } from './job-events/job-events.module';
 import { JobsModule } from './jobs/jobs.module';
 import { RendersModule } from './renders/renders.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -17,6 +18,7 @@ import { ConfigModule } from './config/config.module';
 import { dataSourceOptions } from './data-source-options';
 import { FetcherModule } from './infra/http/fetcher.module';
 import { MailModule } from './infra/mail/mail.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { QueueModule } from './infra/queue/queue.module';
 import { ReadinessModule } from './infra/readiness/readiness.module';
 import { FilesModule, StorageModule } from './infra/storage/storage.module';
@@ -69,6 +71,7 @@ export class AppModule {
         FetcherModule,
         RateLimitModule,
         ReadinessModule,
+        MetricsModule,
         SystemModule,
         JobsModule,
         WebhooksModule.forRole(servesApi),
@@ -76,7 +79,7 @@ export class AppModule {
         RendersModule.forRole(servesApi),
         TasksModule.forRole(servesApi),
         BrandKitsModule.forRole(servesApi),
-        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, ProjectsModule] : []),
+        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, ProjectsModule, JobEventsModule] : []),
       ],
       providers: globals,
       exports: [DATABASE_URL, RUNTIME_ROLE, EventPublisher],

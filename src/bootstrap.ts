@@ -11,6 +11,7 @@ import { answerClientErrorsWithEnvelope } from './common/errors/client-error';
 import { hostileInputGuard, verifyJsonBytes } from './common/validation/request-input';
 import { startEmbeddedPostgres } from './infra/database/embedded-postgres';
 import { QueueService } from './infra/queue/queue.service';
+import { Metrics } from './metrics/metrics';
 import { isFilesRoute } from './infra/storage/files.controller';
 import { SERVICE_VERSION } from './system/build-info';
 import { jsonLogger } from './common/logging/logger';
@@ -45,6 +46,7 @@ export async function createApp(config: AppConfig, role: Role): Promise<RunningA
   // First, so that requests the body checks below refuse are logged (and carry X-Request-Id) too.
   const requestLog = new RequestLogMiddleware();
   app.use((req: Request, res: Response, next: NextFunction) => requestLog.use(req as AuthenticatedRequest, res, next));
+  app.use(app.get(Metrics).httpMiddleware);
   // Uploads to signed /v1/files/ URLs stream to storage whatever their type; JSON there is a file.
   // Nest's types leave `verify` out because its rawBody option uses it; rawBody is off, so it passes through.
   app.useBodyParser('json', {

@@ -40,6 +40,8 @@ export interface AppConfig {
   allowPrivateNetwork: boolean;
   webhooks: WebhookConfig;
   transcribe: TranscribeConfig;
+  /** Bearer token that `GET /metrics` requires; null: the route answers 404 (docs/decisions.md, Client surface). */
+  metricsToken: string | null;
 }
 
 export interface TranscribeConfig {
@@ -207,6 +209,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     allowPrivateNetwork,
     webhooks,
     transcribe,
+    metricsToken: str('METRICS_TOKEN'),
   };
 }
 

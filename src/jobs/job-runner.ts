@@ -7,6 +7,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { EventPublisher } from './event-publisher';
 import type { JobPayload, QueueDefinition } from '../infra/queue/queue-definition';
 import { QueueService } from '../infra/queue/queue.service';
+import { Metrics } from '../metrics/metrics';
 import { JobFailure } from './job-failure';
 import { WORKSPACE_CONCURRENCY } from './job-scheduler';
 import { Job, JobKind, ProgressStage } from './job.entity';
@@ -61,6 +62,7 @@ export class JobRunner {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly queues: QueueService,
     private readonly events: EventPublisher,
+    private readonly metrics: Metrics,
   ) {}
 
   /** Creates the work's queue and dead-letter queue (every role: the API sends to them). */
@@ -120,19 +122,25 @@ export class JobRunner {
           if (await this.jobs.release(tx, job.id)) await work.advance?.(tx, job);
         });
       } else if (await this.jobs.complete(job.id, outcome)) {
+        this.metrics.jobFinished(work.kind, 'completed', job.startedAt);
         await this.publishOutcome(`${work.kind}.completed`, job.id);
       } else {
+        this.metrics.jobFinished(work.kind, 'cancelled', job.startedAt);
         await work.discard?.(outcome); // cancelled while finishing
       }
     } catch (error) {
       await progress.stop();
-      if (abort.signal.aborted && !queued.signal?.aborted) return; // cancelled by the user
+      if (abort.signal.aborted && !queued.signal?.aborted) {
+        this.metrics.jobFinished(work.kind, 'cancelled', job.startedAt);
+        return; // cancelled by the user
+      }
       if (error instanceof JobFailure) {
         await this.fail(job, stage, error.code, error.message);
         return;
       }
       if (queued.retryCount < work.retryLimit) {
         this.logger.warn(`${work.label} ${job.id} attempt ${queued.retryCount + 1} failed, will retry: ${(error as Error).message}`);
+        this.metrics.jobRetried(work.kind);
         throw error;
       }
       this.logger.error(`${work.label} ${job.id} failed: ${(error as Error).stack ?? error}`);
@@ -148,7 +156,9 @@ export class JobRunner {
   /** Only a live job fails: a cancelled one stays cancelled. */
   private async fail(job: Job, stage: 'processing' | 'ingesting', code: string, message: string): Promise<void> {
     const failed = stage === 'ingesting' ? await this.jobs.failIngest(job.id, { code, message }) : await this.jobs.fail(job.id, { code, message });
-    if (failed) await this.publishOutcome(`${job.kind}.failed`, job.id);
+    if (!failed) return;
+    this.metrics.jobFinished(job.kind, 'failed', job.startedAt);
+    await this.publishOutcome(`${job.kind}.failed`, job.id);
   }
 
   /** Sends the job as it ended to its webhooks; a failure here is logged and the outcome stands. */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyService } from '../common/idempotency/idempotency.service';
+import { MetricsModule } from '../metrics/metrics.module';
 import { JobPresenter } from './job.presenter';
 import { JobRepository } from './job.repository';
 import { JobRunner } from './job-runner';
@@ -13,6 +14,8 @@ import { QuotaService } from './quota.service';
  * the application root to the webhooks module's publisher.
  */
 @Module({
+  // JobRunner counts job outcomes; the module is global in the app, imported here for contexts built without it.
+  imports: [MetricsModule],
   providers: [JobRepository, JobPresenter, QuotaService, IdempotencyService, JobRunner, JobStore, JobScheduler],
   exports: [JobRepository, JobPresenter, QuotaService, IdempotencyService, JobRunner, JobStore, JobScheduler],
 })

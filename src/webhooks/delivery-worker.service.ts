@@ -14,6 +14,7 @@ import { SigningSecrets } from './signing-secrets.service';
 import { DeliveryStatus } from './webhook-delivery.entity';
 import { EventType, isProgressEvent } from './webhook-events';
 import { signWebhook } from './webhook-signer';
+import { DeliveryOutcomeLabel, Metrics } from '../metrics/metrics';
 
 /**
  * Attempts run side by side in each worker process, so a slow or dead endpoint (each attempt is
@@ -61,6 +62,7 @@ export class DeliveryWorker implements OnApplicationBootstrap {
     private readonly fetcher: GuardedFetcher,
     private readonly secrets: SigningSecrets,
     private readonly scheduler: DeliveryScheduler,
+    private readonly metrics: Metrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -102,6 +104,7 @@ export class DeliveryWorker implements OnApplicationBootstrap {
        WHERE id = $1 AND attempt_token = $2`,
       [payload.delivery_id, payload.token, reason],
     );
+    this.metrics.webhookAttempt('abandoned');
   }
 
   private async load(payload: DeliveryAttemptPayload): Promise<AttemptTarget | null> {
@@ -174,6 +177,7 @@ export class DeliveryWorker implements OnApplicationBootstrap {
    * one superseded by a manual retry while it was in flight is counted but changes nothing else.
    */
   private async record(payload: DeliveryAttemptPayload, target: AttemptTarget, outcome: AttemptOutcome): Promise<void> {
+    let counted: DeliveryOutcomeLabel | null = null;
     await this.db.transaction(async (tx) => {
       const [current]: { attempts: number; attempt_token: string | null }[] = await tx.query(
         `SELECT attempts, attempt_token FROM webhook_deliveries WHERE id = $1 FOR UPDATE`,
@@ -197,7 +201,9 @@ export class DeliveryWorker implements OnApplicationBootstrap {
         [payload.delivery_id, attempts, target.url, outcome.responseStatus, outcome.responseExcerpt, outcome.error, decides, status],
       );
       if (retryIn !== null) await this.scheduler.schedule(tx, payload.delivery_id, retryIn, { manual: false });
+      counted = !decides ? 'superseded' : status === 'pending' ? 'retrying' : status;
     });
+    if (counted) this.metrics.webhookAttempt(counted);
     if (outcome.error) this.logger.warn(`Delivery ${payload.delivery_id} (${target.type}) attempt failed: ${outcome.error}`);
   }
 }

@@ -11,6 +11,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { ensureCompositionBundle } from './composition-bundle';
 import { MediaServer } from './media-server';
 import { OutputPlan } from './output-formats';
+import { Metrics } from '../../metrics/metrics';
 
 export type RenderStage = 'compositing' | 'encoding';
 
@@ -54,7 +55,10 @@ export class RemotionRenderer implements OnModuleDestroy {
   private browser: Promise<HeadlessBrowser> | null = null;
   readonly mediaServer = new MediaServer();
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: Metrics,
+  ) {}
 
   private warm = false;
   private closing = false;
@@ -112,6 +116,7 @@ export class RemotionRenderer implements OnModuleDestroy {
       const separateAudio = plan.audioCodec === 'aac';
       const videoPath = separateAudio ? withSuffix(args.outputPath, '.video') : args.outputPath;
       const audioPath = path.join(path.dirname(args.outputPath), 'audio.wav');
+      const renderStarted = performance.now();
       await renderMedia({
         composition,
         serveUrl,
@@ -139,6 +144,7 @@ export class RemotionRenderer implements OnModuleDestroy {
         },
       });
       if (separateAudio) await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
+      this.metrics.videoRendered(resolved.durationInFrames, (performance.now() - renderStarted) / 1000);
     } catch (error) {
       // The browser may be what broke; a fresh one costs about a second at the next render.
       if (!args.signal.aborted) await this.closeBrowser();

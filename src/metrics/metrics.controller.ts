@@ -1,0 +1,39 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Controller, Get, Headers, Inject, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { bearerToken } from '../common/auth/bearer';
+import { Public } from '../common/auth/decorators';
+import { ApiError } from '../common/errors/api-error';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { Metrics } from './metrics';
+
+/**
+ * `GET /metrics` in the Prometheus text format, in every role (workers are where jobs run). Not
+ * an API-key route: a scraper is no workspace. It answers only when METRICS_TOKEN is set and the
+ * request brings it as `Authorization: Bearer` (docs/decisions.md, Client surface); otherwise the
+ * route does not exist (404), so a default installation exposes nothing.
+ */
+@ApiExcludeController()
+@Public()
+@Controller()
+export class MetricsController {
+  constructor(
+    private readonly metrics: Metrics,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get('metrics')
+  async scrape(@Headers('authorization') authorization: string | undefined, @Res() res: Response): Promise<void> {
+    const expected = this.config.metricsToken;
+    if (!expected) throw new ApiError('not_found', 'No route GET /metrics');
+    const given = Buffer.from(bearerToken(authorization) ?? '');
+    const wanted = Buffer.from(expected);
+    if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
+      throw new ApiError('unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
+    }
+    const body = await this.metrics.registry.metrics();
+    res.status(200).set('Content-Type', this.metrics.registry.contentType).send(body);
+  }
+}
