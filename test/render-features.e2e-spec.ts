@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { audioSamples, Frame, frameAt, probe, serveFolder, volumeDb, waitFor } from './helpers/media';
-import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
+import { audioSamples, Frame, frameAt, probe, serveFolder, volumeDb } from './helpers/media';
+import { renderThroughApi } from './helpers/render-through-api';
+import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
 const run = promisify(execFile);
 
@@ -178,23 +179,7 @@ describe('render features (through the REST API)', () => {
   });
 
   /** Submits, polls to the end, downloads; returns the job and the local output file. */
-  async function render(name: string, body: Record<string, unknown>) {
-    const submitted = await app.http.post('/v1/renders').set(bearer(key)).send(body);
-    expect({ status: submitted.status, body: submitted.status === 202 ? 'accepted' : submitted.body }).toEqual({ status: 202, body: 'accepted' });
-    const job = await waitFor(
-      async () => (await app.http.get(`/v1/renders/${submitted.body.id}`).set(bearer(key)).expect(200)).body,
-      (body) => ['completed', 'failed', 'cancelled'].includes(body.status),
-      60_000,
-      100,
-    );
-    expect({ status: job.status, error: job.error }).toEqual({ status: 'completed', error: null });
-    const link = await app.http.get(`/v1/renders/${job.id}/download`).set(bearer(key)).expect(200);
-    const response = await fetch(link.body.url);
-    expect(response.status).toBe(200);
-    const file = path.join(outputs, `${name}.${(body.output_format as string | undefined) ?? 'mp4'}`);
-    writeFileSync(file, Buffer.from(await response.arrayBuffer()));
-    return { job, file };
-  }
+  const render = (name: string, body: Record<string, unknown>) => renderThroughApi(app, key, outputs, name, body, 60_000);
 
   const still = (width: number, height: number, rest: Record<string, unknown>) => ({ width, height, output_format: 'png', ...rest });
   const box = (x: number | string, y: number | string, width: number | string, height: number | string) => ({ x, y, width, height });

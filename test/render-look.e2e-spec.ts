@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { easingFunction } from '../composition/src/motion/easing';
-import { Frame, frameAt, pixelAt, serveFolder, waitFor } from './helpers/media';
+import { Frame, frameAt, pixelAt, serveFolder } from './helpers/media';
+import { renderThroughApi } from './helpers/render-through-api';
 import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
 const run = promisify(execFile);
@@ -172,21 +173,9 @@ describe('render look: colour, frame, compositing and effects (through the REST 
 
   /** Submits, polls to the end, downloads; returns the local output file. */
   async function render(name: string, body: Record<string, unknown>): Promise<string> {
-    const submitted = await submit(body);
-    lastSubmit = submitted.body;
-    expect({ status: submitted.status, body: submitted.status === 202 ? 'accepted' : submitted.body }).toEqual({ status: 202, body: 'accepted' });
-    const job = await waitFor(
-      async () => (await app.http.get(`/v1/renders/${submitted.body.id}`).set(bearer(key)).expect(200)).body,
-      (body) => ['completed', 'failed', 'cancelled'].includes(body.status),
-      90_000,
-      100,
-    );
-    expect({ status: job.status, error: job.error }).toEqual({ status: 'completed', error: null });
-    const link = await app.http.get(`/v1/renders/${job.id}/download`).set(bearer(key)).expect(200);
-    const response = await fetch(link.body.url);
-    const file = path.join(outputs, `${name}.${(body.output_format as string | undefined) ?? 'mp4'}`);
-    writeFileSync(file, Buffer.from(await response.arrayBuffer()));
-    return file;
+    const rendered = await renderThroughApi(app, key, outputs, name, body);
+    lastSubmit = rendered.submitted;
+    return rendered.file;
   }
 
   const grid = (elements: object[], rest: object = {}) => ({ width: 512, height: 256, output_format: 'png', background_color: '#0000ff', elements, ...rest });

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { easingFunction } from '../composition/src/motion/easing';
-import { audioSamples, Frame, frameAt, probe, serveFolder, waitFor } from './helpers/media';
+import { audioSamples, Frame, frameAt, probe, serveFolder } from './helpers/media';
 import { openPlayer } from './helpers/player';
+import { renderThroughApi } from './helpers/render-through-api';
 import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
 const run = promisify(execFile);
@@ -124,23 +125,7 @@ describe('motion and time (through the REST API)', () => {
   });
 
   /** Submits, polls to the end, downloads; returns the job and the local output file. */
-  async function render(name: string, body: Record<string, unknown>) {
-    const submitted = await app.http.post('/v1/renders').set(bearer(key)).send(body);
-    expect({ status: submitted.status, body: submitted.status === 202 ? 'accepted' : submitted.body }).toEqual({ status: 202, body: 'accepted' });
-    const job = await waitFor(
-      async () => (await app.http.get(`/v1/renders/${submitted.body.id}`).set(bearer(key)).expect(200)).body,
-      (body) => ['completed', 'failed', 'cancelled'].includes(body.status),
-      90_000,
-      100,
-    );
-    expect({ status: job.status, error: job.error }).toEqual({ status: 'completed', error: null });
-    const link = await app.http.get(`/v1/renders/${job.id}/download`).set(bearer(key)).expect(200);
-    const response = await fetch(link.body.url);
-    expect(response.status).toBe(200);
-    const file = path.join(outputs, `${name}.mp4`);
-    writeFileSync(file, Buffer.from(await response.arrayBuffer()));
-    return { job, file, submitted: submitted.body };
-  }
+  const render = (name: string, body: Record<string, unknown>) => renderThroughApi(app, key, outputs, name, body);
 
   const shape = (id: string, fill_color: string, x: number, y: number, width: number, height: number, rest: object = {}) =>
     ({ type: 'shape', id, fill_color, x, y, width, height, ...rest });
