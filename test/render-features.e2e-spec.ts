@@ -4,12 +4,15 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { audioSamples, Frame, frameAt, probe, serveFolder, volumeDb } from './helpers/media';
+import { Checks, Rgb } from './helpers/checks';
 import { renderThroughApi } from './helpers/render-through-api';
 import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
+/** How far a decoded channel may be from the expected one in this file's checks (encoding, scaling). */
+const COLOUR_TOLERANCE = 12;
+
 const run = promisify(execFile);
 
-type Rgb = readonly number[];
 const BLUE = [0, 0, 255];
 const RED = [255, 0, 0];
 const GREEN = [0, 255, 0];
@@ -22,28 +25,6 @@ const CLIP_TONE_HZ = 440;
 const AUDIO_TONE_HZ = 3520;
 const LOW_BAND = 'lowpass=f=1250,lowpass=f=1250,lowpass=f=1250';
 const HIGH_BAND = 'highpass=f=1250,highpass=f=1250,highpass=f=1250';
-
-/** Collects every failed check of a test, with the observed value, and asserts none failed. */
-class Checks {
-  private readonly failures: string[] = [];
-
-  colour(label: string, actual: Rgb, expected: Rgb, tolerance = 12): void {
-    const ok = expected.every((value, i) => Math.abs(actual[i] - value) <= tolerance);
-    if (!ok) this.failures.push(`${label}: rgb(${actual.slice(0, 3).join(', ')}), expected ≈ rgb(${expected.join(', ')}) ±${tolerance}`);
-  }
-
-  that(label: string, ok: boolean, observed: unknown): void {
-    if (!ok) this.failures.push(`${label}: observed ${JSON.stringify(observed)}`);
-  }
-
-  near(label: string, actual: number, expected: number, tolerance: number): void {
-    this.that(`${label} (expected ${expected} ±${tolerance})`, Math.abs(actual - expected) <= tolerance, actual);
-  }
-
-  assertAll(): void {
-    expect(this.failures).toEqual([]);
-  }
-}
 
 /** [x0, y0, x1, y1), canvas pixels. */
 type Region = [number, number, number, number];
@@ -206,7 +187,7 @@ describe('render features (through the REST API)', () => {
     expect(job.output).toMatchObject({ width: 320, height: 180 });
     const frame = await frameAt(file);
     expect([frame.width, frame.height]).toEqual([320, 180]);
-    const c = new Checks();
+    const c = new Checks(COLOUR_TOLERANCE);
     c.colour('red rectangle at x=25% y=50%', frame.at(80, 90), RED);
     c.colour('blue canvas elsewhere', frame.at(160, 100), BLUE);
     c.colour('anchor 0%: top-left corner at (10, 10)', frame.at(12, 12), WHITE);
@@ -268,7 +249,7 @@ describe('render features (through the REST API)', () => {
       ],
     }));
     const frame = await frameAt(file);
-    const c = new Checks();
+    const c = new Checks(COLOUR_TOLERANCE);
     c.colour('opacity 0.5: white half over blue', frame.at(40, 45), [128, 128, 255]);
     c.colour('opacity "25%": white quarter over blue', frame.at(40, 135), [64, 64, 255]);
     c.colour('z_index 2 in front of z_index 1 where they overlap', frame.at(120, 45), RED);
@@ -316,7 +297,7 @@ describe('render features (through the REST API)', () => {
       ],
     }));
     const frame = await frameAt(file);
-    const c = new Checks();
+    const c = new Checks(COLOUR_TOLERANCE);
     c.colour('contain: bar above the image', frame.at(50, 35), BLUE);
     c.colour('contain: bar below the image', frame.at(50, 86), BLUE);
     c.colour('contain: middle stripe', frame.at(50, 60), RED);
@@ -356,7 +337,7 @@ describe('render features (through the REST API)', () => {
       ],
     }));
     const frame = await frameAt(file);
-    const c = new Checks();
+    const c = new Checks(COLOUR_TOLERANCE);
     const rows = families.map((_, i) => inkIn(frame, [0, 36 * i, 330, 36 * i + 36], brightInk));
     rows.forEach((row, i) => c.that(`${families[i]}: text drawn`, row.count > 200 && row.left >= 9 && row.top >= 36 * i + 6, row.count));
     for (let i = 0; i < families.length; i += 1) {
@@ -401,7 +382,7 @@ describe('render features (through the REST API)', () => {
       ],
     }));
     const frame = await frameAt(file);
-    const c = new Checks();
+    const c = new Checks(COLOUR_TOLERANCE);
 
     const fill = inkIn(frame, [0, 0, 160, 64], (rgb) => (rgb[0] + rgb[1] + rgb[2]) / 3 > 40);
     const yellow = inkIn(frame, [0, 0, 160, 64], (rgb) => Math.abs(rgb[0] - 255) <= 20 && Math.abs(rgb[1] - 255) <= 20 && rgb[2] <= 20);
@@ -487,7 +468,7 @@ describe('render features (through the REST API)', () => {
       elements: [shape('#ffffff', box(290, 150, 60, 60))], // covers the watermark's corner: 260..320 x 120..180
     }));
     const frame = await frameAt(file);
-    const c = new Checks();
+    const c = new Checks(COLOUR_TOLERANCE);
     c.colour('gradient string: left colour', frame.at(20, 90), RED);
     c.colour('gradient string: right colour', frame.at(300, 60), GREEN);
     c.colour('background image through the transparent middle', frame.at(160, 90), YELLOW);
@@ -511,7 +492,7 @@ describe('render features (through the REST API)', () => {
       background_gradient: { type: 'linear', angle: 90, stops: [{ color: '#ff0000', offset: 0 }, { color: '#0000ff', offset: 1 }] },
     }));
     const frame = await frameAt(file);
-    const c = new Checks();
+    const c = new Checks(COLOUR_TOLERANCE);
     c.colour('gradient object: left', frame.at(2, 90), RED);
     c.colour('gradient object: right', frame.at(317, 90), BLUE);
     c.colour('gradient object: half-way', frame.at(160, 90), [128, 0, 128], 8);
@@ -541,7 +522,7 @@ describe('render features (through the REST API)', () => {
       ],
     });
     expect(job.output).toMatchObject({ width: 160, height: 90, duration: 1.5 });
-    const c = new Checks();
+    const c = new Checks(COLOUR_TOLERANCE);
     const at = new Map<number, Frame>();
     for (const t of [0.25, 0.5, 0.6, 0.8, 0.9, 1, 1.15, 1.4]) at.set(t, await frameAt(file, t));
     const pixel = (t: number, x: number, y: number) => at.get(t)!.at(x, y);
@@ -600,7 +581,7 @@ describe('render features (through the REST API)', () => {
         { type: 'video', source_url: clip, time: 1.1, out_point: 0.4, volume: 0, x: '75%', width: '50%', height: '100%' },
       ],
     });
-    const c = new Checks();
+    const c = new Checks(COLOUR_TOLERANCE);
     const band = async (from: number, to: number) => ({
       tone: (await volumeDb(file, from, to, HIGH_BAND)).mean,
       clip: (await volumeDb(file, from, to, LOW_BAND)).mean,

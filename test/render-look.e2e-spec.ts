@@ -5,30 +5,15 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { easingFunction } from '../composition/src/motion/easing';
 import { Frame, frameAt, pixelAt, serveFolder } from './helpers/media';
+import { Checks, Rgb } from './helpers/checks';
 import { renderThroughApi } from './helpers/render-through-api';
 import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
+/** How far a decoded channel may be from the expected one in this file's checks (encoding, scaling). */
+const COLOUR_TOLERANCE = 6;
+
 const run = promisify(execFile);
 
-type Rgb = readonly number[];
-
-/** Collects every failed check of a test, with the observed value, and asserts none failed. */
-class Checks {
-  private readonly failures: string[] = [];
-
-  colour(label: string, actual: Rgb, expected: Rgb, tolerance = 6): void {
-    const ok = expected.every((value, i) => Math.abs(actual[i] - value) <= tolerance);
-    if (!ok) this.failures.push(`${label}: rgb(${actual.slice(0, 3).join(', ')}), expected ≈ rgb(${expected.join(', ')}) ±${tolerance}`);
-  }
-
-  that(label: string, ok: boolean, observed: unknown): void {
-    if (!ok) this.failures.push(`${label}: observed ${JSON.stringify(observed)}`);
-  }
-
-  assertAll(): void {
-    expect(this.failures).toEqual([]);
-  }
-}
 
 /** 64x64 tiles, 8 to a row, on a 512x256 canvas; elements 56x56 at the tile centre. */
 const TILE = 64;
@@ -208,7 +193,7 @@ describe('render look: colour, frame, compositing and effects (through the REST 
       img('orange.png', 22),
     ]));
     const frame = await frameAt(file);
-    const c = new Checks();
+    const c = new Checks(COLOUR_TOLERANCE);
     const [sr, sg, sb] = probe(frame, 0);
     c.that('saturation -100: fully grey (R = G = B)', Math.max(sr, sg, sb) - Math.min(sr, sg, sb) <= 1, [sr, sg, sb]);
     c.colour('brightness -100: black', probe(frame, 1), [0, 0, 0], 1);
@@ -265,7 +250,7 @@ describe('render look: colour, frame, compositing and effects (through the REST 
       img('red.png', 10, { crop_right: '50%', border_radius: 10 }),
     ]));
     const frame = await frameAt(file);
-    const c = new Checks();
+    const c = new Checks(COLOUR_TOLERANCE);
     c.colour('crop_left 28: the cut-away left half shows the background', probe(frame, 0, -14), BLUE, 2);
     c.colour('crop_left 28: the right half drawn where it was', probe(frame, 0, 14), [255, 0, 0], 2);
     c.colour('crop_left 28: the box right edge unchanged', probe(frame, 0, 26), [255, 0, 0], 2);
@@ -313,7 +298,7 @@ describe('render look: colour, frame, compositing and effects (through the REST 
       img('red.png', 22, { mask_shape: 'rectangle', mask: { scale: '50%', center: { x: '75%', y: '50%' } } }),
     ]));
     const frame = await frameAt(file);
-    const c = new Checks();
+    const c = new Checks(COLOUR_TOLERANCE);
     BLEND_MODES.forEach((mode, n) => {
       c.colour(`blend_mode ${mode}`, probe(frame, n), blend(mode, [0x33, 0x80, 0xcc], [0xcc, 0x66, 0x4d]), 3);
       c.colour(`blend_mode ${mode}: the backdrop around it untouched`, probe(frame, n, 25, 0), [0x33, 0x80, 0xcc], 1);
@@ -362,7 +347,7 @@ describe('render look: colour, frame, compositing and effects (through the REST 
     const file = await render('effects', body);
     const again = await render('effects-again', body);
     const frame = await frameAt(file);
-    const c = new Checks();
+    const c = new Checks(COLOUR_TOLERANCE);
     const blurEdge = probe(frame, 0);
     c.that('blur: the edge soft', blurEdge[0] > 90 && blurEdge[0] < 170, blurEdge);
     const [gr, gg, gb] = probe(frame, 1);
@@ -433,7 +418,7 @@ describe('render look: colour, frame, compositing and effects (through the REST 
         })),
       ],
     });
-    const c = new Checks();
+    const c = new Checks(COLOUR_TOLERANCE);
     const tolerance = 30;
     const f025 = await frameAt(file, 0.25);
     const f075 = await frameAt(file, 0.75);
@@ -481,7 +466,7 @@ describe('render look: colour, frame, compositing and effects (through the REST 
       { type: 'video', source_url: url('clip.mp4'), out_point: 1, ...at(7, {}), matte: { source: 'm7' } },
     ]));
     const frame = await frameAt(file);
-    const c = new Checks();
+    const c = new Checks(COLOUR_TOLERANCE);
     const red = [255, 0, 0];
     c.colour('alpha matte: red inside the ellipse', probe(frame, 0), red, 2);
     c.colour('alpha matte: the box corner outside it cut', probe(frame, 0, -25, -25), BLUE, 2);
@@ -513,7 +498,7 @@ describe('render look: colour, frame, compositing and effects (through the REST 
         { type: 'shape', fill_color: '#ff0000', ...at(1, { width: 30, height: 30, blend_mode: 'multiply' }) },
       ],
     });
-    const c = new Checks();
+    const c = new Checks(COLOUR_TOLERANCE);
     const corner = await pixelAt(file, 0.05, 6, 6, { vp9Alpha: true });
     const middle = await pixelAt(file, 0.05, 32, 32, { vp9Alpha: true });
     const blended = await pixelAt(file, 0.05, 96, 32, { vp9Alpha: true });

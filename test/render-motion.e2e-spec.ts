@@ -6,12 +6,15 @@ import { promisify } from 'node:util';
 import { easingFunction } from '../composition/src/motion/easing';
 import { audioSamples, Frame, frameAt, probe, serveFolder } from './helpers/media';
 import { openPlayer } from './helpers/player';
+import { Checks, Rgb } from './helpers/checks';
 import { renderThroughApi } from './helpers/render-through-api';
 import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
+/** How far a decoded channel may be from the expected one in this file's checks (encoding, scaling). */
+const COLOUR_TOLERANCE = 30;
+
 const run = promisify(execFile);
 
-type Rgb = readonly number[];
 const RED = [255, 0, 0];
 const GREEN = [0, 255, 0];
 const BLUE = [0, 0, 255];
@@ -20,28 +23,6 @@ const CYAN = [0, 255, 255];
 const MAGENTA = [255, 0, 255];
 const WHITE = [255, 255, 255];
 const BLACK = [0, 0, 0];
-
-/** Collects every failed check of a test, with the observed value, and asserts none failed. */
-class Checks {
-  private readonly failures: string[] = [];
-
-  colour(label: string, actual: Rgb, expected: Rgb, tolerance = 30): void {
-    const ok = expected.every((value, i) => Math.abs(actual[i] - value) <= tolerance);
-    if (!ok) this.failures.push(`${label}: rgb(${actual.slice(0, 3).join(', ')}), expected ≈ rgb(${expected.join(', ')}) ±${tolerance}`);
-  }
-
-  that(label: string, ok: boolean, observed: unknown): void {
-    if (!ok) this.failures.push(`${label}: observed ${JSON.stringify(observed)}`);
-  }
-
-  near(label: string, actual: number, expected: number, tolerance: number): void {
-    this.that(`${label} (expected ${Math.round(expected * 100) / 100} ±${tolerance})`, Math.abs(actual - expected) <= tolerance, actual);
-  }
-
-  assertAll(): void {
-    expect(this.failures).toEqual([]);
-  }
-}
 
 const brightness = (rgb: Rgb) => (rgb[0] + rgb[1] + rgb[2]) / 3;
 
@@ -215,7 +196,7 @@ describe('motion and time (through the REST API)', () => {
     const frames = new Map<number, Frame>();
     for (const t of [0.1, 0.2, 0.3, 0.4, 0.5, 0.7, 0.8, 1.2, 1.5]) frames.set(t, await frameAt(file, t));
     const at = (t: number) => frames.get(t)!;
-    const c = new Checks();
+    const c = new Checks(COLOUR_TOLERANCE);
     const white = (rgb: Rgb) => brightness(rgb) > 128;
     const green = (rgb: Rgb) => rgb[1] > 128 && rgb[0] < 100;
 
@@ -275,7 +256,7 @@ describe('motion and time (through the REST API)', () => {
         },
       ],
     });
-    const c = new Checks();
+    const c = new Checks(COLOUR_TOLERANCE);
     // Source 4 s: t + t² = 2 at t = 1, then 2 s more at rate 3: 1.667 s.
     c.near('duration from the integral of the rate', Number(job.output.duration), 5 / 3, 1 / 30 + 0.001);
     const expected: [number, Rgb][] = [[0.5, RED], [0.9, GREEN], [1.2, BLUE], [1.5, WHITE]];
@@ -304,7 +285,7 @@ describe('motion and time (through the REST API)', () => {
       elements: [shape('dash', '#ffffff', 10, 20, 20, 40, { motion: [{ custom: 'dash', duration: 1 }] })],
     });
     const frame = await frameAt(file, 0.5);
-    const c = new Checks();
+    const c = new Checks(COLOUR_TOLERANCE);
     // At 0.5 s the samples show the box at offsets 150, 140, 130, 120 px: [0, 20] + offset.
     const coverage = (x: number) => [150, 140, 130, 120].filter((offset) => x + 0.5 >= offset && x + 0.5 < offset + 20).length;
     for (const x of [115, 125, 135, 145, 155, 165, 175]) {
@@ -341,7 +322,7 @@ describe('motion and time (through the REST API)', () => {
     };
     const { file } = await render('player-parity', request);
     const player = await openPlayer({ request, media: {} }, { width: 320, height: 180 }, process.env.CHROMIUM_EXECUTABLE ?? path.join(__dirname, '../scripts/chromium-offline.sh'));
-    const c = new Checks();
+    const c = new Checks(COLOUR_TOLERANCE);
     try {
       for (const frame of [2, 6, 9, 12]) {
         const rendered = await frameAt(file, frame / 10);

@@ -27,7 +27,7 @@ function context2d(): CanvasRenderingContext2D {
   return context;
 }
 
-function fit(context: CanvasRenderingContext2D, width: number, height: number): void {
+function sizeTo(context: CanvasRenderingContext2D, width: number, height: number): void {
   if (context.canvas.width !== width || context.canvas.height !== height) {
     context.canvas.width = width;
     context.canvas.height = height;
@@ -54,8 +54,8 @@ export const splitEffect = createEffect<SplitEffectParams, SplitState>({
     const params = box.value;
     const scale = width / Math.max(1, params.boxWidth);
     const { slid, channel } = state;
-    fit(slid, width, height);
-    fit(channel, width, height);
+    sizeTo(slid, width, height);
+    sizeTo(channel, width, height);
     slid.globalCompositeOperation = 'source-over';
     slid.clearRect(0, 0, width, height);
     slid.drawImage(source, 0, 0, width, height);
