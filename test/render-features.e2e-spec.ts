@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { audioSamples, Frame, frameAt, probe, serveFolder, volumeDb } from './helpers/media';
+import { audioSamples, Frame, frameAt, probe, serveFolder, soundSpans, volumeDb } from './helpers/media';
 import { Checks, Rgb } from './helpers/checks';
 import { renderThroughApi } from './helpers/render-through-api';
 import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
@@ -76,23 +76,6 @@ function maskDifference(a: Set<string>, b: Set<string>): number {
   return different;
 }
 
-/**
- * When a sound is on: spans (seconds) where the peak of 1 ms blocks is above `threshold`, gaps
- * under 5 ms bridged.
- */
-function soundSpans(samples: Int16Array, rate: number, threshold = 1000): { start: number; end: number }[] {
-  const block = rate / 1000;
-  const spans: { start: number; end: number }[] = [];
-  for (let i = 0; i < samples.length; i += block) {
-    let peak = 0;
-    for (let j = i; j < Math.min(i + block, samples.length); j += 1) peak = Math.max(peak, Math.abs(samples[j]));
-    if (peak <= threshold) continue;
-    const last = spans.at(-1);
-    if (last && i / rate - last.end < 0.005) last.end = (i + block) / rate;
-    else spans.push({ start: i / rate, end: (i + block) / rate });
-  }
-  return spans.map(({ start, end }) => ({ start: Math.round(start * 1000) / 1000, end: Math.round(end * 1000) / 1000 }));
-}
 
 /** Distance between the tops of consecutive lines of text. */
 function linePitch(ink: Ink): number {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { easingFunction } from '../composition/src/motion/easing';
-import { audioSamples, Frame, frameAt, probe, serveFolder } from './helpers/media';
+import { audioSamples, Frame, frameAt, probe, serveFolder, soundSpans } from './helpers/media';
 import { openPlayer } from './helpers/player';
 import { Checks, Rgb } from './helpers/checks';
 import { renderThroughApi } from './helpers/render-through-api';
@@ -45,20 +45,6 @@ function countRegion(frame: Frame, [x0, y0, x1, y1]: [number, number, number, nu
   return count;
 }
 
-/** Spans (seconds) where the peak of 1 ms blocks is above `threshold`, gaps under 5 ms bridged. */
-function soundSpans(samples: Int16Array, rate: number, threshold = 1000): { start: number; end: number }[] {
-  const block = rate / 1000;
-  const spans: { start: number; end: number }[] = [];
-  for (let i = 0; i < samples.length; i += block) {
-    let peak = 0;
-    for (let j = i; j < Math.min(i + block, samples.length); j += 1) peak = Math.max(peak, Math.abs(samples[j]));
-    if (peak <= threshold) continue;
-    const last = spans.at(-1);
-    if (last && i / rate - last.end < 0.005) last.end = (i + block) / rate;
-    else spans.push({ start: i / rate, end: (i + block) / rate });
-  }
-  return spans.map(({ start, end }) => ({ start: Math.round(start * 1000) / 1000, end: Math.round(end * 1000) / 1000 }));
-}
 
 /**
  * Issue 12 (motion and time), proven through the REST API: each render is a grid of small tiles,

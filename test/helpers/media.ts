@@ -181,3 +181,21 @@ export async function waitFor<T>(fn: () => Promise<T>, done: (value: T) => boole
   }
   return value;
 }
+
+/**
+ * When a sound is on: spans (seconds) where the peak of 1 ms blocks is above `threshold`, gaps
+ * under 5 ms bridged.
+ */
+export function soundSpans(samples: Int16Array, rate: number, threshold = 1000): { start: number; end: number }[] {
+  const block = rate / 1000;
+  const spans: { start: number; end: number }[] = [];
+  for (let i = 0; i < samples.length; i += block) {
+    let peak = 0;
+    for (let j = i; j < Math.min(i + block, samples.length); j += 1) peak = Math.max(peak, Math.abs(samples[j]));
+    if (peak <= threshold) continue;
+    const last = spans.at(-1);
+    if (last && i / rate - last.end < 0.005) last.end = (i + block) / rate;
+    else spans.push({ start: i / rate, end: (i + block) / rate });
+  }
+  return spans.map(({ start, end }) => ({ start: Math.round(start * 1000) / 1000, end: Math.round(end * 1000) / 1000 }));
+}
