@@ -24,6 +24,11 @@ export default tseslint.config(
     rules: { ...remotion.flatPlugin.rules, 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
+    files: ['playground/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+  {
     // Tests read JSON answers of many shapes; `any` there is the honest type of a parsed body.
     files: ['test/**/*.ts', '**/*.spec.ts', '**/*.spec.tsx'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

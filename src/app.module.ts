@@ -6,6 +6,7 @@ import { AssetsModule } from './assets/assets.module';
 import { EventPublisher } from './jobs/event-publisher';
 import { JobEventsModule } from './job-events/job-events.module';
 import { JobsModule } from './jobs/jobs.module';
+import { PlaygroundModule } from './playground/playground.module';
 import { RendersModule } from './renders/renders.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
@@ -79,7 +80,7 @@ export class AppModule {
         RendersModule.forRole(servesApi),
         TasksModule.forRole(servesApi),
         BrandKitsModule.forRole(servesApi),
-        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, ProjectsModule, JobEventsModule] : []),
+        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, ProjectsModule, JobEventsModule, PlaygroundModule] : []),
       ],
       providers: globals,
       exports: [DATABASE_URL, RUNTIME_ROLE, EventPublisher],

@@ -1,0 +1,107 @@
+// The service's REST API as the page uses it. The key goes only in the Authorization header of
+// requests to the page's own origin, never in a URL (URLs end up in logs and histories).
+import type { RenderRequest, Violation } from '@video-render-service/composition';
+
+export interface ErrorEnvelope {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly envelope: ErrorEnvelope,
+  ) {
+    super(envelope.message);
+  }
+}
+
+export interface JobView {
+  id: string;
+  status: 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
+  progress_percent: number;
+  progress_stage: string | null;
+  output: { url?: string; width: number; height: number; duration: number } | null;
+  error: ErrorEnvelope | null;
+}
+
+export interface DryRun {
+  ok: boolean;
+  submit_error: (ErrorEnvelope & { status: number }) | null;
+  violations: Violation[];
+  estimate: { render_minutes: number; frames: number } | null;
+}
+
+async function call<T>(key: string, path: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(path, {
+    ...init,
+    headers: { Authorization: `Bearer ${key}`, ...(init.body ? { 'Content-Type': 'application/json' } : {}), ...init.headers },
+  });
+  if (!res.ok) throw new ApiFailure(res.status, await envelopeOf(res));
+  return (await res.json()) as T;
+}
+
+async function envelopeOf(res: Response): Promise<ErrorEnvelope> {
+  try {
+    const body = (await res.json()) as { error?: ErrorEnvelope };
+    if (body.error) return body.error;
+  } catch {
+    // Not JSON: described below.
+  }
+  return { code: 'http_error', message: `The service answered ${res.status}` };
+}
+
+/** POST /v1/preview in `dry_run` mode: every check a submit makes, nothing stored or metered. */
+export function dryRun(key: string, request: unknown, signal: AbortSignal): Promise<DryRun> {
+  const body = { ...(request as object), preview: { mode: 'dry_run' } };
+  return call<DryRun>(key, '/v1/preview', { method: 'POST', body: JSON.stringify(body), signal });
+}
+
+export function submitRender(key: string, request: RenderRequest): Promise<JobView> {
+  return call<JobView>(key, '/v1/renders', { method: 'POST', body: JSON.stringify(request) });
+}
+
+export function downloadUrl(key: string, id: string): Promise<{ url: string }> {
+  return call<{ url: string }>(key, `/v1/renders/${encodeURIComponent(id)}/download`);
+}
+
+/** A source's bytes through the service's guarded fetcher (POST /v1/playground/media). */
+export async function proxiedMedia(key: string, url: string, signal: AbortSignal): Promise<Blob> {
+  const res = await fetch('/v1/playground/media', {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ url }),
+    signal,
+  });
+  if (!res.ok) throw new ApiFailure(res.status, await envelopeOf(res));
+  return res.blob();
+}
+
+/**
+ * GET /v1/renders/{id}/events, read with fetch: EventSource cannot send an Authorization header.
+ * Calls `onJob` with the Job of every `status` and `progress` event until the stream ends.
+ */
+export async function followRender(key: string, id: string, onJob: (job: JobView) => void, signal: AbortSignal): Promise<void> {
+  const res = await fetch(`/v1/renders/${encodeURIComponent(id)}/events`, { headers: { Authorization: `Bearer ${key}`, Accept: 'text/event-stream' }, signal });
+  if (!res.ok || !res.body) throw new ApiFailure(res.status, await envelopeOf(res));
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffered += value.replace(/\r\n?/g, '\n');
+    // Events end with a blank line; a partial one waits for the next chunk.
+    let end: number;
+    while ((end = buffered.indexOf('\n\n')) >= 0) {
+      const block = buffered.slice(0, end);
+      buffered = buffered.slice(end + 2);
+      const data = block
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).replace(/^ /, ''))
+        .join('\n');
+      if (data) onJob(JSON.parse(data) as JobView);
+    }
+  }
+}

@@ -1,0 +1,219 @@
+// The playground at /playground: a request in a schema-aware editor, its live <Player> preview,
+// the dry-run findings as you type, and a render followed to the finished video.
+import './strict-csp';
+import { Player } from '@remotion/player';
+import { findViolations, Main, playerPropsFor, validateRenderRequest, type RenderRequest } from '@video-render-service/composition';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ApiFailure, downloadUrl, dryRun, followRender, submitRender, type JobView } from './api';
+import { JsonEditor } from './editor';
+import { PreviewMedia, previewOf } from './preview-media';
+import { SAMPLE_REQUEST } from './sample';
+import './playground.css';
+
+/** Typing pauses this long before the request is checked again. */
+const CHECK_DELAY_MS = 400;
+/** The key lives in this tab only (sessionStorage): never in a cookie, never on the server. */
+const KEY_STORAGE = 'vrs-playground-api-key';
+
+interface Finding {
+  severity: 'error' | 'warning' | 'info';
+  code: string;
+  message: string;
+  pointer: string;
+}
+
+type Parsed = { ok: true; request: RenderRequest } | { ok: false; findings: Finding[] };
+
+function parse(text: string): Parsed {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, findings: [{ severity: 'error', code: 'invalid_json', message: (error as Error).message, pointer: '' }] };
+  }
+  const checked = validateRenderRequest(value);
+  if (!checked.ok) return { ok: false, findings: checked.errors.map((issue) => ({ severity: 'error', code: issue.type, message: issue.suggestion ? `${issue.msg} (${issue.suggestion})` : issue.msg, pointer: issue.pointer })) };
+  return { ok: true, request: checked.value };
+}
+
+type RenderState =
+  | { phase: 'idle' }
+  | { phase: 'submitting' }
+  | { phase: 'running'; job: JobView }
+  | { phase: 'done'; job: JobView; download: string | null }
+  | { phase: 'failed'; message: string };
+
+function App() {
+  const initial = useMemo(() => JSON.stringify(SAMPLE_REQUEST, null, 2), []);
+  const [text, setText] = useState(initial);
+  const [checkedText, setCheckedText] = useState(initial);
+  const [key, setKey] = useState(() => sessionStorage.getItem(KEY_STORAGE) ?? '');
+  const [server, setServer] = useState<{ text: string; key: string; findings: Finding[]; summary: string } | null>(null);
+  const [render, setRender] = useState<RenderState>({ phase: 'idle' });
+  const [, mediaChanged] = useReducer((n: number) => n + 1, 0);
+  const media = useMemo(() => new PreviewMedia(mediaChanged), []);
+  const renderAbort = useRef<AbortController | null>(null);
+
+  useEffect(() => () => media.dispose(), [media]);
+  // The text and the key are checked once typing pauses: a key typed character by character
+  // must not cost a dry run and a media fetch per character (they count against the rate limit).
+  const [checkedKey, setCheckedKey] = useState(key);
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setCheckedText(text);
+      setCheckedKey(key);
+    }, CHECK_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text, key]);
+  useEffect(() => {
+    if (key) sessionStorage.setItem(KEY_STORAGE, key);
+    else sessionStorage.removeItem(KEY_STORAGE);
+  }, [key]);
+
+  const parsed = useMemo(() => parse(checkedText), [checkedText]);
+  if (parsed.ok) media.want(parsed.request, checkedKey);
+
+  // With a key, the service's dry run: every check a submit makes (quota, plan caps, sources).
+  useEffect(() => {
+    if (!checkedKey || !parsed.ok) return;
+    const abort = new AbortController();
+    dryRun(checkedKey, parsed.request, abort.signal).then(
+      (outcome) => {
+        const findings: Finding[] = outcome.violations.map((v) => ({ severity: v.severity, code: v.code, message: v.message, pointer: v.pointer }));
+        if (outcome.submit_error) findings.unshift({ severity: 'error', code: outcome.submit_error.code, message: outcome.submit_error.message, pointer: '' });
+        const summary = outcome.ok ? `Ready to render${outcome.estimate ? `: ${outcome.estimate.frames} frames, ${outcome.estimate.render_minutes} render minutes` : ''}` : 'A render would be refused';
+        setServer({ text: checkedText, key: checkedKey, findings, summary });
+      },
+      (error: unknown) => {
+        if (abort.signal.aborted) return;
+        const message = error instanceof ApiFailure ? `${error.envelope.code}: ${error.envelope.message}` : String(error);
+        setServer({ text: checkedText, key: checkedKey, findings: [{ severity: 'error', code: 'dry_run_failed', message, pointer: '' }], summary: 'The dry run failed' });
+      },
+    );
+    return () => abort.abort();
+  }, [checkedKey, parsed, checkedText]);
+
+  const preview = parsed.ok ? previewOf(parsed.request, media, Boolean(checkedKey)) : null;
+  const player = preview ? safePlayerProps(preview.request, preview.media) : null;
+
+  let findings: Finding[];
+  let summary: string;
+  if (!parsed.ok) {
+    findings = parsed.findings;
+    summary = 'The request is invalid';
+  } else if (checkedKey && server?.text === checkedText && server.key === checkedKey) {
+    findings = server.findings;
+    summary = `${server.summary} (checked by the service)`;
+  } else {
+    findings = findViolations(parsed.request, preview?.media ?? {}).map((v) => ({ severity: v.severity, code: v.code, message: v.message, pointer: v.pointer }));
+    summary = checkedKey ? 'Checking with the service…' : 'Checked in the page; type an API key for the full dry run';
+  }
+  const notes = preview?.notes ?? [];
+
+  const startRender = useCallback(async () => {
+    if (!parsed.ok || !key) return;
+    renderAbort.current?.abort();
+    const abort = new AbortController();
+    renderAbort.current = abort;
+    setRender({ phase: 'submitting' });
+    try {
+      const submitted = await submitRender(key, parsed.request);
+      let last = submitted;
+      setRender({ phase: 'running', job: submitted });
+      await followRender(key, submitted.id, (job) => {
+        last = job;
+        setRender({ phase: 'running', job });
+      }, abort.signal);
+      if (last.status !== 'completed') {
+        setRender({ phase: 'failed', message: last.error ? `${last.error.code}: ${last.error.message}` : `The render ended ${last.status}` });
+        return;
+      }
+      const link = await downloadUrl(key, last.id).then((answer) => answer.url, () => null);
+      setRender({ phase: 'done', job: last, download: link });
+    } catch (error) {
+      if (abort.signal.aborted) return;
+      setRender({ phase: 'failed', message: error instanceof ApiFailure ? `${error.envelope.code}: ${error.envelope.message}` : String(error) });
+    }
+  }, [parsed, key]);
+
+  const percent = render.phase === 'running' || render.phase === 'done' ? render.job.progress_percent : 0;
+  return (
+    <div className="playground">
+      <header>
+        <h1>Playground</h1>
+        <label className="key">
+          API key
+          <input type="password" autoComplete="off" spellCheck={false} placeholder="sk_…" value={key} onChange={(e) => setKey(e.target.value.trim())} data-testid="api-key" />
+        </label>
+      </header>
+      <main>
+        <section className="left">
+          <JsonEditor initial={initial} onChange={setText} />
+          <div className="findings" data-testid="findings" aria-live="polite">
+            <p className="summary">{summary}</p>
+            <ul>
+              {[...findings, ...notes.map((n) => ({ severity: 'info' as const, code: 'preview', message: n.message, pointer: n.pointer }))].map((f, i) => (
+                <li key={i} className={f.severity}>
+                  <span className="severity">{f.severity}</span> <code>{f.pointer || '/'}</code> {f.message}
+                </li>
+              ))}
+            </ul>
+          </div>
+        </section>
+        <section className="right">
+          <div className="preview" data-testid="preview">
+            {player && 'error' in player ? <p className="error">{player.error}</p> : null}
+            {player && !('error' in player) ? (
+              <Player
+                component={Main}
+                {...player}
+                inputProps={{ ...player.inputProps, sources: preview!.sources }}
+                style={{ width: '100%', aspectRatio: `${player.compositionWidth} / ${player.compositionHeight}` }}
+                controls
+                loop
+                autoPlay
+                initiallyMuted
+                acknowledgeRemotionLicense
+              />
+            ) : null}
+          </div>
+          <div className="render">
+            <button type="button" onClick={startRender} disabled={!parsed.ok || !key || render.phase === 'submitting' || render.phase === 'running'} data-testid="render">
+              Render
+            </button>
+            <progress max={100} value={percent} data-testid="progress" aria-label="Render progress" />
+            <span className="status" data-testid="render-status">
+              {render.phase === 'idle' && (key ? 'Not rendered yet' : 'Type an API key to render')}
+              {render.phase === 'submitting' && 'Submitting…'}
+              {render.phase === 'running' && `${render.job.status}${render.job.progress_stage ? ` (${render.job.progress_stage})` : ''}: ${percent} %`}
+              {render.phase === 'done' && 'Completed: 100 %'}
+              {render.phase === 'failed' && render.message}
+            </span>
+          </div>
+          {render.phase === 'done' && render.job.output?.url ? (
+            <div className="output">
+              <video src={render.job.output.url} controls autoPlay muted loop playsInline data-testid="output-video" />
+              {render.download ? (
+                <a href={render.download} download data-testid="download">
+                  Download ({render.job.output.width}×{render.job.output.height}, {render.job.output.duration} s)
+                </a>
+              ) : null}
+            </div>
+          ) : null}
+        </section>
+      </main>
+    </div>
+  );
+}
+
+/** The Player's props, or why there are none (a request the schema accepts can still fail to resolve). */
+function safePlayerProps(request: RenderRequest, media: Parameters<typeof playerPropsFor>[1]) {
+  try {
+    return playerPropsFor(request, media);
+  } catch (error) {
+    return { error: `No preview: ${(error as Error).message}` };
+  }
+}
+
+createRoot(document.getElementById('root')!).render(<App />);
