@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -192,6 +193,6 @@ describe('playground page', () => {
     expect((await fetch(`${app.url}/v1/playground/media`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ url: source }) })).status).toBe(401);
     const refused = await fetch(`${app.url}/v1/playground/media`, { method: 'POST', headers: { ...bearer(key), 'Content-Type': 'application/json' }, body: JSON.stringify({ url: source }) });
     expect(refused.status).toBe(422);
-    expect((await refused.json()).error.code).toBe('invalid_source');
+    expect(((await refused.json()) as any).error.code).toBe('invalid_source');
   }, 180_000);
 });
