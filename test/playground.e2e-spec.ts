@@ -113,6 +113,29 @@ describe('playground page', () => {
     expect((await fetch(`${app.url}/playground/assets/..%2F..%2Fpackage.json`)).status).toBe(404);
   });
 
+  it("completes and checks the request in the editor with the request's JSON Schema", async () => {
+    const { page } = await open();
+    // Inline errors: the schema's type of width, marked in the text and listed with its pointer.
+    await paste(page, '{\n  "width": "wide",\n  "elements": []\n}');
+    await page.waitForSelector('.cm-lintRange-error', { timeout: 20_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid=findings] .summary')?.textContent === 'The request is invalid', { timeout: 10_000 });
+    expect(await page.$eval('[data-testid=findings] li', (el) => el.textContent)).toMatch(/^error \/width /);
+    expect(await page.$('[data-testid=preview] .__remotion-player')).toBeNull();
+
+    // Completion: typing the start of a property name offers the schema's properties.
+    await paste(page, '{\n  \n}');
+    await page.keyboard.down('Control');
+    await page.keyboard.press('Home');
+    await page.keyboard.up('Control');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('End');
+    await page.keyboard.type('"backgr');
+    await page.waitForSelector('.cm-tooltip-autocomplete', { timeout: 20_000 });
+    const options = await page.$$eval('.cm-tooltip-autocomplete li', (items) => items.map((item) => item.textContent ?? ''));
+    expect(options.some((option) => option.includes('background_color'))).toBe(true);
+    await page.close();
+  }, 120_000);
+
   it('previews a pasted request, renders it with a key, follows the progress to 100 % and plays the video', async () => {
     const { page, requests, violations } = await open();
     await paste(page, JSON.stringify(REQUEST, null, 2));
