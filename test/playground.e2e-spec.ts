@@ -70,6 +70,8 @@ describe('playground page', () => {
     // 304 when the browser revalidates the page it already has (no-cache).
     expect([200, 304]).toContain(response?.status());
     await page.waitForSelector('.cm-content', { timeout: 60_000 });
+    // The sample request the page opens with is valid.
+    await page.waitForFunction(() => document.querySelector('[data-testid=findings] .summary')?.textContent?.startsWith('Checked in the page'), { timeout: 10_000 });
     return { page, requests, violations: () => page.evaluate(() => (window as any).__cspViolations as string[]) };
   }
 

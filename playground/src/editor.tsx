@@ -10,6 +10,20 @@ import { useEffect, useRef } from 'react';
 
 type JSONSchema7 = Parameters<typeof jsonSchema>[0];
 
+/** Colours of the page (dark), so the editor does not open as a white panel inside it. */
+const darkTheme = EditorView.theme(
+  {
+    '&': { color: '#e2e8f0', backgroundColor: '#0f172a' },
+    '.cm-gutters': { backgroundColor: '#0b1120', color: '#64748b', border: 'none' },
+    '.cm-activeLine': { backgroundColor: '#1e293b80' },
+    '.cm-activeLineGutter': { backgroundColor: '#1e293b' },
+    '.cm-cursor': { borderLeftColor: '#e2e8f0' },
+    '&.cm-focused .cm-selectionBackground, .cm-selectionBackground': { backgroundColor: '#334155' },
+    '.cm-tooltip': { backgroundColor: '#1e293b', color: '#e2e8f0', border: '1px solid #334155' },
+  },
+  { dark: true },
+);
+
 export function JsonEditor({ initial, onChange }: { initial: string; onChange: (text: string) => void }) {
   const host = useRef<HTMLDivElement>(null);
   const changed = useRef(onChange);
@@ -21,6 +35,7 @@ export function JsonEditor({ initial, onChange }: { initial: string; onChange: (
         doc: initial,
         extensions: [
           basicSetup,
+          darkTheme,
           jsonSchema(requestJsonSchema() as JSONSchema7),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) changed.current(update.state.doc.toString());

@@ -162,6 +162,7 @@ function App() {
           </div>
         </section>
         <section className="right">
+          <h2>Preview: the composition in a Player, in this page</h2>
           <div className="preview" data-testid="preview">
             {player && 'error' in player ? <p className="error">{player.error}</p> : null}
             {player && !('error' in player) ? (
@@ -193,6 +194,7 @@ function App() {
           </div>
           {render.phase === 'done' && render.job.output?.url ? (
             <div className="output">
+              <h2>Render: the video the service made</h2>
               <video src={render.job.output.url} controls autoPlay muted loop playsInline data-testid="output-video" />
               {render.download ? (
                 <a href={render.download} download data-testid="download">

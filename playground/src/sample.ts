@@ -7,6 +7,6 @@ export const SAMPLE_REQUEST = {
   background_color: '#0f172a',
   elements: [
     { type: 'shape', x: '50%', y: '58%', width: 260, height: 90, fill_color: '#f97316', fade_in_duration: 0.6 },
-    { type: 'text', text: 'Hello, playground', y: '30%', font_family: 'Montserrat', font_weight: 700, font_size: 44, color: '#ffffff' },
+    { type: 'text', text: 'Hello, playground', y: '30%', font_family: 'Montserrat', font_weight: 700, font_size: 44 },
   ],
 };
