@@ -139,7 +139,8 @@ function App() {
 
   const percent = render.phase === 'running' || render.phase === 'done' ? render.job.progress_percent : 0;
   return (
-    <div className="playground">
+    // data-pending: typed text or key not checked yet (what the preview and findings show is older).
+    <div className="playground" data-pending={text !== checkedText || key !== checkedKey}>
       <header>
         <h1>Playground</h1>
         <label className="key">
