@@ -24,6 +24,8 @@ export interface RenderReport {
   render_path: 'browser' | 'held_frames' | 'still';
   frames_total: number;
   frames_drawn: number;
+  /** Held path: seconds spent drawing, mixing the sound and encoding. */
+  stage_seconds?: { draw: number; audio: number; encode: number };
 }
 
 export interface RenderArgs {
@@ -124,9 +126,9 @@ export class RemotionRenderer implements OnModuleDestroy {
       const held = this.heldFramesPlan(args);
       if (held) {
         const renderStarted = performance.now();
-        await this.renderHeld(args, held, cancelSignal);
+        const stageSeconds = await this.renderHeld(args, held, cancelSignal);
         this.metrics.videoRendered(resolved.durationInFrames, (performance.now() - renderStarted) / 1000);
-        return { render_path: 'held_frames', frames_total: held.durationInFrames, frames_drawn: held.frames.length };
+        return { render_path: 'held_frames', frames_total: held.durationInFrames, frames_drawn: held.frames.length, stage_seconds: stageSeconds };
       }
       // AAC: Remotion muxes a raw AAC stream without the encoder-delay edit list, so the sound
       // would play ~43 ms late. It hands over the mix as WAV instead and ffmpeg encodes and muxes
@@ -179,7 +181,7 @@ export class RemotionRenderer implements OnModuleDestroy {
    */
   private heldFramesPlan(args: RenderArgs) {
     const { plan, resolved } = args;
-    if (plan.kind !== 'video' || plan.codec !== 'h264' || args.frameRange || (args.scale ?? 1) !== 1) return null;
+    if (!this.config.render.holdFrames || plan.kind !== 'video' || plan.codec !== 'h264' || args.frameRange || (args.scale ?? 1) !== 1) return null;
     if (plan.audioCodec !== 'aac' && plan.audioCodec !== null) return null;
     const drawn = drawnFrames(args.props.request, resolved);
     return drawn.frames.length <= resolved.durationInFrames * HELD_FRAMES_MAX_SHARE ? drawn : null;
@@ -194,8 +196,9 @@ export class RemotionRenderer implements OnModuleDestroy {
     args: RenderArgs,
     held: ReturnType<typeof drawnFrames>,
     cancelSignal: ReturnType<Awaited<typeof import('@remotion/renderer')>['makeCancelSignal']>['cancelSignal'],
-  ): Promise<void> {
+  ): Promise<NonNullable<RenderReport['stage_seconds']>> {
     const { renderFrames, renderMedia } = await import('@remotion/renderer');
+    const clock = stopwatch();
     const [serveUrl, browser] = await Promise.all([this.serveUrl(), this.openBrowser()]);
     const inputProps = args.props as unknown as Record<string, unknown>;
     const composition = compositionOf(args.resolved, inputProps);
@@ -227,10 +230,12 @@ export class RemotionRenderer implements OnModuleDestroy {
       onFrameUpdate: (rendered) => args.onProgress('compositing', (0.7 * rendered) / held.frames.length),
     });
     await Promise.all(writes);
+    const draw = clock();
     const audioPath = path.join(workDir, 'audio.wav');
     if (args.resolved.hasAudio && args.plan.kind === 'video' && args.plan.audioCodec) {
       await renderMedia({ ...common, codec: 'wav', outputLocation: audioPath, overwrite: true });
     }
+    const audio = clock();
     args.onProgress('encoding', 0.75);
     const videoPath = withSuffix(args.outputPath, '.video');
     await encodeHeldFrames({
@@ -242,6 +247,7 @@ export class RemotionRenderer implements OnModuleDestroy {
     });
     await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
     args.onProgress('encoding', 1);
+    return { draw, audio, encode: clock() };
   }
 
   /**
@@ -326,6 +332,17 @@ export class RemotionRenderer implements OnModuleDestroy {
 }
 
 const execFileAsync = promisify(execFile);
+
+/** Seconds since the previous call (or since it was made), to two decimals. */
+function stopwatch(): () => number {
+  let last = performance.now();
+  return () => {
+    const now = performance.now();
+    const seconds = Math.round((now - last) / 10) / 100;
+    last = now;
+    return seconds;
+  };
+}
 
 /** The VideoConfig of the one composition, from the server's own resolution (no page evaluation). */
 function compositionOf(resolved: ResolvedRequest, props: Record<string, unknown>) {
