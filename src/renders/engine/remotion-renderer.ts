@@ -183,6 +183,8 @@ export class RemotionRenderer implements OnModuleDestroy {
     const { plan, resolved } = args;
     if (!this.config.render.holdFrames || plan.kind !== 'video' || plan.codec !== 'h264' || args.frameRange || (args.scale ?? 1) !== 1) return null;
     if (plan.audioCodec !== 'aac' && plan.audioCodec !== null) return null;
+    // Remotion evens odd sizes for H.264 itself; the held path leaves them to the browser path.
+    if (resolved.width % 2 !== 0 || resolved.height % 2 !== 0) return null;
     const drawn = drawnFrames(args.props.request, resolved);
     return drawn.frames.length <= resolved.durationInFrames * HELD_FRAMES_MAX_SHARE ? drawn : null;
   }
