@@ -16,6 +16,7 @@ import { WebhookDelivery } from './webhooks/webhook-delivery.entity';
 import { WebhookEvent } from './webhooks/webhook-event.entity';
 import { Webhook } from './webhooks/webhook.entity';
 import { ProjectsAndBrandKits1763794800000 } from './migrations/1763794800000-ProjectsAndBrandKits';
+import { JobDiagnostics1763805600000 } from './migrations/1763805600000-JobDiagnostics';
 import { Project } from './projects/project.entity';
 import { BrandKit } from './brand-kits/brand-kit.entity';
 
@@ -24,6 +25,7 @@ export const ENTITIES = [Workspace, ApiKey, SignupCode, Job, Asset, Webhook, Web
 export const MIGRATIONS = [
   Foundation1763769600000, Jobs1763773200000, Media1763776800000, Webhooks1763780400000, PendingSignupKeys1763784000000, JobCosts1763787600000,
   Previews1763791200000, ProjectsAndBrandKits1763794800000,
+  JobDiagnostics1763805600000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

@@ -82,6 +82,11 @@ export interface RenderConfig {
   heartbeatSeconds: number;
   /** How often the queue looks for jobs of dead workers (pg-boss supervision). */
   superviseSeconds: number;
+  /**
+   * Mostly still H.264 timelines: draw each distinct frame once and let the encoder hold it
+   * (`RENDER_HOLD_FRAMES`, default true; false sends every render through the browser frame by frame).
+   */
+  holdFrames: boolean;
 }
 
 export class ConfigError extends Error {
@@ -161,6 +166,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     cacheDir: path.resolve(str('RENDER_CACHE_DIR') ?? path.join(PROJECT_ROOT, 'node_modules', '.cache', 'video-service')),
     heartbeatSeconds: int('JOB_HEARTBEAT_SECONDS', 30, 10, 3600),
     superviseSeconds: int('JOB_SUPERVISE_SECONDS', 30, 1, 3600),
+    holdFrames: oneOf('RENDER_HOLD_FRAMES', ['true', 'false'] as const, 'true') === 'true',
   };
 
   const gcsBucket = str('GCS_BUCKET');

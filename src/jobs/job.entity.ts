@@ -67,6 +67,10 @@ export class Job {
   @Column('jsonb', { default: {} })
   metadata: Record<string, unknown>;
 
+  /** How the work was carried out (renders: `render_path`, frames drawn); internal, not in the API. */
+  @Column('jsonb', { nullable: true })
+  diagnostics: Record<string, unknown> | null;
+
   @Column('text', { name: 'webhook_url', nullable: true })
   webhookUrl: string | null;
 

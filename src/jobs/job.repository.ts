@@ -16,6 +16,8 @@ export interface JobCompletion {
   outputKey?: string;
   outputSeconds?: number;
   result?: object;
+  /** How the work was carried out, kept on the row for operators and benchmarks. */
+  diagnostics?: object;
 }
 
 /** Statuses a job can still leave; `completed`, `failed` and `cancelled` are final. */
@@ -123,7 +125,7 @@ export class JobRepository {
     return rowsAffected(
       await this.db.query(
         `UPDATE jobs SET status = 'completed', output = $2, output_key = $3, output_seconds = $4, result = $5,
-           progress_percent = 100, progress_stage = NULL, completed_at = now(), updated_at = now()
+           diagnostics = $6, progress_percent = 100, progress_stage = NULL, completed_at = now(), updated_at = now()
          WHERE id = $1 AND status = 'processing'`,
         [
           id,
@@ -131,6 +133,7 @@ export class JobRepository {
           done.outputKey ?? null,
           done.outputSeconds ?? null,
           done.result ? JSON.stringify(done.result) : null,
+          done.diagnostics ? JSON.stringify(done.diagnostics) : null,
         ],
       ),
     );

@@ -22,7 +22,7 @@ import { planOf } from '../workspaces/plans';
 import { OutputFormat, planOutput } from './engine/output-formats';
 import { probeMedia } from '../infra/media/probe';
 import { DrawnFile, PreviewRenderer } from '../previews/preview-renderer';
-import { RemotionRenderer, RenderStage } from './engine/remotion-renderer';
+import { RemotionRenderer, RenderReport, RenderStage } from './engine/remotion-renderer';
 import { capViolations, renderCost } from './render-cost';
 import { RenderFailure } from './render-failure';
 
@@ -31,6 +31,8 @@ export type ProgressReporter = (stage: ProgressStage, percent: number) => void;
 export interface RenderedArtifact {
   key: string;
   output: Omit<JobOutput, 'url'>;
+  /** How it was drawn (recorded on the job's row). */
+  diagnostics?: RenderReport;
 }
 
 /** Share of the progress bar each stage takes: inputs, frames + encoding, upload. */
@@ -87,7 +89,11 @@ export class RenderPipeline {
       report('uploading', RENDER_SHARE[1]);
       const key = `${job.workspaceId}/renders/${job.id}.${drawn.extension}`;
       const { size } = await this.storage.putFile(key, drawn.file, drawn.contentType);
-      return { key, output: { width: drawn.width, height: drawn.height, duration: drawn.duration, size_bytes: size } };
+      return {
+        key,
+        output: { width: drawn.width, height: drawn.height, duration: drawn.duration, size_bytes: size },
+        ...('report' in drawn ? { diagnostics: drawn.report as RenderReport } : {}),
+      };
     } finally {
       unmount();
       await rm(workDir, { recursive: true, force: true });
@@ -101,12 +107,12 @@ export class RenderPipeline {
     workDir: string,
     signal: AbortSignal,
     onProgress: (stage: RenderStage, fraction: number) => void,
-  ): Promise<DrawnFile> {
+  ): Promise<DrawnFile & { report: RenderReport }> {
     const plan = planOutput(resolved.outputFormat as OutputFormat, resolved.alpha);
     const outputPath = path.join(workDir, `output.${plan.extension}`);
-    await this.renderer.render({ props, resolved, plan, outputPath, signal, onProgress });
+    const report = await this.renderer.render({ props, resolved, plan, outputPath, signal, onProgress });
     const duration = plan.kind === 'still' ? 0 : resolved.durationInFrames / resolved.fps;
-    return { file: outputPath, extension: plan.extension, contentType: plan.contentType, width: resolved.width, height: resolved.height, duration };
+    return { file: outputPath, extension: plan.extension, contentType: plan.contentType, width: resolved.width, height: resolved.height, duration, report };
   }
 
   /**

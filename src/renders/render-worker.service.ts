@@ -44,7 +44,7 @@ export class RenderWorker implements OnApplicationBootstrap {
     retryLimit: RENDER_RETRY_LIMIT,
     run: async (job, signal, report) => {
       const artifact = await this.pipeline.run(job, signal, report);
-      return { output: artifact.output, outputKey: artifact.key, outputSeconds: artifact.output.duration };
+      return { output: artifact.output, outputKey: artifact.key, outputSeconds: artifact.output.duration, diagnostics: artifact.diagnostics };
     },
     discard: async (outcome) => {
       if (outcome.outputKey) await this.storage.delete(outcome.outputKey);

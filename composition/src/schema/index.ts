@@ -20,6 +20,7 @@ export {
   type ResolvedRequest, type ResolvedShape, type ResolvedText, type ResolvedTextStyle, type ResolvedTiming,
   type ResolvedVideo, type RelativeLength,
 } from './resolve';
+export { drawnFrames, type DrawnFrames } from './drawn-frames';
 export { externalSources, type ExternalSource } from './sources';
 export { CATALOGS, type CatalogEntry } from './catalogs';
 export {

@@ -1,19 +1,32 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { rename } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import type { HeadlessBrowser } from '@remotion/renderer';
-import { COMPOSITION_ID, CompositionProps, ResolvedRequest } from '../../../composition/src/schema';
+import { COMPOSITION_ID, CompositionProps, drawnFrames, ResolvedRequest } from '../../../composition/src/schema';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ensureCompositionBundle } from './composition-bundle';
+import { encodeHeldFrames, HELD_FRAMES_MAX_SHARE } from './held-frames';
 import { MediaServer } from './media-server';
 import { OutputPlan } from './output-formats';
 import { Metrics } from '../../metrics/metrics';
 
 export type RenderStage = 'compositing' | 'encoding';
+
+/**
+ * How a render was carried out. `browser`: Remotion captures and encodes every frame.
+ * `held_frames`: the browser draws each distinct frame once and the encoder holds it.
+ */
+export interface RenderReport {
+  render_path: 'browser' | 'held_frames' | 'still';
+  frames_total: number;
+  frames_drawn: number;
+  /** Held path: seconds spent drawing, mixing the sound and encoding. */
+  stage_seconds?: { draw: number; audio: number; encode: number };
+}
 
 export interface RenderArgs {
   props: CompositionProps;
@@ -77,7 +90,7 @@ export class RemotionRenderer implements OnModuleDestroy {
     return this.warm;
   }
 
-  async render(args: RenderArgs): Promise<void> {
+  async render(args: RenderArgs): Promise<RenderReport> {
     const { renderMedia, renderStill, makeCancelSignal } = await import('@remotion/renderer');
     const [serveUrl, browser] = await Promise.all([this.serveUrl(), this.openBrowser()]);
     const { resolved, plan } = args;
@@ -108,7 +121,14 @@ export class RemotionRenderer implements OnModuleDestroy {
           logLevel: 'error',
         });
         args.onProgress('encoding', 1);
-        return;
+        return { render_path: 'still', frames_total: 1, frames_drawn: 1 };
+      }
+      const held = this.heldFramesPlan(args);
+      if (held) {
+        const renderStarted = performance.now();
+        const stageSeconds = await this.renderHeld(args, held, cancelSignal);
+        this.metrics.videoRendered(resolved.durationInFrames, (performance.now() - renderStarted) / 1000);
+        return { render_path: 'held_frames', frames_total: held.durationInFrames, frames_drawn: held.frames.length, stage_seconds: stageSeconds };
       }
       // AAC: Remotion muxes a raw AAC stream without the encoder-delay edit list, so the sound
       // would play ~43 ms late. It hands over the mix as WAV instead and ffmpeg encodes and muxes
@@ -145,6 +165,7 @@ export class RemotionRenderer implements OnModuleDestroy {
       });
       if (separateAudio) await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
       this.metrics.videoRendered(resolved.durationInFrames, (performance.now() - renderStarted) / 1000);
+      return { render_path: 'browser', frames_total: frames, frames_drawn: frames };
     } catch (error) {
       // The browser may be what broke; a fresh one costs about a second at the next render.
       if (!args.signal.aborted) await this.closeBrowser();
@@ -152,6 +173,83 @@ export class RemotionRenderer implements OnModuleDestroy {
     } finally {
       args.signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  /**
+   * The distinct frames of a whole-timeline H.264 render when few enough of its frames change
+   * (drawnFrames); null when every frame goes through the browser.
+   */
+  private heldFramesPlan(args: RenderArgs) {
+    const { plan, resolved } = args;
+    if (!this.config.render.holdFrames || plan.kind !== 'video' || plan.codec !== 'h264' || args.frameRange || (args.scale ?? 1) !== 1) return null;
+    if (plan.audioCodec !== 'aac' && plan.audioCodec !== null) return null;
+    // Remotion evens odd sizes for H.264 itself; the held path leaves them to the browser path.
+    if (resolved.width % 2 !== 0 || resolved.height % 2 !== 0) return null;
+    const drawn = drawnFrames(args.props.request, resolved);
+    return drawn.frames.length <= resolved.durationInFrames * HELD_FRAMES_MAX_SHARE ? drawn : null;
+  }
+
+  /**
+   * Draws each distinct frame once (JPEG, as the browser path captures), then ffmpeg encodes them
+   * with their holds; the sound is Remotion's own mix of the whole timeline (an audio-only render
+   * seeks every frame but captures none), muxed like the browser path's.
+   */
+  private async renderHeld(
+    args: RenderArgs,
+    held: ReturnType<typeof drawnFrames>,
+    cancelSignal: ReturnType<Awaited<typeof import('@remotion/renderer')>['makeCancelSignal']>['cancelSignal'],
+  ): Promise<NonNullable<RenderReport['stage_seconds']>> {
+    const { renderFrames, renderMedia } = await import('@remotion/renderer');
+    const clock = stopwatch();
+    const [serveUrl, browser] = await Promise.all([this.serveUrl(), this.openBrowser()]);
+    const inputProps = args.props as unknown as Record<string, unknown>;
+    const composition = compositionOf(args.resolved, inputProps);
+    const workDir = path.dirname(args.outputPath);
+    const framesDir = path.join(workDir, 'frames');
+    await mkdir(framesDir, { recursive: true });
+    const fileOf = (frame: number) => path.join(framesDir, `${String(frame).padStart(6, '0')}.jpeg`);
+    const writes: Promise<void>[] = [];
+    const common = {
+      composition,
+      serveUrl,
+      inputProps,
+      concurrency: this.config.render.concurrency === 1 ? 1 : null,
+      puppeteerInstance: browser,
+      browserExecutable: this.config.render.browserExecutable,
+      chromiumOptions: CHROMIUM_OPTIONS,
+      cancelSignal,
+      logLevel: 'error' as const,
+    };
+    // Drawing takes most of the time; the sound and the encoding share the rest.
+    await renderFrames({
+      ...common,
+      frames: held.frames,
+      imageFormat: 'jpeg',
+      jpegQuality: 90,
+      outputDir: null,
+      onFrameBuffer: (buffer, frame) => void writes.push(writeFile(fileOf(frame), buffer)),
+      onStart: () => undefined,
+      onFrameUpdate: (rendered) => args.onProgress('compositing', (0.7 * rendered) / held.frames.length),
+    });
+    await Promise.all(writes);
+    const draw = clock();
+    const audioPath = path.join(workDir, 'audio.wav');
+    if (args.resolved.hasAudio && args.plan.kind === 'video' && args.plan.audioCodec) {
+      await renderMedia({ ...common, codec: 'wav', outputLocation: audioPath, overwrite: true });
+    }
+    const audio = clock();
+    args.onProgress('encoding', 0.75);
+    const videoPath = withSuffix(args.outputPath, '.video');
+    await encodeHeldFrames({
+      frames: held.frames.map((frame, index) => ({ file: fileOf(frame), hold: held.holds[index] })),
+      fps: args.resolved.fps,
+      totalFrames: held.durationInFrames,
+      outputPath: videoPath,
+      signal: args.signal,
+    });
+    await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
+    args.onProgress('encoding', 1);
+    return { draw, audio, encode: clock() };
   }
 
   /**
@@ -236,6 +334,17 @@ export class RemotionRenderer implements OnModuleDestroy {
 }
 
 const execFileAsync = promisify(execFile);
+
+/** Seconds since the previous call (or since it was made), to two decimals. */
+function stopwatch(): () => number {
+  let last = performance.now();
+  return () => {
+    const now = performance.now();
+    const seconds = Math.round((now - last) / 10) / 100;
+    last = now;
+    return seconds;
+  };
+}
 
 /** The VideoConfig of the one composition, from the server's own resolution (no page evaluation). */
 function compositionOf(resolved: ResolvedRequest, props: Record<string, unknown>) {

@@ -1,0 +1,195 @@
+// `npm run bench:speed`: the render paths of issue 16, before/after in one run. The built service
+// (API + warm worker in one process, real PostgreSQL, Debian Chromium) renders each case over
+// HTTP, once with every frame drawn by the browser ("before": RENDER_HOLD_FRAMES off) and once as
+// shipped ("after"). Prints wall time (submit → completed), × real time, CPU seconds of the whole
+// process tree (Node, Chromium, ffmpeg), the path taken and frames drawn, and the after/before
+// ratios. Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded one.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+const require = createRequire(import.meta.url);
+const root = path.resolve(import.meta.dirname, '..');
+const { createApp } = require(path.join(root, 'dist/src/bootstrap.js'));
+const { loadConfig } = require(path.join(root, 'dist/src/config/app-config.js'));
+const only = process.argv.slice(2);
+
+const work = mkdtempSync(path.join(tmpdir(), 'bench-speed-'));
+const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
+
+// Fixtures: ten detailed 1080p pictures and 30 s of music-like sound.
+for (let i = 0; i < 10; i++) {
+  ffmpeg('-f', 'lavfi', '-i', 'testsrc2=s=1920x1080', '-vf', `hue=h=${i * 36},format=rgb24`, '-frames:v', '1', '-q:v', '2', path.join(work, `photo${i}.jpg`));
+}
+ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=330:duration=30', '-f', 'lavfi', '-i', 'sine=frequency=495:duration=30', '-filter_complex', 'amix=inputs=2', path.join(work, 'music.wav'));
+
+const files = createServer((req, res) => {
+  const file = path.join(work, path.basename(req.url ?? ''));
+  try {
+    const body = readFileSync(file);
+    res.writeHead(200, { 'Content-Type': file.endsWith('.jpg') ? 'image/jpeg' : 'audio/wav', 'Content-Length': body.length }).end(body);
+  } catch {
+    res.writeHead(404).end();
+  }
+});
+await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+const filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+
+/** CPU seconds (user + system, own and reaped children) of a process and its live descendants. */
+function treeCpuSeconds(pid: number): number {
+  const children = new Map<number, number[]>();
+  const cpu = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      children.set(Number(fields[1]), [...(children.get(Number(fields[1])) ?? []), Number(entry)]);
+      cpu.set(Number(entry), Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  let ticks = 0;
+  const stack = [pid];
+  while (stack.length) {
+    const current = stack.pop()!;
+    ticks += cpu.get(current) ?? 0;
+    stack.push(...(children.get(current) ?? []));
+  }
+  return ticks / 100;
+}
+
+// A fresh database on the given server (dropped at the end), so runs never meet other data.
+let databaseUrl: string | undefined;
+if (process.env.DATABASE_URL) {
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  const name = `bench_speed_${process.pid}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = `/${name}`;
+  databaseUrl = url.toString();
+}
+const port = 18000 + Math.floor(Math.random() * 1000);
+const config = loadConfig({ ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), DATA_DIR: path.join(work, 'data'), PORT: String(port), HOST: '127.0.0.1', ALLOW_PRIVATE_NETWORK: 'true', LOG_LEVEL: 'error', EMBEDDED_PG_PORT: '54358' });
+const service = await createApp(config, 'all');
+await service.app.listen(port, '127.0.0.1');
+const api = `http://127.0.0.1:${port}`;
+const call = async (method: string, route: string, body?: unknown, key?: string) => {
+  const res = await fetch(api + route, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  return { status: res.status, body: await res.json() };
+};
+const email = 'bench@example.com';
+const signup = await call('POST', '/v1/signup', { workspace_name: 'bench', email });
+const mailDir = path.join(config.dataDir, 'mail');
+const code = /verification code is (\d{6})/.exec(readFileSync(path.join(mailDir, readdirSync(mailDir)[0]), 'utf8'))![1];
+const key: string = signup.body.api_key.key;
+await call('POST', '/v1/signup/verify', { email, code }, key);
+const db = new pg.Client({ connectionString: service.databaseUrl });
+await db.connect();
+
+async function renderThroughService(request: object) {
+  const submitted = await call('POST', '/v1/renders', request, key);
+  if (submitted.status !== 202) throw new Error(JSON.stringify(submitted.body));
+  for (;;) {
+    const job = (await call('GET', `/v1/renders/${submitted.body.id}`, undefined, key)).body;
+    if (job.status === 'completed') {
+      const { rows } = await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [job.id]);
+      return { seconds: job.output.duration as number, diagnostics: rows[0].diagnostics as { render_path: string; frames_drawn: number } };
+    }
+    if (job.status === 'failed' || job.status === 'cancelled') throw new Error(JSON.stringify(job.error));
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const slideshow = {
+  width: 1920, height: 1080, frame_rate: 30,
+  elements: [
+    ...Array.from({ length: 10 }, (_, i) => ({ type: 'image', id: `p${i}`, track: 1, duration: i === 0 || i === 9 ? 3.25 : 3.5, source_url: `${filesUrl}/photo${i}.jpg` })),
+    ...Array.from({ length: 10 }, (_, i) => ({
+      type: 'text', text: `Slide ${i + 1}: a title over the picture`, time: i * 3 + 0.25, duration: 2.5, fade_in_duration: 0.4, fade_out_duration: 0.4,
+      x: '50%', y: '85%', width: '80%', font_size: 64, font_family: 'Montserrat', fill_color: '#ffffff', x_alignment: 'center',
+      background_color: '#00000099', background_x_padding: 24, background_y_padding: 12,
+    })),
+    { type: 'audio', source_url: `${filesUrl}/music.wav`, volume: 0.5 },
+  ],
+  transitions: Array.from({ length: 9 }, (_, i) => ({ type: 'cross_dissolve', from_id: `p${i}`, to_id: `p${i + 1}`, duration: 0.5 })),
+};
+
+const presets = ['fade_letters', 'word_pop', 'typewriter', 'rise_words'];
+const textHeavy = {
+  width: 1920, height: 1080, frame_rate: 30, duration: 10, background_gradient: 'linear-gradient(90deg, #1d4ed8, #9333ea)',
+  elements: Array.from({ length: 20 }, (_, i) => ({
+    type: 'text', text: `Animated line ${i + 1} moving all the time`, x: `${10 + (i % 4) * 25}%`, y: `${8 + Math.floor(i / 4) * 18}%`, font_size: 40,
+    motion: [{ type: 'wiggle', loop: true }], ...(i % 2 ? { animation_preset: presets[i % presets.length] } : {}),
+  })),
+};
+
+const stillScene = {
+  width: 1920, height: 1080, output_format: 'png',
+  background_gradient: 'linear-gradient(90deg, #1d4ed8, #9333ea)',
+  elements: [
+    { type: 'shape', x: '70%', y: '50%', width: '20%', height: '20%', fill_color: '#ef4444' },
+    { type: 'image', source_url: `${filesUrl}/photo0.jpg`, x: '30%', y: '50%', width: '40%', height: '40%' },
+    { type: 'text', text: 'Render service benchmark', x: '50%', y: '85%', font_size: 72, fill_color: '#ffffff' },
+  ],
+};
+
+const cases: [string, object, boolean][] = [
+  ['slideshow 30 s 1080p30, 10 pictures, titles, dissolves, music', slideshow, true],
+  ['text-heavy animation 10 s 1080p30 (every frame changes)', textHeavy, true],
+  ['png still 1080p (warm worker)', stillScene, false],
+];
+
+// Warm-up: the first job of a worker opens the browser and loads the bundle; inputs get copied once.
+await renderThroughService({ width: 64, height: 64, output_format: 'png', elements: [] });
+await renderThroughService({ ...slideshow, width: 320, height: 180, elements: slideshow.elements.map((e) => (e.type === 'text' ? { ...e, font_size: 12 } : e)) });
+
+const load = loadavg()[0];
+const rows: string[][] = [];
+for (const [label, request, compare] of cases) {
+  if (only.length && !only.some((word) => label.includes(word))) continue;
+  const runs: { wall: number; cpu: number; path: string; drawn: number; media: number }[] = [];
+  for (const hold of compare ? [false, true] : [true]) {
+    config.render.holdFrames = hold;
+    const cpuBefore = treeCpuSeconds(process.pid);
+    const started = performance.now();
+    const result = await renderThroughService(request);
+    const wall = (performance.now() - started) / 1000;
+    runs.push({ wall, cpu: treeCpuSeconds(process.pid) - cpuBefore, path: result.diagnostics.render_path, drawn: result.diagnostics.frames_drawn, media: result.seconds });
+  }
+  runs.forEach((r, i) => {
+    rows.push([
+      `${label}${compare ? (i === 0 ? ' — before' : ' — after') : ''}`,
+      r.wall.toFixed(1), r.media ? (r.media / r.wall).toFixed(2) : '–', r.cpu.toFixed(1), r.path, String(r.drawn),
+      i === 1 ? `${(r.wall / runs[0].wall).toFixed(2)} / ${(r.cpu / runs[0].cpu).toFixed(2)}` : '',
+    ]);
+    console.error(`done: ${rows.at(-1)!.join(' | ')}`); // long runs: each row as soon as it is measured
+  });
+}
+await db.end();
+await service.close();
+if (databaseUrl) {
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE ${new URL(databaseUrl).pathname.slice(1)}`);
+  await admin.end();
+}
+files.close();
+rmSync(work, { recursive: true, force: true });
+
+const header = ['case', 'wall s', '× real time', 'CPU s', 'path', 'frames drawn', 'after/before wall / CPU'];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((l) => l[i].length)));
+const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+console.log(`load average at start: ${load.toFixed(1)} (${new Date().toISOString()})`);
+console.log(fmt(header));
+console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+for (const line of rows) console.log(fmt(line));
+process.exit(0);

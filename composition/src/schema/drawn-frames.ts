@@ -1,0 +1,75 @@
+import type { RenderRequest } from './request';
+import { secondsToFrames, type ResolvedElement, type ResolvedRequest } from './resolve';
+
+/**
+ * Which frames of a render the browser has to draw: a frame whose drawn content is identical to
+ * the frame before it (same elements on screen, nothing moving, no video, nothing that changes
+ * with time) is "held" — the encoder repeats the previous picture. Pure, so it can be tested and
+ * the worker can decide the render path before opening the page.
+ *
+ * Conservative by construction: anything not known to stand still (video, motions, text and group
+ * animations, effects, masks keyframes, mattes, per-frame noise, motion blur) counts as changing on
+ * every frame it is visible; fades, motions and transitions one frame beyond their windows.
+ */
+export interface DrawnFrames {
+  /** Frames to draw, ascending; always starts at 0. */
+  frames: number[];
+  /** For each drawn frame, how many output frames show it (itself plus the held ones). */
+  holds: number[];
+  durationInFrames: number;
+}
+
+export function drawnFrames(request: RenderRequest, resolved: ResolvedRequest): DrawnFrames {
+  const total = resolved.durationInFrames;
+  const changes = new Uint8Array(total);
+  changes[0] = 1;
+  const mark = (from: number, to: number) => {
+    for (let frame = Math.max(0, Math.floor(from)); frame <= Math.min(total - 1, Math.ceil(to)); frame++) changes[frame] = 1;
+  };
+  if (request.motion_blur) mark(0, total - 1);
+  const fps = resolved.fps;
+  for (const element of resolved.elements) {
+    if (element.type === 'audio') continue; // heard, not drawn
+    const end = element.from + element.durationInFrames;
+    mark(element.from, element.from);
+    mark(end, end);
+    if (changesThroughout(element, request)) {
+      mark(element.from, end);
+      continue;
+    }
+    if (element.fadeInFrames > 0) mark(element.from, element.from + element.fadeInFrames + 1);
+    if (element.fadeOutFrames > 0) mark(end - element.fadeOutFrames - 1, end);
+    for (const motion of element.animation?.motions ?? []) {
+      const start = element.from + secondsToFrames(motion.start, fps);
+      mark(start - 1, start + secondsToFrames(motion.duration, fps) + 1);
+    }
+    for (const transition of element.animation?.transitions ?? []) {
+      mark(secondsToFrames(transition.window.start, fps) - 1, secondsToFrames(transition.window.end, fps) + 1);
+    }
+  }
+  for (const transition of resolved.transitions) {
+    mark(secondsToFrames(transition.window.start, fps) - 1, secondsToFrames(transition.window.end, fps) + 1);
+  }
+  const frames: number[] = [];
+  const holds: number[] = [];
+  for (let frame = 0; frame < total; frame++) {
+    if (changes[frame]) {
+      frames.push(frame);
+      holds.push(1);
+    } else holds[holds.length - 1]++;
+  }
+  return { frames, holds, durationInFrames: total };
+}
+
+/** Whether an element may look different on every frame it is visible. */
+function changesThroughout(element: Exclude<ResolvedElement, { type: 'audio' }>, request: RenderRequest): boolean {
+  if (element.type === 'video') return true;
+  const source = request.elements?.[element.index];
+  if (!source || source.type === 'audio' || source.type === 'video') return true;
+  const animation = element.animation;
+  if (animation?.text || animation?.groups) return true;
+  if (animation?.motions.some((motion) => motion.loop)) return true;
+  if (source.effects?.length || source.mask_keyframes?.length || source.matte) return true;
+  if ('noise' in source && (source.noise ?? 0) > 0) return true;
+  return false;
+}

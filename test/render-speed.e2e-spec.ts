@@ -1,0 +1,103 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+import { frameAt, near, probe, serveFolder, volumeDb } from './helpers/media';
+import { renderThroughApi } from './helpers/render-through-api';
+import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
+
+const run = promisify(execFile);
+
+/**
+ * Render paths chosen from the resolved timeline: a mostly still timeline is drawn once per
+ * distinct frame and held by the encoder; a moving one goes through the browser frame by frame.
+ * Both must give the same frame count, duration, pixels and sound as the request asks for.
+ */
+describe('render paths (through the REST API)', () => {
+  let app: TestApp;
+  let key: string;
+  let db: Client;
+  let media: Awaited<ReturnType<typeof serveFolder>>;
+  const fixtures = mkdtempSync(path.join(tmpdir(), 'vrs-speed-fixtures-'));
+  const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-speed-outputs-'));
+  const url = (name: string) => `${media.url}/${name}`;
+
+  beforeAll(async () => {
+    const ffmpeg = (...args: string[]) => run('ffmpeg', ['-v', 'error', '-y', ...args]);
+    await ffmpeg('-f', 'lavfi', '-i', 'color=c=0xff0000:s=64x36,format=rgb24', '-frames:v', '1', path.join(fixtures, 'red.png'));
+    await ffmpeg('-f', 'lavfi', '-i', 'color=c=0x00ff00:s=64x36,format=rgb24', '-frames:v', '1', path.join(fixtures, 'green.png'));
+    await ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=3', path.join(fixtures, 'tone.wav'));
+    media = await serveFolder(fixtures);
+    app = await startTestApp({ env: { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true' } });
+    ({ key } = await signupVerified(app));
+    db = new Client({ connectionString: app.databaseUrl });
+    await db.connect();
+  }, 180_000);
+
+  afterAll(async () => {
+    await db?.end();
+    await app?.close();
+    await media?.close();
+    rmSync(fixtures, { recursive: true, force: true });
+    rmSync(outputs, { recursive: true, force: true });
+  });
+
+  const diagnostics = async (id: string) => (await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [id])).rows[0].diagnostics;
+
+  it('draws a slideshow once per distinct frame and holds it: exact frame count, pixels at probe times, continuous sound', async () => {
+    const { job, file } = await renderThroughApi(app, key, outputs, 'slideshow', {
+      width: 320,
+      height: 180,
+      elements: [
+        { type: 'image', id: 'a', source_url: url('red.png'), track: 1, duration: 1.5 },
+        { type: 'image', id: 'b', source_url: url('green.png'), track: 1, duration: 2 },
+        { type: 'shape', fill_color: '#ffffff', x: 40, y: 20, width: 40, height: 20, time: 0.5, duration: 2 },
+        { type: 'audio', source_url: url('tone.wav') },
+      ],
+      transitions: [{ type: 'cross_dissolve', from_id: 'a', to_id: 'b', duration: 0.5 }],
+    }, 120_000);
+    // b starts 0.5 s before a ends: 3 s in all; the dissolve runs from 1.0 s to 1.5 s.
+    const report = await diagnostics(job.id);
+    expect(report).toMatchObject({ render_path: 'held_frames', frames_total: 90, stage_seconds: { draw: expect.any(Number), audio: expect.any(Number), encode: expect.any(Number) } });
+    expect(report.frames_drawn).toBeLessThan(30);
+    const probed = await probe(file);
+    const video = probed.streams.find((stream) => stream.codec_type === 'video')!;
+    expect({ frames: video.nb_read_frames, rate: video.r_frame_rate, pix: video.pix_fmt, range: video.color_range }).toEqual({
+      frames: '90', rate: '30/1', pix: 'yuv420p', range: 'tv',
+    });
+    expect(Number(probed.format.duration)).toBeCloseTo(3, 1);
+    const samples: [number, number[], number[]][] = [
+      // seconds, background pixel, where the white box is (or is not)
+      [0.2, [255, 0, 0], [255, 0, 0]],
+      [0.8, [255, 0, 0], [255, 255, 255]],
+      [2.0, [0, 255, 0], [255, 255, 255]],
+      [2.8, [0, 255, 0], [0, 255, 0]],
+    ];
+    for (const [seconds, background, boxed] of samples) {
+      const frame = await frameAt(file, seconds);
+      expect({ seconds, background: near(frame.at(200, 120), background, 16), box: near(frame.at(40, 20), boxed, 16) }).toEqual({ seconds, background: true, box: true });
+    }
+    // Mid-dissolve (1.25 s): both pictures show through.
+    const middle = (await frameAt(file, 1.25)).at(200, 120);
+    expect(middle[0]).toBeGreaterThan(60);
+    expect(middle[1]).toBeGreaterThan(60);
+    // The tone plays from start to end without a gap.
+    for (let second = 0; second < 3; second += 0.5) {
+      expect({ second, loud: (await volumeDb(file, second + 0.05, second + 0.45)).mean > -30 }).toEqual({ second, loud: true });
+    }
+  }, 180_000);
+
+  it('draws every frame in the browser when something moves all the time', async () => {
+    const { job, file } = await renderThroughApi(app, key, outputs, 'moving', {
+      width: 320,
+      height: 180,
+      duration: 1,
+      elements: [{ type: 'shape', fill_color: '#ffffff', width: 40, height: 40, motion: [{ type: 'spin', loop: true }] }],
+    }, 120_000);
+    expect(await diagnostics(job.id)).toEqual({ render_path: 'browser', frames_total: 30, frames_drawn: 30 });
+    const video = (await probe(file)).streams.find((stream) => stream.codec_type === 'video')!;
+    expect(video.nb_read_frames).toBe('30');
+  }, 180_000);
+});
