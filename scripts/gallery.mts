@@ -45,7 +45,13 @@ function makeFixtures(): Record<string, { file: string; contentType: string }> {
   writeFileSync(file('warm.cube'), cube3d(17, (r, g, b) => [Math.min(1, r * 1.1 + 0.04), g, b * 0.85], 'Warm'));
   // A beat: a 220 Hz tone sounding for the first quarter of every half second (audio-reactive entries).
   ffmpeg('-f', 'lavfi', '-i', "sine=frequency=220:sample_rate=48000:duration=3,volume=eval=frame:volume='4*lt(mod(t,0.5),0.25)'", '-c:a', 'aac', file('beat.m4a'));
+  // A spoken line (espeak-ng) and a soft chord under it (waveform entries).
+  execFileSync('espeak-ng', ['-s', '150', '-w', file('voice.wav'), 'Welcome back to the show. Today: sound that mixes itself.']);
+  ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=110:sample_rate=48000:duration=4', '-f', 'lavfi', '-i', 'sine=frequency=165:sample_rate=48000:duration=4',
+    '-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=48000:duration=4', '-filter_complex', 'amix=inputs=3,volume=0.6', file('chord.wav'));
   return {
+    'voice.wav': { file: file('voice.wav'), contentType: 'audio/wav' },
+    'chord.wav': { file: file('chord.wav'), contentType: 'audio/wav' },
     'clip.mp4': { file: file('clip.mp4'), contentType: 'video/mp4' },
     'photo.png': { file: file('photo.png'), contentType: 'image/png' },
     'bars.png': { file: file('bars.png'), contentType: 'image/png' },

@@ -45,7 +45,7 @@ describe('system routes, discovery and the error envelope', () => {
       expect(Array.isArray(res.body[catalog])).toBe(true);
       for (const entry of res.body[catalog]) expect(typeof entry.supported).toBe('boolean');
     }
-    expect(Object.keys(res.body.element_schemas).sort()).toEqual(['audio', 'image', 'shape', 'text', 'video']);
+    expect(Object.keys(res.body.element_schemas).sort()).toEqual(['audio', 'image', 'shape', 'text', 'video', 'waveform']);
     const video = res.body.element_schemas.video;
     expect(video.additionalProperties).toBe(false);
     expect(video.properties).toHaveProperty('volume');

@@ -9,6 +9,7 @@ import { ShapeLayer } from './layers/ShapeLayer';
 import { TextLayer } from './layers/TextLayer';
 import { VideoLayer } from './layers/VideoLayer';
 import { Watermark } from './layers/Watermark';
+import { WaveformLayer } from './layers/WaveformLayer';
 import { LookLayer, matteSourceIds } from './look/LookLayer';
 import { AudioLevelsProvider } from './motion/audio-levels';
 import { paintOrderAt } from './motion/element-style';
@@ -78,5 +79,7 @@ const Layer: React.FC<{ element: ResolvedElement; load: (url: string) => string 
       return <TextLayer element={element} />;
     case 'shape':
       return <ShapeLayer element={element} />;
+    case 'waveform':
+      return <WaveformLayer element={element} />;
   }
 };

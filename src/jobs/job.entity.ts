@@ -1,4 +1,5 @@
 import type { RenderedPreviewOptions } from '../../composition/src/schema';
+import type { LoudnessReport } from '../infra/media/loudness';
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 export type JobKind = 'render' | 'task';
@@ -13,6 +14,10 @@ export interface JobOutput {
   height: number;
   duration: number;
   size_bytes: number;
+  /** Renders with `audio_normalize`: the output's measured loudness (EBU R128). */
+  loudness?: LoudnessReport;
+  /** Renders with `duck`: the sound spans found per source URL (merge into the Player's `media`). */
+  sound_analysis?: Record<string, { audible_spans?: [number, number][]; speech_spans?: [number, number][] }>;
 }
 
 export interface JobError {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import {
@@ -21,6 +21,8 @@ import { QuotaService } from '../jobs/quota.service';
 import { planOf } from '../workspaces/plans';
 import { OutputFormat, planOutput } from './engine/output-formats';
 import { probeMedia } from '../infra/media/probe';
+import { LoudnessReport, normaliseLoudness } from '../infra/media/loudness';
+import { analyseSoundForDucking } from './engine/sound-for-ducking';
 import { DrawnFile, PreviewRenderer } from '../previews/preview-renderer';
 import { RemotionRenderer, RenderReport, RenderStage } from './engine/remotion-renderer';
 import { capViolations, renderCost } from './render-cost';
@@ -77,6 +79,7 @@ export class RenderPipeline {
         media[input.url] = input.info;
         sources[input.url] = mounted.urls[index];
       });
+      const soundAnalysis = await analyseSoundForDucking(request, inputs, media, signal);
       const resolved = resolveRequest(request, media);
       await this.assertAffordable(job, request, resolved);
       const props: CompositionProps = { request, media, sources };
@@ -85,13 +88,21 @@ export class RenderPipeline {
         ? await this.previews.draw(job.preview, { props, media, resolved, workDir, signal, onProgress })
         : await this.drawFull(props, resolved, workDir, signal, onProgress);
       signal.throwIfAborted();
+      const loudness = !job.preview && request.audio_normalize ? await this.normalise(request.audio_normalize, drawn, workDir, signal) : undefined;
 
       report('uploading', RENDER_SHARE[1]);
       const key = `${job.workspaceId}/renders/${job.id}.${drawn.extension}`;
       const { size } = await this.storage.putFile(key, drawn.file, drawn.contentType);
       return {
         key,
-        output: { width: drawn.width, height: drawn.height, duration: drawn.duration, size_bytes: size },
+        output: {
+          width: drawn.width,
+          height: drawn.height,
+          duration: drawn.duration,
+          size_bytes: size,
+          ...(loudness ? { loudness } : {}),
+          ...(Object.keys(soundAnalysis).length > 0 ? { sound_analysis: soundAnalysis } : {}),
+        },
         ...('report' in drawn ? { diagnostics: drawn.report as RenderReport } : {}),
       };
     } finally {
@@ -113,6 +124,30 @@ export class RenderPipeline {
     const report = await this.renderer.render({ props, resolved, plan, outputPath, signal, onProgress });
     const duration = plan.kind === 'still' ? 0 : resolved.durationInFrames / resolved.fps;
     return { file: outputPath, extension: plan.extension, contentType: plan.contentType, width: resolved.width, height: resolved.height, duration, report };
+  }
+
+  /**
+   * `audio_normalize`: the finished file's mix measured and brought to the target (two loudnorm
+   * passes); the file is replaced by the normalised one.
+   */
+  private async normalise(
+    settings: NonNullable<RenderRequest['audio_normalize']>,
+    drawn: DrawnFile,
+    workDir: string,
+    signal: AbortSignal,
+  ): Promise<LoudnessReport> {
+    const probed = await probeMedia(drawn.file);
+    if (!probed?.has_audio) throw new RenderFailure('invalid_request', 'audio_normalize: the render has no sound to normalise (no element is audible)');
+    const normalised = path.join(workDir, `normalised.${drawn.extension}`);
+    const report = await normaliseLoudness(
+      drawn.file,
+      normalised,
+      { integratedLufs: settings.target_lufs ?? -14, truePeakDb: settings.true_peak_db ?? -1 },
+      AUDIO_ENCODERS[drawn.extension] ?? AUDIO_ENCODERS.mp4,
+      signal,
+    );
+    await rename(normalised, drawn.file);
+    return report;
   }
 
   /**
@@ -174,6 +209,13 @@ export class RenderPipeline {
     return inputs;
   }
 }
+
+/** ffmpeg audio encoder arguments per container, matching what the renderer writes. */
+const AUDIO_ENCODERS: Record<string, string[]> = {
+  mp4: ['-c:a', 'aac', '-b:a', '320k', '-movflags', '+faststart'],
+  mov: ['-c:a', 'aac', '-b:a', '320k'],
+  webm: ['-c:a', 'libopus', '-b:a', '192k'],
+};
 
 function extensionOf(url: string): string {
   try {

@@ -1,5 +1,5 @@
 import {
-  CANVAS_LIMITS, CATALOGS, elementJsonSchemas, MAX_VIOLATIONS_RETURNED, REQUEST_LIMITS, requestJsonSchema, URL_MAX_LENGTH,
+  audioCapabilities, CANVAS_LIMITS, CATALOGS, elementJsonSchemas, MAX_VIOLATIONS_RETURNED, REQUEST_LIMITS, requestJsonSchema, URL_MAX_LENGTH,
 } from '../../composition/src/schema';
 import { OTP_MAX_FAILED_ATTEMPTS, OTP_TTL_MS } from '../auth/otp';
 import { PAGE_LIMIT, PAGE_MAX_BYTES } from '../common/pagination/pagination';
@@ -47,6 +47,7 @@ export function buildCapabilities(version: string, config: AppConfig) {
     },
     rate_limits: rateLimits,
     previews: previewCapabilities(),
+    audio: audioCapabilities(),
     onboarding: {
       summary: 'Create a workspace and key without a human: sign up, read the emailed code, verify.',
       steps: [

@@ -27,6 +27,8 @@ export interface AudibleSpan {
   /** Source seconds shown at composition second `seconds`. */
   sourceTime: (seconds: number) => number;
   volume: number;
+  /** Extra gain at composition second `seconds` (ducking); omitted: 1. */
+  gainAt?: (seconds: number) => number;
 }
 
 /** The mix in the window centred on `seconds`. */
@@ -37,7 +39,7 @@ export function mixWindow(spans: readonly AudibleSpan[], seconds: number): Float
       const t = seconds + (j - WINDOW / 2) / ANALYSIS_RATE;
       if (t < span.start || t >= span.end) continue;
       const index = Math.floor(span.sourceTime(t) * ANALYSIS_RATE);
-      if (index >= 0 && index < span.source.samples.length) mix[j] += span.source.samples[index] * span.volume;
+      if (index >= 0 && index < span.source.samples.length) mix[j] += span.source.samples[index] * span.volume * (span.gainAt ? span.gainAt(t) : 1);
     }
   }
   return mix;
@@ -99,4 +101,36 @@ export function levelsOf(window: Float32Array): AudioLevels {
   };
   const clip = (value: number) => Math.min(1, Math.max(0, value));
   return { amplitude: clip(amplitude), bass: clip(band(BANDS.bass)), mid: clip(band(BANDS.mid)), treble: clip(band(BANDS.treble)) };
+}
+
+/** Lowest and highest frequency a waveform shows; bands between them are log-spaced. */
+export const WAVEFORM_RANGE = [50, 12000] as const;
+/** Decibels a waveform bar spans: a full-scale sine in a band fills it, 60 dB below is empty. */
+export const WAVEFORM_DB_RANGE = 60;
+
+/**
+ * Heights (0..1) of `count` log-spaced frequency bands of the window: each band's amplitude (as in
+ * levelsOf: a full-scale sine in the band reads 1) on a 60 dB scale.
+ */
+export function spectrumBars(window: Float32Array, count: number): number[] {
+  const n = window.length;
+  const hann = new Float32Array(n);
+  for (let i = 0; i < n; i += 1) hann[i] = window[i] * 0.5 * (1 - Math.cos((2 * Math.PI * i) / (n - 1)));
+  const power = powerSpectrum(hann);
+  const binOf = (frequency: number) => (frequency * n) / ANALYSIS_RATE;
+  const [low, high] = WAVEFORM_RANGE;
+  const bars: number[] = [];
+  for (let b = 0; b < count; b += 1) {
+    const from = low * (high / low) ** (b / count);
+    const to = low * (high / low) ** ((b + 1) / count);
+    // Narrow low bands hold less than one bin: they take the bin they fall in.
+    const first = Math.max(1, Math.floor(binOf(from)));
+    const last = Math.max(first, Math.ceil(binOf(to)) - 1);
+    let energy = 0;
+    for (let k = first; k <= last && k < power.length; k += 1) energy += power[k];
+    const amplitude = Math.sqrt((32 * energy) / (3 * n * n));
+    const db = amplitude > 0 ? 20 * Math.log10(amplitude) : -Infinity;
+    bars.push(Math.min(1, Math.max(0, (db + WAVEFORM_DB_RANGE) / WAVEFORM_DB_RANGE)));
+  }
+  return bars;
 }

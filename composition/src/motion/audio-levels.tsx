@@ -1,22 +1,28 @@
 import { getAudioData } from '@remotion/media-utils';
 import type React from 'react';
-import { useEffect, useMemo, useState } from 'react';
+import { createContext, useEffect, useMemo, useState } from 'react';
 import { useDelayRender } from 'remotion';
 import type { ResolvedRequest } from '../schema/resolve';
 import { ANALYSIS_RATE, levelsOf, mixWindow, type AudibleSpan, type DecodedSource } from './audio-analysis';
+import { duckGain } from './ducking';
 import { sourceSeconds } from './time-remap';
 import { AudioLevelsContext } from './use-element-motion';
 
 function listens(resolved: ResolvedRequest): boolean {
   return resolved.elements.some((element) => {
+    if (element.type === 'waveform') return true;
     const groups = element.animation?.groups;
     return !!groups && (groups.audio.length > 0 || groups.layers.some((layer) => layer.audio.length > 0));
   });
 }
 
+/** The decoded sound of every audible element, placed on the timeline (`index`: position in the request). */
+export const SoundSpansContext = createContext<ReadonlyArray<AudibleSpan & { index: number }> | null>(null);
+
 /**
  * Decodes the sound of every audible element (once, before the first frame) when an animation
- * listens to the composition's audio, and provides its levels per instant.
+ * listens to the composition's audio or a waveform shows it, and provides its levels per instant
+ * and the decoded spans.
  */
 export const AudioLevelsProvider: React.FC<{ resolved: ResolvedRequest; load: (url: string) => string; children: React.ReactNode }> = ({ resolved, load, children }) => {
   if (!listens(resolved)) return <>{children}</>;
@@ -57,16 +63,23 @@ const AudioLevelsLoader: React.FC<{ resolved: ResolvedRequest; load: (url: strin
     // Decoding runs once per set of sources.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [audible]);
+  const spans = useMemo(
+    () =>
+      decoded
+        ? audible.map((element) => ({
+            index: element.index,
+            source: decoded.get(element.src)!,
+            start: element.from / resolved.fps,
+            end: (element.from + element.durationInFrames) / resolved.fps,
+            sourceTime: (seconds: number) => sourceSeconds(element, seconds - element.from / resolved.fps, resolved.fps),
+            volume: element.volume,
+            // What is heard: ducking lowers the element in the mix as it does in the output.
+            gainAt: element.duck ? (seconds: number) => duckGain(element.duck, seconds) : undefined,
+          }))
+        : [],
+    [decoded, audible, resolved.fps],
+  );
   const levelsAt = useMemo(() => {
-    const spans: AudibleSpan[] = decoded
-      ? audible.map((element) => ({
-          source: decoded.get(element.src)!,
-          start: element.from / resolved.fps,
-          end: (element.from + element.durationInFrames) / resolved.fps,
-          sourceTime: (seconds: number) => sourceSeconds(element, seconds - element.from / resolved.fps, resolved.fps),
-          volume: element.volume,
-        }))
-      : [];
     // Every listening element asks for the same instant: analyse it once.
     const cache = new Map<number, ReturnType<typeof levelsOf>>();
     return (seconds: number) => {
@@ -78,6 +91,10 @@ const AudioLevelsLoader: React.FC<{ resolved: ResolvedRequest; load: (url: strin
       }
       return levels;
     };
-  }, [decoded, audible, resolved.fps]);
-  return <AudioLevelsContext.Provider value={levelsAt}>{children}</AudioLevelsContext.Provider>;
+  }, [spans]);
+  return (
+    <SoundSpansContext.Provider value={spans}>
+      <AudioLevelsContext.Provider value={levelsAt}>{children}</AudioLevelsContext.Provider>
+    </SoundSpansContext.Provider>
+  );
 };

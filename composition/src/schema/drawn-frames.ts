@@ -61,11 +61,15 @@ export function drawnFrames(request: RenderRequest, resolved: ResolvedRequest): 
   return { frames, holds, durationInFrames: total };
 }
 
+const STILL_ELEMENT_TYPES: ReadonlySet<string> = new Set(['image', 'shape', 'text']);
+
 /** Whether an element may look different on every frame it is visible. */
 function changesThroughout(element: Exclude<ResolvedElement, { type: 'audio' }>, request: RenderRequest): boolean {
-  if (element.type === 'video') return true;
+  // Only element types known to draw the same picture on every frame may be held; a new type
+  // (a waveform follows the sound) changes until it is listed here.
+  if (!STILL_ELEMENT_TYPES.has(element.type)) return true;
   const source = request.elements?.[element.index];
-  if (!source || source.type === 'audio' || source.type === 'video') return true;
+  if (!source || !STILL_ELEMENT_TYPES.has(source.type)) return true;
   const animation = element.animation;
   if (animation?.text || animation?.groups) return true;
   if (animation?.motions.some((motion) => motion.loop)) return true;

@@ -6,7 +6,7 @@ import {
 } from './primitives';
 import {
   BLEND_MODES, DIRECTIONS, EASINGS, EFFECTS, FONT_FAMILIES, IMAGE_FITS, MASK_SHAPES, MATTE_MODES,
-  MOTIONS, SHAPES, TEXT_TRANSFORMS, X_ALIGNMENTS, Y_ALIGNMENTS,
+  MOTIONS, SHAPES, TEXT_TRANSFORMS, WAVEFORM_STYLES, X_ALIGNMENTS, Y_ALIGNMENTS,
 } from './vocabulary';
 
 /**
@@ -159,6 +159,22 @@ const behaviors = {
   motion: z.array(motionSchema).max(REQUEST_LIMITS.list_items).optional(),
 };
 
+/**
+ * Auto-ducking: the element's volume drops by `amount_db` while the elements it ducks under are
+ * audible (their sound, analysed once per source, not merely their timeline span), or, with
+ * "speech", while voice activity is detected in the request's other sound elements.
+ */
+export const duckSchema = z.strictObject({
+  under: z
+    .union([z.literal('speech'), z.array(reference).min(1).max(REQUEST_LIMITS.list_items)], {
+      error: 'Input should be "speech" or a list of ids of audio/video elements',
+    })
+    .describe('"speech" (voice detected in the other sound elements) or ids of audio/video elements'),
+  amount_db: z.number().gt(0).max(60).optional().describe('How much quieter, dB').meta({ default: 12 }),
+  attack: seconds.max(10).optional().describe('Seconds of ramp down, ending where the sound starts (the render looks ahead)').meta({ default: 0.2 }),
+  release: seconds.max(10).optional().describe('Seconds of ramp back up, starting where the sound ends').meta({ default: 0.5 }),
+});
+
 /** out_point must come after in_point; both are source seconds. */
 function checkTrim(media: { in_point?: number; out_point?: number }, ctx: z.RefinementCtx): void {
   if (media.out_point !== undefined && media.out_point <= (media.in_point ?? 0)) {
@@ -171,6 +187,7 @@ export const videoElementSchema = z
     type: z.literal('video'),
     ...identity,
     ...mediaTiming,
+    duck: duckSchema.optional(),
     ...fades,
     ...colorGrading,
     ...frame,
@@ -181,7 +198,7 @@ export const videoElementSchema = z
   .superRefine(checkTrim);
 
 export const audioElementSchema = z
-  .strictObject({ type: z.literal('audio'), ...identity, ...mediaTiming, ...fades })
+  .strictObject({ type: z.literal('audio'), ...identity, ...mediaTiming, duck: duckSchema.optional(), ...fades })
   .superRefine(checkTrim);
 
 export const imageElementSchema = z.strictObject({
@@ -247,12 +264,34 @@ export const shapeElementSchema = z.strictObject({
   ...behaviors,
 });
 
+/** An audiogram: bars (or a line) that follow the spectrum of a sound element or of the whole mix. */
+export const waveformElementSchema = z.strictObject({
+  type: z.literal('waveform'),
+  ...identity,
+  ...ownDuration,
+  ...fades,
+  source: reference.optional().describe('Id of the audio/video element to show; omitted: the mix of every sound element'),
+  style: z.enum(WAVEFORM_STYLES).optional().meta({ default: 'bars' }),
+  fill_color: color.optional().meta({ default: '#ffffff' }),
+  bar_count: z.int().min(2).max(256).optional().describe('Frequency bands, low on the left (log-spaced 50 Hz–12 kHz)').meta({ default: 32 }),
+  bar_gap: z.number().min(0).max(0.9).optional().describe('Share of each band slot left empty').meta({ default: 0.3 }),
+  bar_radius: z.number().min(0).optional().describe('px, bars only').meta({ default: 0 }),
+  mirror: z.boolean().optional().describe('Grow from the middle both ways instead of up from the bottom').meta({ default: false }),
+  smoothing: fraction.optional().describe('0: each frame on its own; towards 1: levels fall back more slowly').meta({ default: 0.5 }),
+  stroke_width: z.number().gt(0).optional().describe('px, line style only').meta({ default: 3 }),
+  ...shadow,
+  ...compositing,
+  ...layout,
+  ...behaviors,
+});
+
 export const ELEMENT_SCHEMAS = {
   video: videoElementSchema,
   audio: audioElementSchema,
   text: textElementSchema,
   image: imageElementSchema,
   shape: shapeElementSchema,
+  waveform: waveformElementSchema,
 } as const;
 
 export const elementSchema = z.discriminatedUnion('type', [
@@ -261,6 +300,7 @@ export const elementSchema = z.discriminatedUnion('type', [
   textElementSchema,
   imageElementSchema,
   shapeElementSchema,
+  waveformElementSchema,
 ]);
 
 export type VideoElement = z.infer<typeof videoElementSchema>;
@@ -268,5 +308,7 @@ export type AudioElement = z.infer<typeof audioElementSchema>;
 export type TextElement = z.infer<typeof textElementSchema>;
 export type ImageElement = z.infer<typeof imageElementSchema>;
 export type ShapeElement = z.infer<typeof shapeElementSchema>;
+export type WaveformElement = z.infer<typeof waveformElementSchema>;
+export type Duck = z.infer<typeof duckSchema>;
 export type Element = z.infer<typeof elementSchema>;
-export type VisualElement = VideoElement | TextElement | ImageElement | ShapeElement;
+export type VisualElement = VideoElement | TextElement | ImageElement | ShapeElement | WaveformElement;

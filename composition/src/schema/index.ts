@@ -17,7 +17,7 @@ export { findViolations, MAX_VIOLATIONS_RETURNED, truncateViolations, type Trunc
 export {
   DEFAULT_CANVAS, DEFAULT_ELEMENT_SECONDS, DEFAULT_FRAME_RATE, resolveRequest, secondsToFrames,
   type MediaInfo, type ResolvedAudio, type ResolvedBox, type ResolvedElement, type ResolvedImage, type ResolvedMedia,
-  type ResolvedRequest, type ResolvedShape, type ResolvedText, type ResolvedTextStyle, type ResolvedTiming,
+  type ResolvedRequest, type ResolvedShape, type ResolvedWaveform, type ResolvedText, type ResolvedTextStyle, type ResolvedTiming,
   type ResolvedVideo, type RelativeLength,
 } from './resolve';
 export { drawnFrames, type DrawnFrames } from './drawn-frames';
@@ -28,6 +28,7 @@ export {
   type BrandFontFallback, type BrandVariableSource, type Placeholder, type SubstitutionResult, type Variables,
 } from './variables';
 export { elementJsonSchemas, previewRequestJsonSchema, requestJsonSchema } from './json-schema';
+export { audioCapabilities } from './audio-capabilities';
 export {
   ALPHA_FORMATS, ELEMENT_TYPES, FONT_FAMILIES, FONTS, OUTPUT_FORMATS, type ElementType, type FontFamily, type OutputFormat,
 } from './vocabulary';

@@ -6,7 +6,7 @@ describe('JSON Schemas', () => {
   const elements = elementJsonSchemas() as Record<string, Schema>;
 
   it('describes every element type as a strict object', () => {
-    expect(Object.keys(elements)).toEqual(['video', 'audio', 'text', 'image', 'shape']);
+    expect(Object.keys(elements)).toEqual(['video', 'audio', 'text', 'image', 'shape', 'waveform']);
     for (const [type, schema] of Object.entries(elements)) {
       expect(schema).toMatchObject({ type: 'object', additionalProperties: false });
       expect(schema.properties.type).toMatchObject({ const: type });
@@ -36,7 +36,7 @@ describe('JSON Schemas', () => {
     for (const drawn of ['transitions', 'groups', 'motion_blur', 'custom_animations']) expect(request.properties[drawn]).not.toHaveProperty('x-supported');
     expect(request.properties.background_color).toMatchObject({ pattern: '^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$', default: '#000000ff' });
     const variants = request.properties.elements.items?.oneOf ?? [];
-    expect(variants.map((variant) => variant.properties.type.const)).toEqual(['video', 'audio', 'text', 'image', 'shape']);
+    expect(variants.map((variant) => variant.properties.type.const)).toEqual(['video', 'audio', 'text', 'image', 'shape', 'waveform']);
     expect(variants[0].properties.blur).not.toHaveProperty('x-supported');
     const objects: Record<string, unknown>[] = [];
     JSON.stringify(request, (_key, value) => {

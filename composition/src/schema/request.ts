@@ -3,6 +3,7 @@ import { elementSchema, motionSchema } from './elements';
 import { checkEasing, easingFields } from './easing-fields';
 import { CANVAS_LIMITS, metadataProblem, REQUEST_LIMITS } from './limits';
 import { checkMotionReferences } from './motion-references';
+import { checkSoundReferences } from './sound-references';
 import { angle, color, fraction, length, percent, point, positiveSeconds, reference, seconds, url } from './primitives';
 import { ALPHA_FORMATS, AUDIO_FEATURES, DIRECTIONS, MOTIONS, OUTPUT_FORMATS, TRANSITIONS } from './vocabulary';
 
@@ -164,6 +165,13 @@ export const renderRequestSchema = z
     metadata: metadataSchema.optional(),
     webhook_url: url.nullish(),
     ingest_external: z.boolean().nullish(),
+    audio_normalize: z
+      .strictObject({
+        target_lufs: z.number().min(-40).max(-5).optional().describe('Integrated loudness of the output, LUFS (EBU R128)').meta({ default: -14 }),
+        true_peak_db: z.number().min(-9).max(0).optional().describe('Ceiling for the true peak, dBTP').meta({ default: -1 }),
+      })
+      .nullish()
+      .describe('Measure the final mix (EBU R128, two passes) and bring it to the target; the job output reports the measured loudness'),
     brand_kit_id: z
       .string()
       .max(100)
@@ -185,6 +193,7 @@ export const renderRequestSchema = z
       });
     }
     checkMotionReferences(request, ctx);
+    checkSoundReferences(request, ctx);
     const format = request.output_format ?? 'mp4';
     if (request.alpha && !ALPHA_FORMATS.includes(format)) {
       ctx.addIssue({

@@ -1,4 +1,5 @@
 import { attachAnimations, type ElementAnimation, type ResolvedTransition } from '../motion/animation';
+import { duckCurve, type DuckCurve, type SoundSource, type SoundSpan } from '../motion/ducking';
 import { timeForOffset, type RateKeyframe } from '../motion/time-remap';
 import { trackOverlaps } from '../motion/transitions';
 import { CANVAS_LIMITS } from './limits';
@@ -20,6 +21,10 @@ export interface MediaInfo {
   height?: number;
   has_audio?: boolean;
   has_video?: boolean;
+  /** Source seconds where the sound is above −45 dBFS (the server's one-time analysis; ducking). */
+  audible_spans?: SoundSpan[];
+  /** Source seconds where voice activity is detected (the server's one-time analysis; ducking under "speech"). */
+  speech_spans?: SoundSpan[];
 }
 
 export const DEFAULT_FRAME_RATE = CANVAS_LIMITS.frame_rate.default;
@@ -83,6 +88,8 @@ export interface ResolvedMedia {
   volume: number;
   /** Speed ramp (motion/time-remap.ts); null: constant `playbackRate`. */
   rateKeyframes: RateKeyframe[] | null;
+  /** Auto-ducking gain curve (motion/ducking.ts); null: never ducked. */
+  duck: DuckCurve | null;
 }
 
 export interface ResolvedTextStyle {
@@ -125,7 +132,21 @@ export type ResolvedShape = ResolvedTiming & {
   strokeWidth: number;
   borderRadius: number;
 };
-export type ResolvedElement = ResolvedVideo | ResolvedAudio | ResolvedImage | ResolvedText | ResolvedShape;
+export type ResolvedWaveform = ResolvedTiming & {
+  type: 'waveform';
+  box: ResolvedBox & { width: number; height: number };
+  /** Index (in `request.elements`) of the sound element shown; null: the mix. */
+  sourceIndex: number | null;
+  style: 'bars' | 'line';
+  fillColor: string;
+  barCount: number;
+  barGap: number;
+  barRadius: number;
+  mirror: boolean;
+  smoothing: number;
+  strokeWidth: number;
+};
+export type ResolvedElement = ResolvedVideo | ResolvedAudio | ResolvedImage | ResolvedText | ResolvedShape | ResolvedWaveform;
 
 export interface ResolvedRequest {
   width: number;
@@ -179,8 +200,10 @@ export function resolveRequest(request: RenderRequest, media: Record<string, Med
     .map((element, index) => ({ element, index, timing: timeline.elements[index] }))
     .filter(({ element, timing }) => element.visible !== false && timing.durationInFrames > 0 && timing.from < timeline.durationInFrames)
     .sort((a, b) => zIndex(a.element) - zIndex(b.element))
-    .map(({ element, index, timing }) => resolveElement(element, index, timing, timeline.fps, canvas, media));
-  const { elements, transitions } = attachAnimations(request, drawn, canvas, timeline.fps);
+    .map(({ element, index, timing }) => resolveElement(element, index, timing, timeline.fps, canvas, media, request.elements ?? []));
+  const animated = attachAnimations(request, drawn, canvas, timeline.fps);
+  const elements = attachDucking(request, animated.elements, media);
+  const transitions = animated.transitions;
   return {
     ...canvas,
     fps: timeline.fps,
@@ -277,6 +300,7 @@ function resolveElement(
   fps: number,
   canvas: Canvas,
   media: Record<string, MediaInfo>,
+  elements: readonly Element[],
 ): ResolvedElement {
   const timing: ResolvedTiming = {
     index,
@@ -308,7 +332,51 @@ function resolveElement(
       };
     case 'text':
       return { ...timing, type: 'text', box: resolveBox(element, canvas, media), text: element.text, style: textStyle(element, canvas) };
+    case 'waveform': {
+      const sourceIndex = element.source === undefined ? -1 : elements.findIndex((other) => other.id === element.source);
+      return {
+        ...timing,
+        type: 'waveform',
+        box: sizedBox(element, canvas, media),
+        sourceIndex: sourceIndex < 0 ? null : sourceIndex,
+        style: element.style ?? 'bars',
+        fillColor: element.fill_color ?? '#ffffff',
+        barCount: element.bar_count ?? 32,
+        barGap: element.bar_gap ?? 0.3,
+        barRadius: element.bar_radius ?? 0,
+        mirror: element.mirror ?? false,
+        smoothing: toFraction(element.smoothing ?? 0.5),
+        strokeWidth: element.stroke_width ?? 3,
+      };
+    }
   }
+}
+
+/** Fills each ducked element's gain curve from the sound analysis of the others (motion/ducking.ts). */
+function attachDucking(request: RenderRequest, elements: ResolvedElement[], media: Record<string, MediaInfo>): ResolvedElement[] {
+  const requested = request.elements ?? [];
+  if (!requested.some((element) => (element.type === 'audio' || element.type === 'video') && element.duck)) return elements;
+  const sounds: SoundSource[] = elements.flatMap((element) =>
+    (element.type === 'audio' || element.type === 'video') && isAudible(element, media)
+      ? [{
+          id: element.id,
+          index: element.index,
+          startSeconds: element.startSeconds,
+          durationSeconds: element.durationSeconds,
+          inPoint: (element.trimBefore ?? 0) / (request.frame_rate ?? DEFAULT_FRAME_RATE),
+          playbackRate: element.playbackRate,
+          rateKeyframes: element.rateKeyframes,
+          audible: media[element.src]?.audible_spans,
+          speech: media[element.src]?.speech_spans,
+        }]
+      : [],
+  );
+  return elements.map((element) => {
+    const own = requested[element.index];
+    if ((element.type !== 'audio' && element.type !== 'video') || (own.type !== 'audio' && own.type !== 'video') || !own.duck) return element;
+    const self = sounds.find((sound) => sound.index === element.index);
+    return self ? { ...element, duck: duckCurve(self, own.duck, sounds) } : element;
+  });
 }
 
 function resolveMedia(
@@ -322,6 +390,7 @@ function resolveMedia(
     playbackRate: element.speed ?? 1,
     volume: toFraction(element.volume ?? 1),
     rateKeyframes: element.playback_rate_keyframes?.length ? [...element.playback_rate_keyframes].sort((a, b) => a.time - b.time) : null,
+    duck: null,
   };
 }
 

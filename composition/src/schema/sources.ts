@@ -21,7 +21,7 @@ export function externalSources(request: RenderRequest): ExternalSource[] {
   };
   add(request.background_image_url, 'background', ['background_image_url']);
   (request.elements ?? []).forEach((element, index) => {
-    if (element.type !== 'text' && element.type !== 'shape' && element.visible !== false) {
+    if (element.type !== 'text' && element.type !== 'shape' && element.type !== 'waveform' && element.visible !== false) {
       add(element.source_url, element.type, ['elements', index, 'source_url']);
       if (element.type === 'video' || element.type === 'image') add(element.lut_url, 'lut', ['elements', index, 'lut_url']);
     }

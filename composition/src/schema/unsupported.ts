@@ -10,7 +10,7 @@ import type { ElementType } from './vocabulary';
  * schema is unsupported until it is listed here.
  */
 const IDENTITY = ['type', 'id', 'name', 'track', 'time', 'visible', 'fade_in_duration', 'fade_out_duration'];
-const MEDIA_TIMING = ['source_url', 'in_point', 'out_point', 'speed', 'volume', 'playback_rate_keyframes'];
+const MEDIA_TIMING = ['source_url', 'in_point', 'out_point', 'speed', 'volume', 'playback_rate_keyframes', 'duck'];
 /** Drawn by composition/src/motion. */
 const MOTION = ['motion'];
 const LAYOUT = [
@@ -38,12 +38,16 @@ const RENDERED_ELEMENT_FIELDS: Record<ElementType, ReadonlySet<string>> = {
     ...SHADOW, ...COMPOSITING, ...MOTION, 'animation_preset',
   ]),
   shape: new Set([...IDENTITY, 'duration', ...LAYOUT, 'shape', 'fill_color', 'stroke_color', 'stroke_width', 'border_radius', ...SHADOW, ...COMPOSITING, ...MOTION]),
+  waveform: new Set([
+    ...IDENTITY, 'duration', ...LAYOUT, 'source', 'style', 'fill_color', 'bar_count', 'bar_gap', 'bar_radius', 'mirror', 'smoothing',
+    'stroke_width', ...SHADOW, ...COMPOSITING, ...MOTION,
+  ]),
 };
 
 const RENDERED_REQUEST_FIELDS: ReadonlySet<string> = new Set([
   'width', 'height', 'duration', 'frame_rate', 'output_format', 'output_filename', 'background_color',
   'background_image_url', 'alpha', 'elements', 'background_gradient', 'watermark_url', 'metadata', 'webhook_url',
-  'ingest_external', 'transitions', 'groups', 'motion_blur', 'custom_animations', 'brand_kit_id',
+  'ingest_external', 'transitions', 'groups', 'motion_blur', 'custom_animations', 'brand_kit_id', 'audio_normalize',
 ]);
 
 function without(fields: string[], rendered: ReadonlySet<string>): string[] {

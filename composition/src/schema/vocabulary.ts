@@ -3,8 +3,13 @@
  * capabilities catalog lists. Kept apart from the zod schema so the catalog can describe them.
  */
 
-export const ELEMENT_TYPES = ['video', 'audio', 'text', 'image', 'shape'] as const;
+export const ELEMENT_TYPES = ['video', 'audio', 'text', 'image', 'shape', 'waveform'] as const;
 export type ElementType = (typeof ELEMENT_TYPES)[number];
+
+export const WAVEFORM_STYLES = ['bars', 'line'] as const;
+
+/** Formats with a sound track (the ones `audio_normalize` applies to). */
+export const AUDIO_FORMATS = ['mp4', 'webm', 'mov'] as const;
 
 export const OUTPUT_FORMATS = ['mp4', 'webm', 'mov', 'gif', 'png', 'jpg'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
