@@ -69,7 +69,7 @@ function changesThroughout(element: Exclude<ResolvedElement, { type: 'audio' }>,
   // (a waveform follows the sound) changes until it is listed here.
   if (!STILL_ELEMENT_TYPES.has(element.type)) return true;
   const source = request.elements?.[element.index];
-  if (!source || !STILL_ELEMENT_TYPES.has(source.type)) return true;
+  if (!source || (source.type !== 'image' && source.type !== 'shape' && source.type !== 'text')) return true;
   const animation = element.animation;
   if (animation?.text || animation?.groups) return true;
   if (animation?.motions.some((motion) => motion.loop)) return true;
