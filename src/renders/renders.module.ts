@@ -11,6 +11,7 @@ import { RenderPipeline } from './render-pipeline.service';
 import { RenderWorker } from './render-worker.service';
 import { BrandKitRepository } from '../brand-kits/brand-kit.repository';
 import { RenderTemplates } from './render-template';
+import { CaptionSources } from './caption-sources';
 import { RendersController } from './renders.controller';
 import { RendersService } from './renders.service';
 
@@ -28,7 +29,7 @@ export class RendersModule {
       imports: [JobsModule, AssetsModule.forRole(servesApi), WebhooksModule.forRole(servesApi), TasksModule.forRole(servesApi)],
       // Previews are render jobs (POST /v1/preview), drawn by the same worker.
       controllers: servesApi ? [RendersController, PreviewsController] : [],
-      providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer, PreviewsService, PreviewRenderer, RenderTemplates, BrandKitRepository],
+      providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer, PreviewsService, PreviewRenderer, RenderTemplates, BrandKitRepository, CaptionSources],
       exports: [RendersService],
     };
     RendersModule.byRole.set(servesApi, module);

@@ -22,7 +22,12 @@ function partStyle(motion: MotionState): React.CSSProperties {
  * unbreakable boxes and white space stays text, so the text wraps as it does unanimated. Lines
  * are found by measuring where the words landed, before the first frame is captured.
  */
-export const AnimatedText: React.FC<{ element: ResolvedText; animation: TextAnimation }> = ({ element, animation }) => {
+export const AnimatedText: React.FC<{
+  element: ResolvedText;
+  animation: TextAnimation;
+  /** Extra style of the n-th word (captions: the word being spoken). */
+  wordStyle?: (word: number) => React.CSSProperties | undefined;
+}> = ({ element, animation, wordStyle }) => {
   const frame = useCurrentFrame();
   const { fps } = useVideoConfig();
   const { delayRender, continueRender } = useDelayRender();
@@ -81,7 +86,7 @@ export const AnimatedText: React.FC<{ element: ResolvedText; animation: TextAnim
           // Each letter sits in its own box, where CSS would capitalize every one: capitalize here.
           const letters = splitGraphemes(style.textTransform === 'capitalize' ? capitalize(word.text) : word.text);
           return (
-            <span key={index} ref={ref} dir={wordDirection} style={{ display: 'inline-block', whiteSpace: 'pre', textTransform: style.textTransform === 'capitalize' ? 'none' : undefined }}>
+            <span key={index} ref={ref} dir={wordDirection} style={{ display: 'inline-block', whiteSpace: 'pre', textTransform: style.textTransform === 'capitalize' ? 'none' : undefined, ...wordStyle?.(number) }}>
               {letters.map((_, i) => (
                 <span key={i} style={partStyle(stateOf(letterIndex++))}>
                   {joinedLetter(letters, i)}
@@ -92,7 +97,7 @@ export const AnimatedText: React.FC<{ element: ResolvedText; animation: TextAnim
         }
         const part = animation.split === 'word' ? number : (lineOfWord?.[index] ?? 0);
         return (
-          <span key={index} ref={ref} dir={wordDirection} style={{ ...partStyle(stateOf(part)), whiteSpace: 'pre' }}>
+          <span key={index} ref={ref} dir={wordDirection} style={{ ...partStyle(stateOf(part)), whiteSpace: 'pre', ...wordStyle?.(number) }}>
             {word.text}
           </span>
         );

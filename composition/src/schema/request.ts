@@ -3,6 +3,7 @@ import { elementSchema, motionSchema } from './elements';
 import { checkEasing, easingFields } from './easing-fields';
 import { CANVAS_LIMITS, metadataProblem, REQUEST_LIMITS } from './limits';
 import { checkMotionReferences } from './motion-references';
+import { checkTranscriptSources } from './transcript-references';
 import { angle, color, fraction, length, percent, point, positiveSeconds, reference, seconds, url } from './primitives';
 import { ALPHA_FORMATS, AUDIO_FEATURES, DIRECTIONS, MOTIONS, OUTPUT_FORMATS, TRANSITIONS } from './vocabulary';
 
@@ -185,6 +186,7 @@ export const renderRequestSchema = z
       });
     }
     checkMotionReferences(request, ctx);
+    checkTranscriptSources(request, ctx);
     const format = request.output_format ?? 'mp4';
     if (request.alpha && !ALPHA_FORMATS.includes(format)) {
       ctx.addIssue({
