@@ -231,5 +231,11 @@ describe('captions from speech (pocketsphinx, grammar-constrained fixture)', () 
     const neither = await app.http.post('/v1/renders').set(bearer(key)).send({ elements: [{ type: 'text' }] });
     expect(neither.status).toBe(422);
     expect(neither.body.error.details.errors[0]).toMatchObject({ pointer: '/elements/0/text', type: 'missing' });
+
+    // The catalog publishes the fields (from the same zod schema).
+    const capabilities = (await app.http.get('/v1/capabilities').expect(200)).body;
+    const transcript = capabilities.element_schemas.text.properties.transcript;
+    expect(Object.keys(transcript.properties)).toEqual(['source', 'max_words', 'max_chars', 'max_lines', 'highlight_color', 'highlight_background', 'reveal']);
+    expect(transcript.required).toEqual(['source']);
   });
 });
