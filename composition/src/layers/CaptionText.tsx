@@ -1,5 +1,5 @@
 import type React from 'react';
-import { Sequence, useCurrentFrame } from 'remotion';
+import { Sequence, useCurrentFrame, useVideoConfig } from 'remotion';
 import { AnimatedText } from '../motion/text-animation';
 import type { ResolvedCaptions, ResolvedText } from '../schema';
 
@@ -7,10 +7,12 @@ import type { ResolvedCaptions, ResolvedText } from '../schema';
  * Captions of a text element: the page of words on screen at this frame, its lines as the
  * transcript layout broke them, the word being spoken (the last one whose first frame has come)
  * in the highlight colour, on a rounded box when `highlight_background` is set. The box is a
- * spread shadow, so highlighting moves nothing. A text animation replays on every page.
+ * spread shadow, so highlighting moves nothing. A text animation replays on every page; split by
+ * word, each word plays it as it is spoken (as word-pop captions do in social-video editors).
  */
 export const CaptionText: React.FC<{ element: ResolvedText; captions: ResolvedCaptions }> = ({ element, captions }) => {
   const frame = useCurrentFrame();
+  const { fps } = useVideoConfig();
   const page = captions.pages.find((candidate) => frame >= candidate.from && frame < candidate.to);
   if (!page) return null;
   const words = page.lines.flat();
@@ -34,9 +36,10 @@ export const CaptionText: React.FC<{ element: ResolvedText; captions: ResolvedCa
   const animation = element.animation?.text;
   if (animation) {
     const length = page.to - page.from;
+    const wordStart = (index: number) => animation.start + ((words[index]?.from ?? page.from) - page.from) / fps;
     return (
       <Sequence from={page.from} durationInFrames={length} layout="none" name="caption">
-        <AnimatedText element={{ ...element, text, durationInFrames: length }} animation={animation} wordStyle={wordStyle} />
+        <AnimatedText element={{ ...element, text, durationInFrames: length }} animation={animation} wordStyle={wordStyle} wordStart={wordStart} />
       </Sequence>
     );
   }

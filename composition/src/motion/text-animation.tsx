@@ -27,7 +27,9 @@ export const AnimatedText: React.FC<{
   animation: TextAnimation;
   /** Extra style of the n-th word (captions: the word being spoken). */
   wordStyle?: (word: number) => React.CSSProperties | undefined;
-}> = ({ element, animation, wordStyle }) => {
+  /** Seconds where the n-th word's animation starts, instead of the stagger (captions: when it is spoken); word split only. */
+  wordStart?: (word: number) => number;
+}> = ({ element, animation, wordStyle, wordStart }) => {
   const frame = useCurrentFrame();
   const { fps } = useVideoConfig();
   const { delayRender, continueRender } = useDelayRender();
@@ -66,7 +68,7 @@ export const AnimatedText: React.FC<{
   const countLines = lineOfWord ? Math.max(0, ...lineOfWord.filter((line) => line !== undefined)) + 1 : 1;
   const count = animation.split === 'letter' ? countLetters : animation.split === 'word' ? countWords : countLines;
   const stateOf = (part: number) => {
-    const start = partStart(animation, part, count, elementSeconds);
+    const start = animation.split === 'word' && wordStart ? wordStart(part) : partStart(animation, part, count, elementSeconds);
     const position = motionPosition({ start, duration: animation.duration, loop: animation.loop }, seconds);
     return keyframeState(animation.keyframes, animation.backwards ? ease(1 - position) : ease(position));
   };
