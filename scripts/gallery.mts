@@ -2,7 +2,8 @@
 // engine (the built RemotionRenderer: the same bundle, browser flags and media server as a worker)
 // into small PNGs in docs/gallery/, and rewrites docs/gallery/index.md.
 //
-// An entry file: { "title": string, "times": number[], "request": <render request> }. One time →
+// An entry file: { "title": string, "times": number[], "request": <render request>, "transcripts"?: words
+// of each caption source, seconds, as the worker resolves them before rendering }. One time →
 // one PNG; several → a contact sheet with each frame labelled by its time. URLs under
 // https://gallery.local/ name the fixtures below (made here with ffmpeg, so nothing binary is
 // committed besides the pictures); any other URL is loaded as given.
@@ -76,6 +77,7 @@ interface Entry {
   title: string;
   times: number[];
   request: Record<string, unknown>;
+  transcripts?: Record<string, { text: string; start: number; end: number }[]>;
 }
 
 const renderer = new RemotionRenderer(loadConfig());
@@ -121,10 +123,11 @@ async function renderEntry(base: string, entry: Entry): Promise<void> {
   }
   const frames: string[] = [];
   for (const [index, time] of entry.times.entries()) {
-    const resolved = resolveRequest(request, media);
+    const transcripts = entry.transcripts ?? {};
+    const resolved = resolveRequest(request, media, transcripts);
     const outputPath = path.join(work, `${base}-${index}.png`);
     await renderer.render({
-      props: { request, media, sources },
+      props: { request, media, sources, transcripts },
       resolved,
       plan: planOutput('png', request.alpha ?? false),
       outputPath,

@@ -25,8 +25,8 @@ const TOP = 1_000_000;
  * bundle, the browser plays it with `<Player component={Main}>`. Every URL goes through
  * `sources` first, so the worker can substitute its local copies.
  */
-export const Main: React.FC<CompositionProps> = ({ request, media, sources }) => {
-  const resolved = useMemo(() => resolveRequest(request, media ?? {}), [request, media]);
+export const Main: React.FC<CompositionProps> = ({ request, media, sources, transcripts }) => {
+  const resolved = useMemo(() => resolveRequest(request, media ?? {}, transcripts ?? {}), [request, media, transcripts]);
   const frame = useCurrentFrame();
   const load = (url: string) => sources?.[url] ?? url;
   const matteSources = useMemo(() => matteSourceIds(request), [request]);

@@ -112,7 +112,7 @@ export function previewOf(request: RenderRequest, media: PreviewMedia, hasKey: b
   if (!usable(request.background_image_url, '/background_image_url')) delete shown.background_image_url;
   if (!usable(request.watermark_url, '/watermark_url')) delete shown.watermark_url;
   shown.elements = (request.elements ?? []).map((element, index) => {
-    if (element.type === 'text' || element.type === 'shape' || element.visible === false) return element;
+    if (element.type === 'text' || element.type === 'shape' || element.type === 'waveform' || element.visible === false) return element;
     const copy = { ...element };
     if (!usable(element.source_url, `/elements/${index}/source_url`)) copy.visible = false;
     if ((copy.type === 'video' || copy.type === 'image') && !usable(copy.lut_url, `/elements/${index}/lut_url`)) delete copy.lut_url;

@@ -4,7 +4,8 @@ import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } fro
 
 export type JobKind = 'render' | 'task';
 export type JobStatus = 'ingesting' | 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
-export type ProgressStage = 'downloading' | 'compositing' | 'encoding' | 'uploading';
+/** The spec's stages, plus `transcribing`: a render recognising the speech its captions show. */
+export type ProgressStage = 'downloading' | 'transcribing' | 'compositing' | 'encoding' | 'uploading';
 
 export const TERMINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
 

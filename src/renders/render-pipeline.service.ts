@@ -8,6 +8,7 @@ import {
   RenderRequest,
   resolveRequest,
   ResolvedRequest,
+  TranscriptWords,
   validateRenderRequest,
 } from '../../composition/src/schema';
 import { AppConfig } from '../config/app-config';
@@ -26,6 +27,7 @@ import { analyseSoundForDucking } from './engine/sound-for-ducking';
 import { DrawnFile, PreviewRenderer } from '../previews/preview-renderer';
 import { RemotionRenderer, RenderReport, RenderStage } from './engine/remotion-renderer';
 import { capViolations, renderCost } from './render-cost';
+import { CaptionSources } from './caption-sources';
 import { RenderFailure } from './render-failure';
 
 export type ProgressReporter = (stage: ProgressStage, percent: number) => void;
@@ -37,9 +39,11 @@ export interface RenderedArtifact {
   diagnostics?: RenderReport;
 }
 
-/** Share of the progress bar each stage takes: inputs, frames + encoding, upload. */
+/** Share of the progress bar each stage takes: inputs, speech of captions (when any), frames + encoding, upload. */
 const DOWNLOAD_SHARE = [0, 10];
+const TRANSCRIBE_SHARE = [10, 30];
 const RENDER_SHARE = [10, 95];
+const RENDER_AFTER_TRANSCRIBING_SHARE = [30, 95];
 
 /**
  * One render from request to stored artifact: bring every input in once (MediaIntake),
@@ -54,6 +58,7 @@ export class RenderPipeline {
     private readonly renderer: RemotionRenderer,
     private readonly quota: QuotaService,
     private readonly previews: PreviewRenderer,
+    private readonly captions: CaptionSources,
   ) {}
 
   async run(job: Job, signal: AbortSignal, report: ProgressReporter): Promise<RenderedArtifact> {
@@ -80,10 +85,20 @@ export class RenderPipeline {
         sources[input.url] = mounted.urls[index];
       });
       const soundAnalysis = await analyseSoundForDucking(request, inputs, media, signal);
-      const resolved = resolveRequest(request, media);
-      await this.assertAffordable(job, request, resolved);
-      const props: CompositionProps = { request, media, sources };
-      const onProgress = (stage: RenderStage, fraction: number) => report(stage, lerp(RENDER_SHARE, fraction));
+      const hasCaptions = CaptionSources.hasCaptions(request);
+      const resolvedForCost = resolveRequest(request, media);
+      await this.assertAffordable(job, request, resolvedForCost);
+      let transcripts: TranscriptWords | undefined;
+      if (hasCaptions) {
+        report('transcribing', TRANSCRIBE_SHARE[0]);
+        const fileOf = new Map(inputs.map((input) => [input.url, input.file]));
+        transcripts = await this.captions.words(job, request, (url) => fileOf.get(url)!, signal, (fraction) => report('transcribing', lerp(TRANSCRIBE_SHARE, fraction)));
+      }
+      // Captions' words are part of the composition's input, so a Player given the same props draws the same frames.
+      const resolved = transcripts ? resolveRequest(request, media, transcripts) : resolvedForCost;
+      const props: CompositionProps = { request, media, sources, ...(transcripts ? { transcripts } : {}) };
+      const renderShare = hasCaptions ? RENDER_AFTER_TRANSCRIBING_SHARE : RENDER_SHARE;
+      const onProgress = (stage: RenderStage, fraction: number) => report(stage, lerp(renderShare, fraction));
       const drawn = job.preview
         ? await this.previews.draw(job.preview, { props, media, resolved, workDir, signal, onProgress })
         : await this.drawFull(props, resolved, workDir, signal, onProgress);

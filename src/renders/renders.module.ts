@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AssetsModule } from '../assets/assets.module';
 import { JobsModule } from '../jobs/jobs.module';
+import { TasksModule } from '../tasks/tasks.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { PreviewRenderer } from '../previews/preview-renderer';
 import { PreviewsController } from '../previews/previews.controller';
@@ -10,6 +11,7 @@ import { RenderPipeline } from './render-pipeline.service';
 import { RenderWorker } from './render-worker.service';
 import { BrandKitRepository } from '../brand-kits/brand-kit.repository';
 import { RenderTemplates } from './render-template';
+import { CaptionSources } from './caption-sources';
 import { RendersController } from './renders.controller';
 import { RendersService } from './renders.service';
 
@@ -24,10 +26,10 @@ export class RendersModule {
     if (known) return known;
     const module: DynamicModule = {
       module: RendersModule,
-      imports: [JobsModule, AssetsModule.forRole(servesApi), WebhooksModule.forRole(servesApi)],
+      imports: [JobsModule, AssetsModule.forRole(servesApi), WebhooksModule.forRole(servesApi), TasksModule.forRole(servesApi)],
       // Previews are render jobs (POST /v1/preview), drawn by the same worker.
       controllers: servesApi ? [RendersController, PreviewsController] : [],
-      providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer, PreviewsService, PreviewRenderer, RenderTemplates, BrandKitRepository],
+      providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer, PreviewsService, PreviewRenderer, RenderTemplates, BrandKitRepository, CaptionSources],
       exports: [RendersService],
     };
     RendersModule.byRole.set(servesApi, module);

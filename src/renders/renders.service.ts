@@ -31,6 +31,7 @@ import { Workspace } from '../workspaces/workspace.entity';
 import { assertPreviewFits } from '../previews/preview-job';
 import { capViolations, RenderCost, renderCost, runLimitSeconds } from './render-cost';
 import { RENDER_QUEUE } from './render-queue';
+import { CaptionSources } from './caption-sources';
 import { RenderTemplates, TemplateOptions } from './render-template';
 
 export type RenderSubmitOut = JobView & { ok: boolean; violations: ReturnType<typeof truncateViolations> };
@@ -84,6 +85,7 @@ export class RendersService {
     private readonly intake: MediaIntake,
     private readonly webhooks: WebhooksService,
     private readonly templates: RenderTemplates,
+    private readonly captions: CaptionSources,
   ) {}
 
   /**
@@ -99,6 +101,7 @@ export class RendersService {
   ): Promise<PreparedRender> {
     const filled = await this.templates.fill(workspace, body, options.template);
     const parsed = parseRenderRequest(filled.body);
+    await this.captions.assertTasks(workspace.id, parsed);
     this.webhooks.assertJobWebhookUrl(parsed.webhook_url);
     const { request, ingest, media } =
       options.checkSources === false ? this.intake.prepareWithoutSources(workspace, parsed) : await this.intake.prepareRender(workspace, parsed);

@@ -1,10 +1,11 @@
 import { PAGE_LIMIT } from '../common/pagination/pagination';
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentWorkspace } from '../common/auth/decorators';
 import { RateLimit } from '../common/rate-limit/rate-limit.guard';
 import { Workspace } from '../workspaces/workspace.entity';
+import { CaptionsQueryDto } from './dto/captions-query.dto';
 import { ListTasksDto } from './dto/list-tasks.dto';
 import { RemoveBackgroundRequestDto, TranscribeRequestDto } from './dto/transcribe-request.dto';
 import { TasksService } from './tasks.service';
@@ -60,6 +61,16 @@ export class TasksController {
   @ApiOperation({ summary: 'A short-lived signed URL of the artifact; 404 for transcribe (its data is on `result`)' })
   download(@CurrentWorkspace() ws: Workspace, @Param('id') id: string) {
     return this.tasks.download(ws, id);
+  }
+
+  @Get(':id/captions')
+  @ApiOperation({ summary: 'Captions of a completed transcribe task as SubRip (srt) or WebVTT (vtt), broken into lines as a text element\'s transcript is' })
+  @ApiProduces('application/x-subrip', 'text/vtt')
+  async captions(@CurrentWorkspace() ws: Workspace, @Param('id') id: string, @Query() query: CaptionsQueryDto, @Res({ passthrough: true }) res: Response) {
+    const captions = await this.tasks.captions(ws, id, query);
+    res.setHeader('Content-Type', captions.contentType);
+    res.setHeader('Content-Disposition', `inline; filename="${id}.${query.format}"`);
+    return captions.body;
   }
 
   @Post(':id/cancel')

@@ -11,6 +11,7 @@ import { TasksService } from './tasks.service';
 import { GoogleSpeechEngine } from './transcribe/engines/google-speech.engine';
 import { PocketsphinxEngine } from './transcribe/engines/pocketsphinx.engine';
 import { SpeechEngine } from './transcribe/engines/speech-engine';
+import { TranscriptCache } from './transcribe/transcript-cache';
 import { TranscribeWorker } from './transcribe/transcribe.worker';
 import { TranscriptionService } from './transcribe/transcription.service';
 
@@ -24,11 +25,19 @@ function speechEngineFor(config: AppConfig, storage: Storage): SpeechEngine {
   }
 }
 
-/** Routes only where the REST API is served; the queue and worker everywhere (the worker idles in `api`). */
+/**
+ * Routes only where the REST API is served; the queue and worker everywhere (the worker idles in
+ * `api`). Exports the transcript cache renders use for speech in their sources.
+ */
 @Module({})
 export class TasksModule {
+  // Nest tells dynamic modules apart by object identity: every importer must get the same one.
+  private static readonly byRole = new Map<boolean, DynamicModule>();
+
   static forRole(servesApi: boolean): DynamicModule {
-    return {
+    const known = TasksModule.byRole.get(servesApi);
+    if (known) return known;
+    const module: DynamicModule = {
       module: TasksModule,
       imports: [JobsModule, AssetsModule.forRole(servesApi), WebhooksModule.forRole(servesApi)],
       controllers: servesApi ? [TasksController] : [],
@@ -36,8 +45,12 @@ export class TasksModule {
         TasksService,
         TranscriptionService,
         TranscribeWorker,
+        TranscriptCache,
         { provide: SpeechEngine, inject: [APP_CONFIG, Storage], useFactory: speechEngineFor },
       ],
+      exports: [TranscriptCache, TasksService],
     };
+    TasksModule.byRole.set(servesApi, module);
+    return module;
   }
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { captionPages, CAPTION_DEFAULTS, toSrt, toVtt } from '../../composition/src/schema';
 import { MediaIntake } from '../assets/media-intake.service';
 import { ApiError } from '../common/errors/api-error';
 import { IdempotencyService } from '../common/idempotency/idempotency.service';
@@ -18,6 +19,7 @@ import { JobStore } from '../jobs/job-store';
 import { JobView } from '../jobs/job.view';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { Workspace } from '../workspaces/workspace.entity';
+import { CaptionsQueryDto } from './dto/captions-query.dto';
 import { RemoveBackgroundRequestDto, TranscribeRequestDto } from './dto/transcribe-request.dto';
 import { ENGINE_CAPABILITIES, TaskType, taskTypeOfPath } from './task-types';
 import { assertEngineCanDo, transcribeOptionsOf } from './transcribe/transcribe-options';
@@ -119,6 +121,21 @@ export class TasksService {
       throw new ApiError('not_found', `Task ${id} has no artifact (${why})`);
     }
     return this.presenter.downloadUrl(job);
+  }
+
+  /** Captions of a completed transcribe task, with the line breaking of a text element's `transcript`. */
+  async captions(workspace: Workspace, id: string, query: CaptionsQueryDto): Promise<{ contentType: string; body: string }> {
+    const job = await this.jobs.find(workspace, 'task', id);
+    if (job.taskType !== 'transcribe') throw new ApiError('not_found', `Task ${id} is not a transcribe task; only transcripts have captions`);
+    if (job.status !== 'completed') throw new ApiError('conflict', `Task ${id} is ${job.status}; captions exist once it is completed`, { status: job.status });
+    const words = Array.isArray(job.result?.words) ? (job.result.words as { text: string; start: number; end: number }[]) : [];
+    const pages = captionPages(
+      words.map((word) => ({ text: word.text, start: word.start / 1000, end: word.end / 1000 })),
+      { maxWords: query.max_words ?? CAPTION_DEFAULTS.maxWords, maxChars: query.max_chars ?? CAPTION_DEFAULTS.maxChars, maxLines: query.max_lines ?? CAPTION_DEFAULTS.maxLines },
+    );
+    return query.format === 'srt'
+      ? { contentType: 'application/x-subrip; charset=utf-8', body: toSrt(pages) }
+      : { contentType: 'text/vtt; charset=utf-8', body: toVtt(pages) };
   }
 
   cancel(workspace: Workspace, id: string): Promise<JobView> {

@@ -3,6 +3,7 @@ import { useLayoutEffect } from 'react';
 import { useDelayRender } from 'remotion';
 import { AnimatedText } from '../motion/text-animation';
 import type { ResolvedText } from '../schema';
+import { CaptionText } from './CaptionText';
 import { ElementBox } from './ElementBox';
 
 const JUSTIFY = { top: 'flex-start', center: 'center', bottom: 'flex-end' } as const;
@@ -61,7 +62,13 @@ export const TextLayer: React.FC<{ element: ResolvedText }> = ({ element }) => {
                 : undefined
             }
           >
-            {element.animation?.text ? <AnimatedText element={element} animation={element.animation.text} /> : element.text}
+            {element.captions ? (
+              <CaptionText element={element} captions={element.captions} />
+            ) : element.animation?.text ? (
+              <AnimatedText element={element} animation={element.animation.text} />
+            ) : (
+              element.text
+            )}
           </span>
         </div>
       </div>

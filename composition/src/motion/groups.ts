@@ -118,7 +118,7 @@ function boxSize(span: GroupSpan, canvas: { width: number; height: number }): { 
   const element = span.element;
   const fontSize = element.type === 'text' ? (element.font_size ?? canvas.height / 20) : 0;
   const lineHeight = element.type === 'text' && typeof element.line_height === 'number' ? element.line_height : 1.2;
-  const lines = element.type === 'text' ? element.text.split('\n') : [''];
+  const lines = element.type === 'text' ? (element.text ?? '').split('\n') : [''];
   return {
     width: box.width ?? Math.min(canvas.width, Math.max(...lines.map((line) => line.length)) * 0.6 * fontSize),
     height: box.height ?? lines.length * lineHeight * fontSize,

@@ -22,7 +22,14 @@ function partStyle(motion: MotionState): React.CSSProperties {
  * unbreakable boxes and white space stays text, so the text wraps as it does unanimated. Lines
  * are found by measuring where the words landed, before the first frame is captured.
  */
-export const AnimatedText: React.FC<{ element: ResolvedText; animation: TextAnimation }> = ({ element, animation }) => {
+export const AnimatedText: React.FC<{
+  element: ResolvedText;
+  animation: TextAnimation;
+  /** Extra style of the n-th word (captions: the word being spoken). */
+  wordStyle?: (word: number) => React.CSSProperties | undefined;
+  /** Seconds where the n-th word's animation starts, instead of the stagger (captions: when it is spoken); word split only. */
+  wordStart?: (word: number) => number;
+}> = ({ element, animation, wordStyle, wordStart }) => {
   const frame = useCurrentFrame();
   const { fps } = useVideoConfig();
   const { delayRender, continueRender } = useDelayRender();
@@ -61,7 +68,7 @@ export const AnimatedText: React.FC<{ element: ResolvedText; animation: TextAnim
   const countLines = lineOfWord ? Math.max(0, ...lineOfWord.filter((line) => line !== undefined)) + 1 : 1;
   const count = animation.split === 'letter' ? countLetters : animation.split === 'word' ? countWords : countLines;
   const stateOf = (part: number) => {
-    const start = partStart(animation, part, count, elementSeconds);
+    const start = animation.split === 'word' && wordStart ? wordStart(part) : partStart(animation, part, count, elementSeconds);
     const position = motionPosition({ start, duration: animation.duration, loop: animation.loop }, seconds);
     return keyframeState(animation.keyframes, animation.backwards ? ease(1 - position) : ease(position));
   };
@@ -81,7 +88,7 @@ export const AnimatedText: React.FC<{ element: ResolvedText; animation: TextAnim
           // Each letter sits in its own box, where CSS would capitalize every one: capitalize here.
           const letters = splitGraphemes(style.textTransform === 'capitalize' ? capitalize(word.text) : word.text);
           return (
-            <span key={index} ref={ref} dir={wordDirection} style={{ display: 'inline-block', whiteSpace: 'pre', textTransform: style.textTransform === 'capitalize' ? 'none' : undefined }}>
+            <span key={index} ref={ref} dir={wordDirection} style={{ display: 'inline-block', whiteSpace: 'pre', textTransform: style.textTransform === 'capitalize' ? 'none' : undefined, ...wordStyle?.(number) }}>
               {letters.map((_, i) => (
                 <span key={i} style={partStyle(stateOf(letterIndex++))}>
                   {joinedLetter(letters, i)}
@@ -92,7 +99,7 @@ export const AnimatedText: React.FC<{ element: ResolvedText; animation: TextAnim
         }
         const part = animation.split === 'word' ? number : (lineOfWord?.[index] ?? 0);
         return (
-          <span key={index} ref={ref} dir={wordDirection} style={{ ...partStyle(stateOf(part)), whiteSpace: 'pre' }}>
+          <span key={index} ref={ref} dir={wordDirection} style={{ ...partStyle(stateOf(part)), whiteSpace: 'pre', ...wordStyle?.(number) }}>
             {word.text}
           </span>
         );

@@ -70,6 +70,7 @@ function changesThroughout(element: Exclude<ResolvedElement, { type: 'audio' }>,
   if (!STILL_ELEMENT_TYPES.has(element.type)) return true;
   const source = request.elements?.[element.index];
   if (!source || (source.type !== 'image' && source.type !== 'shape' && source.type !== 'text')) return true;
+  if (source.type === 'text' && source.transcript) return true; // captions follow the words
   const animation = element.animation;
   if (animation?.text || animation?.groups) return true;
   if (animation?.motions.some((motion) => motion.loop)) return true;

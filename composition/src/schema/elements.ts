@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CAPTION_DEFAULTS } from '../captions/pages';
 import { checkEasing, easingFields } from './easing-fields';
 import { REQUEST_LIMITS } from './limits';
 import {
@@ -13,6 +14,9 @@ import {
  * Element schemas, built from field groups shared across element types (the video element is the
  * template; Creatomate's names where the interface is silent). Every object is strict.
  */
+
+/** Fill of the word being spoken when `highlight_color` is omitted. */
+export const DEFAULT_HIGHLIGHT_COLOR = '#ffd400';
 
 const adjustment = z.number().min(-100).max(100);
 const volume = z.union([z.number().min(0).max(2), percent(0, 200)], {
@@ -215,12 +219,26 @@ export const imageElementSchema = z.strictObject({
   ...behaviors,
 });
 
+/** Captions: the words of speech instead of `text`, drawn page by page as they are spoken. */
+export const transcriptSchema = z.strictObject({
+  source: reference.describe(
+    'Id of a video or audio element of this request (its speech is transcribed when the render runs, once per source URL per workspace) or the id of a completed transcribe task of the workspace (its word times count from this element\'s start)',
+  ),
+  max_words: z.int().min(1).max(50).optional().describe('Words per caption line').meta({ default: CAPTION_DEFAULTS.maxWords }),
+  max_chars: z.int().min(1).max(500).optional().describe('Characters per caption line (a longer single word keeps its own line)').meta({ default: CAPTION_DEFAULTS.maxChars }),
+  max_lines: z.int().min(1).max(10).optional().describe('Lines on screen at once').meta({ default: CAPTION_DEFAULTS.maxLines }),
+  highlight_color: color.optional().describe('Fill of the word being spoken').meta({ default: DEFAULT_HIGHLIGHT_COLOR }),
+  highlight_background: color.optional().describe('Rounded box behind the word being spoken; omitted: none'),
+  reveal: z.enum(['page', 'word']).optional().describe('page: a caption shows its words at once; word: each word appears as it is spoken').meta({ default: 'page' }),
+});
+
 export const textElementSchema = z.strictObject({
   type: z.literal('text'),
   ...identity,
   ...ownDuration,
   ...fades,
-  text: z.string().max(REQUEST_LIMITS.text_length),
+  text: z.string().max(REQUEST_LIMITS.text_length).optional().describe('Required unless transcript is set'),
+  transcript: transcriptSchema.optional().describe('Captions from speech instead of text; every text style applies, animation_preset plays on each caption'),
   font_family: z.enum(FONT_FAMILIES).optional().meta({ default: 'Inter' }),
   font_size: z.number().gt(0).max(2000).optional().describe('px; default: canvas height / 20'),
   font_weight: z.int().min(100).max(900).multipleOf(100).optional().meta({ default: 400 }),
@@ -246,6 +264,16 @@ export const textElementSchema = z.strictObject({
   width: nonNegativeLength.optional().describe('px or percent of the canvas width; omitted: fits the text'),
   height: nonNegativeLength.optional().describe('px or percent of the canvas height; omitted: fits the text'),
   ...behaviors,
+}).superRefine((text, ctx) => {
+  if ((text.text === undefined) === (text.transcript === undefined)) {
+    const both = text.text !== undefined;
+    ctx.addIssue({
+      code: 'custom',
+      path: [both ? 'transcript' : 'text'],
+      message: both ? 'Set either "text" or "transcript", not both' : 'A text element needs "text" (or "transcript" for captions from speech)',
+      params: { type: both ? 'value_error' : 'missing' },
+    });
+  }
 });
 
 export const shapeElementSchema = z.strictObject({
@@ -306,6 +334,7 @@ export const elementSchema = z.discriminatedUnion('type', [
 export type VideoElement = z.infer<typeof videoElementSchema>;
 export type AudioElement = z.infer<typeof audioElementSchema>;
 export type TextElement = z.infer<typeof textElementSchema>;
+export type Transcript = z.infer<typeof transcriptSchema>;
 export type ImageElement = z.infer<typeof imageElementSchema>;
 export type ShapeElement = z.infer<typeof shapeElementSchema>;
 export type WaveformElement = z.infer<typeof waveformElementSchema>;

@@ -4,7 +4,7 @@
  * Node APIs: the server, the worker and the browser Player all import this module.
  */
 export type {
-  AudioElement, Element, ImageElement, ShapeElement, TextElement, VideoElement, VisualElement,
+  AudioElement, Element, ImageElement, ShapeElement, TextElement, Transcript, VideoElement, VisualElement,
 } from './elements';
 export { ELEMENT_SCHEMAS, elementSchema } from './elements';
 export type { GradientObject, Group, Motion, RenderRequest, Transition } from './request';
@@ -18,9 +18,11 @@ export {
   DEFAULT_CANVAS, DEFAULT_ELEMENT_SECONDS, DEFAULT_FRAME_RATE, resolveRequest, secondsToFrames,
   type MediaInfo, type ResolvedAudio, type ResolvedBox, type ResolvedElement, type ResolvedImage, type ResolvedMedia,
   type ResolvedRequest, type ResolvedShape, type ResolvedWaveform, type ResolvedText, type ResolvedTextStyle, type ResolvedTiming,
-  type ResolvedVideo, type RelativeLength,
+  type ResolvedVideo, type RelativeLength, type ResolvedCaptions, type ResolvedCaptionPage, type ResolvedCaptionWord, type TranscriptWords,
 } from './resolve';
 export { drawnFrames, type DrawnFrames } from './drawn-frames';
+export { captionPages, CAPTION_DEFAULTS, pageText, toSrt, toVtt, type CaptionLayout, type CaptionPage, type CaptionWord } from '../captions/pages';
+export { TASK_ID_PATTERN } from './transcript-references';
 export { externalSources, type ExternalSource } from './sources';
 export { CATALOGS, type CatalogEntry } from './catalogs';
 export {
@@ -34,7 +36,7 @@ export {
 } from './vocabulary';
 
 import type { RenderRequest } from './request';
-import type { MediaInfo } from './resolve';
+import type { MediaInfo, TranscriptWords } from './resolve';
 
 /** Input props of the `Main` composition (and of `<Player component={Main}>`). */
 // A type alias, not an interface: Remotion requires props assignable to Record<string, unknown>.
@@ -43,6 +45,8 @@ export type CompositionProps = {
   media: Record<string, MediaInfo>;
   /** Original URL → URL to load instead (the worker's local copies); absent in the browser. */
   sources?: Record<string, string>;
+  /** Words of each `transcript.source` (resolved by the server before rendering); captions without them are empty. */
+  transcripts?: TranscriptWords;
 };
 
 export const COMPOSITION_ID = 'Main';

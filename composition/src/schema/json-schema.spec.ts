@@ -13,7 +13,9 @@ describe('JSON Schemas', () => {
       expect(schema.required).toContain('type');
     }
     expect(elements.video.required).toEqual(['type', 'source_url']);
-    expect(elements.text.required).toEqual(['type', 'text']);
+    // "text" or "transcript": one of the two, checked by the schema's refinement.
+    expect(elements.text.required).toEqual(['type']);
+    expect(elements.text.properties.transcript.required).toEqual(['source']);
     expect(elements.video.properties).not.toHaveProperty('duration');
     expect(elements.image.properties.fit).toMatchObject({ enum: ['cover', 'contain', 'fill'], default: 'cover' });
   });

@@ -4,6 +4,7 @@ import { checkEasing, easingFields } from './easing-fields';
 import { CANVAS_LIMITS, metadataProblem, REQUEST_LIMITS } from './limits';
 import { checkMotionReferences } from './motion-references';
 import { checkSoundReferences } from './sound-references';
+import { checkTranscriptSources } from './transcript-references';
 import { angle, color, fraction, length, percent, point, positiveSeconds, reference, seconds, url } from './primitives';
 import { ALPHA_FORMATS, AUDIO_FEATURES, DIRECTIONS, MOTIONS, OUTPUT_FORMATS, TRANSITIONS } from './vocabulary';
 
@@ -194,6 +195,7 @@ export const renderRequestSchema = z
     }
     checkMotionReferences(request, ctx);
     checkSoundReferences(request, ctx);
+    checkTranscriptSources(request, ctx);
     const format = request.output_format ?? 'mp4';
     if (request.alpha && !ALPHA_FORMATS.includes(format)) {
       ctx.addIssue({

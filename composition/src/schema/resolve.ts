@@ -1,9 +1,10 @@
+import { captionPages, CAPTION_DEFAULTS, type CaptionWord } from '../captions/pages';
 import { attachAnimations, type ElementAnimation, type ResolvedTransition } from '../motion/animation';
 import { duckCurve, type DuckCurve, type SoundSource, type SoundSpan } from '../motion/ducking';
 import { timeForOffset, type RateKeyframe } from '../motion/time-remap';
 import { trackOverlaps } from '../motion/transitions';
 import { CANVAS_LIMITS } from './limits';
-import type { Element, TextElement, VisualElement } from './elements';
+import { DEFAULT_HIGHLIGHT_COLOR, type Element, type TextElement, type VisualElement } from './elements';
 import { parseDegrees, parsePercent, toFraction } from './primitives';
 import type { GradientObject, RenderRequest } from './request';
 import type { FontFamily, OutputFormat } from './vocabulary';
@@ -122,7 +123,42 @@ export type ResolvedImage = ResolvedTiming & {
   src: string;
   fit: 'cover' | 'contain' | 'fill';
 };
-export type ResolvedText = ResolvedTiming & { type: 'text'; box: ResolvedBox; text: string; style: ResolvedTextStyle };
+/** A caption word: its first frame, counted from the text element's start. */
+export interface ResolvedCaptionWord {
+  text: string;
+  from: number;
+}
+
+/** A caption page on screen for frames [from, to) of the text element. */
+export interface ResolvedCaptionPage {
+  from: number;
+  to: number;
+  lines: ResolvedCaptionWord[][];
+}
+
+export interface ResolvedCaptions {
+  pages: ResolvedCaptionPage[];
+  highlightColor: string;
+  highlightBackground: string | null;
+  reveal: 'page' | 'word';
+}
+
+/**
+ * Words of each transcript source (`transcript.source`: element id or task id), resolved by the
+ * server before rendering and passed to the composition with the request: seconds of the source's
+ * audio for an element source, seconds from the text element's start for a task source.
+ */
+export type TranscriptWords = Record<string, CaptionWord[]>;
+
+export type ResolvedText = ResolvedTiming & {
+  type: 'text';
+  box: ResolvedBox;
+  /** The text; for captions, every word of the transcript (font loading, layout estimates). */
+  text: string;
+  style: ResolvedTextStyle;
+  /** Captions from a transcript instead of fixed text; null for plain text. */
+  captions: ResolvedCaptions | null;
+};
 export type ResolvedShape = ResolvedTiming & {
   type: 'shape';
   box: ResolvedBox & { width: number; height: number };
@@ -193,14 +229,21 @@ export interface Timeline {
   elements: ElementTimeline[];
 }
 
-export function resolveRequest(request: RenderRequest, media: Record<string, MediaInfo>): ResolvedRequest {
+export function resolveRequest(request: RenderRequest, media: Record<string, MediaInfo>, transcripts: TranscriptWords = {}): ResolvedRequest {
   const canvas = resolveCanvas(request, media);
   const timeline = resolveTimeline(request, media);
   const drawn = (request.elements ?? [])
     .map((element, index) => ({ element, index, timing: timeline.elements[index] }))
     .filter(({ element, timing }) => element.visible !== false && timing.durationInFrames > 0 && timing.from < timeline.durationInFrames)
     .sort((a, b) => zIndex(a.element) - zIndex(b.element))
-    .map(({ element, index, timing }) => resolveElement(element, index, timing, timeline.fps, canvas, media, request.elements ?? []));
+    .map(({ element, index, timing }) => {
+      const resolved = resolveElement(element, index, timing, timeline.fps, canvas, media, request.elements ?? []);
+      if (resolved.type === 'text' && element.type === 'text' && element.transcript) {
+        resolved.captions = resolveCaptions(request, timeline, element, timing, transcripts[element.transcript.source] ?? []);
+        resolved.text = resolved.captions.pages.flatMap((page) => page.lines.flat().map((word) => word.text)).join(' ');
+      }
+      return resolved;
+    });
   const animated = attachAnimations(request, drawn, canvas, timeline.fps);
   const elements = attachDucking(request, animated.elements, media);
   const transitions = animated.transitions;
@@ -331,7 +374,7 @@ function resolveElement(
         borderRadius: element.border_radius ?? 0,
       };
     case 'text':
-      return { ...timing, type: 'text', box: resolveBox(element, canvas, media), text: element.text, style: textStyle(element, canvas) };
+      return { ...timing, type: 'text', box: resolveBox(element, canvas, media), text: element.text ?? '', style: textStyle(element, canvas), captions: null };
     case 'waveform': {
       const sourceIndex = element.source === undefined ? -1 : elements.findIndex((other) => other.id === element.source);
       return {
@@ -377,6 +420,53 @@ function attachDucking(request: RenderRequest, elements: ResolvedElement[], medi
     const self = sounds.find((sound) => sound.index === element.index);
     return self ? { ...element, duck: duckCurve(self, own.duck, sounds) } : element;
   });
+}
+
+/**
+ * Caption pages of a text element in its own frames. Words of an element source are moved onto
+ * the composition clock as that element plays them (its start, trim and speed; words outside the
+ * trimmed clip are not spoken in the video and are left out). A word starts on the frame its
+ * start time falls in.
+ */
+function resolveCaptions(request: RenderRequest, timeline: Timeline, element: TextElement, timing: ElementTimeline, words: CaptionWord[]): ResolvedCaptions {
+  const transcript = element.transcript!;
+  const fps = timeline.fps;
+  const sourceIndex = (request.elements ?? []).findIndex((candidate) => candidate.id === transcript.source && (candidate.type === 'video' || candidate.type === 'audio'));
+  let onClock: CaptionWord[];
+  const source = sourceIndex === -1 ? undefined : request.elements![sourceIndex];
+  if (source && (source.type === 'video' || source.type === 'audio')) {
+    const start = timeline.elements[sourceIndex].from / fps;
+    const trim = source.in_point ? secondsToFrames(source.in_point, fps) / fps : 0;
+    const speed = source.speed ?? 1;
+    const clipEnd = timeline.elements[sourceIndex].endSeconds;
+    onClock = words
+      .filter((word) => word.start >= trim && (source.out_point === undefined || word.start < source.out_point))
+      .map((word) => ({ text: word.text, start: start + (word.start - trim) / speed, end: start + (word.end - trim) / speed }))
+      .filter((word) => word.start < clipEnd);
+  } else {
+    const start = timing.from / fps;
+    onClock = words.map((word) => ({ text: word.text, start: start + word.start, end: start + word.end }));
+  }
+  const layout = {
+    maxWords: transcript.max_words ?? CAPTION_DEFAULTS.maxWords,
+    maxChars: transcript.max_chars ?? CAPTION_DEFAULTS.maxChars,
+    maxLines: transcript.max_lines ?? CAPTION_DEFAULTS.maxLines,
+  };
+  // A tiny tolerance, so a time computed as 0.99999… of a frame boundary still lands on that frame.
+  const frameOf = (seconds: number) => Math.floor(seconds * fps + 1e-6) - timing.from;
+  const pages = captionPages(onClock, layout)
+    .map((page) => ({
+      from: frameOf(page.start),
+      to: Math.max(frameOf(page.start) + 1, frameOf(page.end)),
+      lines: page.lines.map((line) => line.map((word) => ({ text: word.text, from: frameOf(word.start) }))),
+    }))
+    .filter((page) => page.to > 0 && page.from < timing.durationInFrames);
+  return {
+    pages,
+    highlightColor: transcript.highlight_color ?? DEFAULT_HIGHLIGHT_COLOR,
+    highlightBackground: transcript.highlight_background ?? null,
+    reveal: transcript.reveal ?? 'page',
+  };
 }
 
 function resolveMedia(

@@ -35,7 +35,7 @@ const RENDERED_ELEMENT_FIELDS: Record<ElementType, ReadonlySet<string>> = {
     ...IDENTITY, 'duration', ...LAYOUT, 'text', 'font_family', 'font_size', 'font_weight', 'font_style', 'fill_color',
     'x_alignment', 'y_alignment', 'line_height', 'letter_spacing', 'text_transform', 'text_wrap', 'stroke_color',
     'stroke_width', 'background_color', 'background_x_padding', 'background_y_padding', 'background_border_radius',
-    ...SHADOW, ...COMPOSITING, ...MOTION, 'animation_preset',
+    ...SHADOW, ...COMPOSITING, ...MOTION, 'animation_preset', 'transcript',
   ]),
   shape: new Set([...IDENTITY, 'duration', ...LAYOUT, 'shape', 'fill_color', 'stroke_color', 'stroke_width', 'border_radius', ...SHADOW, ...COMPOSITING, ...MOTION]),
   waveform: new Set([

@@ -121,7 +121,7 @@ describe('validateRenderRequest', () => {
     expect(byPointer['/ingest_external'].type).toBe('bool_type');
     expect(byPointer['/elements/0/volume']).toMatchObject({ type: 'string_pattern_mismatch', loc: ['body', 'elements', 0, 'video', 'volume'] });
     expect(byPointer['/elements/0/track'].type).toBe('int_type');
-    expect(byPointer['/elements/1/text']).toMatchObject({ type: 'missing', msg: 'Field required', loc: ['body', 'elements', 1, 'text', 'text'] });
+    expect(byPointer['/elements/1/text']).toMatchObject({ type: 'missing', msg: 'A text element needs "text" (or "transcript" for captions from speech)', loc: ['body', 'elements', 1, 'text', 'text'] });
     expect(byPointer['/elements/2/font_family']).toMatchObject({ type: 'enum', suggestion: 'Inter' });
   });
 
