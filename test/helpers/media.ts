@@ -146,12 +146,27 @@ export async function serveFolder(dir: string): Promise<FolderServer> {
     }
     const size = statSync(file).size;
     const type = file.endsWith('.mp4') ? 'video/mp4' : file.endsWith('.png') ? 'image/png' : file.endsWith('.wav') ? 'audio/wav' : 'application/octet-stream';
-    res.writeHead(200, { 'Content-Type': type, 'Content-Length': size });
+    // Any origin may read (a browser <Player> page on another port loads these like a CDN's).
+    const headers = { 'Content-Type': type, 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'Content-Length, Content-Range, Accept-Ranges', 'Accept-Ranges': 'bytes' };
+    const range = /^bytes=(\d*)-(\d*)$/.exec(String(req.headers.range ?? ''));
+    let start = 0;
+    let end = size - 1;
+    if (range && (range[1] || range[2])) {
+      start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
+      end = range[1] && range[2] ? Math.min(size - 1, Number(range[2])) : size - 1;
+      if (start > end || start >= size) {
+        res.writeHead(416, { ...headers, 'Content-Range': `bytes */${size}` }).end();
+        return;
+      }
+      res.writeHead(206, { ...headers, 'Content-Range': `bytes ${start}-${end}/${size}`, 'Content-Length': end - start + 1 });
+    } else {
+      res.writeHead(200, { ...headers, 'Content-Length': size });
+    }
     if (req.method === 'HEAD') {
       res.end();
       return;
     }
-    void (held.get(name) ?? Promise.resolve()).then(() => createReadStream(file).pipe(res));
+    void (held.get(name) ?? Promise.resolve()).then(() => createReadStream(file, { start, end }).pipe(res));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -12,8 +12,13 @@ import * as path from 'node:path';
 export interface PlayerPage {
   /** Shows `frame` of the composition and returns the page's pixels as a PNG file. */
   frame(frame: number): Promise<string>;
+  /** Replaces the request shown (a fresh Player in the same page and browser). */
+  show(props: unknown): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Longest wait for one frame to settle (media decoded, fonts loaded, two equal captures). */
+const SETTLE_TIMEOUT_MS = 20_000;
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.woff2': 'font/woff2', '.woff': 'font/woff' };
 
@@ -56,18 +61,41 @@ export async function openPlayer(props: unknown, size: { width: number; height: 
     if (value.exceptionDetails) throw new Error(`in the player page: ${JSON.stringify(value.exceptionDetails)}`);
     return value.result.value as unknown;
   };
-  await evaluate('new Promise((resolve) => { const wait = () => (window.seekTo ? resolve(true) : setTimeout(wait, 50)); wait(); })');
+  await evaluate('new Promise((resolve) => { const wait = () => (window.playerState && window.playerState().frame !== null ? resolve(true) : setTimeout(wait, 50)); wait(); })');
   let shot = 0;
+  const capture = async () => {
+    const { value } = await client.send('Page.captureScreenshot', { format: 'png', clip: { x: 0, y: 0, ...size, scale: 1 } });
+    return Buffer.from(value.data, 'base64');
+  };
   return {
     async frame(frame) {
-      // Seek, let fonts, layout effects and media settle, then capture.
+      // Seek, then wait for what the page reports: the Player on that frame and not buffering
+      // (its media layers decoded), fonts and images loaded; then capture until two captures in a
+      // row are equal (canvas effects and decoded video frames land a paint or two later).
       await evaluate(`window.seekTo(${frame})`);
-      await evaluate('document.fonts.ready.then(() => new Promise((resolve) => setTimeout(resolve, 700)))');
-      const { value } = await client.send('Page.captureScreenshot', { format: 'png', clip: { x: 0, y: 0, ...size, scale: 1 } });
-      const data = value.data;
+      const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+      const settled = `Promise.all([...document.images].map((image) => image.decode().catch(() => undefined))).then(() =>
+        new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(
+          (() => { const s = window.playerState(); return s.frame === ${frame} && !s.buffering && document.fonts.status === 'loaded'
+            && [...document.images].every((image) => image.complete); })())))))`;
+      while (!(await evaluate(settled))) {
+        if (Date.now() > deadline) throw new Error(`the player did not settle on frame ${frame}: ${JSON.stringify(await evaluate('window.playerState()'))}`);
+      }
+      let previous = await capture();
+      for (;;) {
+        await evaluate(settled);
+        const current = await capture();
+        if (current.equals(previous) && (await evaluate(settled))) break;
+        if (Date.now() > deadline) throw new Error(`frame ${frame} of the player kept changing for ${SETTLE_TIMEOUT_MS} ms`);
+        previous = current;
+      }
       const file = path.join(dir, `frame-${shot++}.png`);
-      writeFileSync(file, Buffer.from(data, 'base64'));
+      writeFileSync(file, previous);
       return file;
+    },
+    async show(next) {
+      await evaluate(`window.show(${JSON.stringify(next).replace(/</g, '\\u003c')})`);
+      await evaluate('new Promise((resolve) => { const wait = () => (window.playerState().frame === 0 ? resolve(true) : requestAnimationFrame(wait)); wait(); })');
     },
     async close() {
       await browser.close({ silent: true });

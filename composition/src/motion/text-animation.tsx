@@ -10,9 +10,13 @@ import { joinedLetter, partStart, splitGraphemes, splitWords, textDirection, typ
 
 function partStyle(motion: MotionState): React.CSSProperties {
   const offset = (value: { px: number; percent: number }) => (value.percent === 0 ? `${value.px}px` : `calc(${value.px}px + ${value.percent}%)`);
+  const still = motion.x.px === 0 && motion.x.percent === 0 && motion.y.px === 0 && motion.y.percent === 0 && motion.rotation % 360 === 0 && motion.scaleX === 1 && motion.scaleY === 1;
   return {
     display: 'inline-block',
-    transform: `translate(${offset(motion.x)}, ${offset(motion.y)}) rotate(${motion.rotation}deg) scale(${motion.scaleX}, ${motion.scaleY})`,
+    // A part at rest has no transform at all: Chromium keeps the raster of a part that was turned
+    // (rotate(0deg) included) apart from the text around it, and the Player, which seeks through
+    // earlier frames, then drew its glyphs differently from the render.
+    transform: still ? undefined : `translate(${offset(motion.x)}, ${offset(motion.y)}) rotate(${motion.rotation}deg) scale(${motion.scaleX}, ${motion.scaleY})`,
     opacity: motion.opacity,
   };
 }
