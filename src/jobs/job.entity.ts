@@ -1,9 +1,12 @@
 import type { RenderedPreviewOptions } from '../../composition/src/schema';
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
-export type JobKind = 'render' | 'task';
-export type JobStatus = 'ingesting' | 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
-export type ProgressStage = 'downloading' | 'compositing' | 'encoding' | 'uploading';
+export const JOB_KINDS = ['render', 'task'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+export const JOB_STATUSES = ['ingesting', 'queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export const PROGRESS_STAGES = ['downloading', 'compositing', 'encoding', 'uploading'] as const;
+export type ProgressStage = (typeof PROGRESS_STAGES)[number];
 
 export const TERMINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
 

@@ -24,7 +24,7 @@ export class RendersController {
   @ApiOperation({ summary: 'Submit a render', description: '202 with the queued job, `ok` and `violations`; a replay of an Idempotency-Key is a 200 with the first answer.' })
   @ApiOk(202, SubmittedJobDto, 'The render is queued (or ingesting its sources)')
   @ApiOk(200, SubmittedJobDto, 'Replay of an earlier submit with the same Idempotency-Key')
-  @ApiErrors(400, 402, 409, 413, 415, 422, 429)
+  @ApiErrors(402, 409, 413, 422, 429)
   async submit(
     @CurrentWorkspace() ws: Workspace,
     @Body() body: Record<string, unknown>,

@@ -23,7 +23,7 @@ export class TasksController {
   @ApiOperation({ summary: 'Transcribe speech from audio or video', description: '202 with the queued task; its transcript is on `result` when completed.' })
   @ApiOk(202, JobDto, 'The task is queued')
   @ApiOk(200, JobDto, 'Replay of an earlier submit with the same Idempotency-Key')
-  @ApiErrors(400, 402, 409, 413, 415, 422, 429)
+  @ApiErrors(402, 409, 413, 422, 429)
   async transcribe(
     @CurrentWorkspace() ws: Workspace,
     @Body() body: TranscribeRequestDto,
@@ -38,7 +38,7 @@ export class TasksController {
   @Post('remove-background')
   @RateLimit('task_submit')
   @ApiOperation({ summary: 'Remove the background of an image (not supported yet)', description: 'The body is validated, then 422 `unsupported_feature`.' })
-  @ApiErrors(400, 413, 415, 422, 429)
+  @ApiErrors(413, 422, 429)
   removeBackground(@Body() body: RemoveBackgroundRequestDto) {
     return this.tasks.submitRemoveBackground(body);
   }
@@ -46,7 +46,7 @@ export class TasksController {
   @Post(':type')
   @RateLimit('task_submit')
   @ApiOperation({ summary: 'Other task types', description: '422 `unsupported_feature` for those in the catalog, 404 for unknown ones.' })
-  @ApiErrors(400, 404, 413, 415, 422, 429)
+  @ApiErrors(404, 413, 422, 429)
   other(@Param('type') type: string) {
     return this.tasks.submitOther(type);
   }

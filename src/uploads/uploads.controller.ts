@@ -1,5 +1,7 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiOk } from '../common/openapi/api-docs.decorators';
+import { UploadSlotDto } from './dto/upload.response';
 import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import { CurrentWorkspace } from '../common/auth/decorators';
 import { Workspace } from '../workspaces/workspace.entity';
@@ -14,8 +16,11 @@ export class UploadsController {
 
   @Post()
   @ApiOperation({
-    summary: 'Reserve an upload slot: PUT the bytes to `upload_url` (same Content-Type) within an hour, then use `source_url` in requests',
+    summary: 'Reserve an upload slot',
+    description: 'PUT the bytes to `upload_url` (same Content-Type) within an hour, then use `source_url` in requests.',
   })
+  @ApiOk(201, UploadSlotDto, 'The slot')
+  @ApiErrors(402, 413, 422)
   create(@CurrentWorkspace() ws: Workspace, @Body() body: CreateUploadDto) {
     return this.uploads.reserve(ws, body);
   }

@@ -1,11 +1,13 @@
 import { applyDecorators, Type } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtraModels, ApiHeader, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtension, ApiExtraModels, ApiHeader, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { HeaderObject } from '@nestjs/swagger';
 import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency/idempotency.service';
 import { ErrorEnvelopeDto, ValidationErrorItemDto } from './error-envelope.dto';
 
 /** The security scheme's name in the document: an API key sent as a bearer token. */
 export const API_KEY_SCHEME = 'ApiKey';
+/** The scheme of GET /metrics: the operator's METRICS_TOKEN as a bearer token, not an API key. */
+export const METRICS_TOKEN_SCHEME = 'MetricsToken';
 
 /** Operations that need an API key (every route but the @Public() ones); a bad key is a 401. */
 export function ApiKeyAuth(): MethodDecorator & ClassDecorator {
@@ -69,4 +71,30 @@ export function ApiIdempotencyKey(): MethodDecorator & ClassDecorator {
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN.source },
     }),
   );
+}
+
+export interface DocumentedRateLimit {
+  scope: string;
+  limit: number;
+  windowSeconds: number;
+  per: string;
+}
+
+/** `RATE_LIMIT_EXTENSION` lists an operation's limits; the document builder reads it to add headers. */
+export const RATE_LIMIT_EXTENSION = 'x-rate-limit';
+
+/** Documents a rate-limited operation: its limits and the 429 (RateLimit.* decorator applies it). */
+export function ApiRateLimited(limits: DocumentedRateLimit[]): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    ApiExtension(
+      RATE_LIMIT_EXTENSION,
+      limits.map((l) => ({ scope: l.scope, limit: l.limit, window_seconds: l.windowSeconds, per: l.per })),
+    ),
+    ApiErrors(429),
+  );
+}
+
+/** A 204: no body. */
+export function ApiNoContent(description: string): MethodDecorator & ClassDecorator {
+  return ApiResponse({ status: 204, description });
 }

@@ -30,6 +30,10 @@ export class ErrorBodyDto {
 
   @ApiPropertyOptional({
     type: 'object',
+    properties: {
+      errors: { type: 'array', items: { $ref: '#/components/schemas/ValidationErrorItem' } },
+      errors_total: { type: 'integer', description: 'How many problems there were, when more than the listed 100' },
+    },
     additionalProperties: true,
     description: 'Machine-readable details; for `invalid_request`, `errors` (ValidationErrorItem[]) and, when cut short, `errors_total`',
   })

@@ -1,4 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { PageDto } from '../../common/openapi/page.dto';
+import { JOB_KINDS, JOB_STATUSES, JobKind, JobStatus, PROGRESS_STAGES, ProgressStage } from '../job.entity';
 
 @ApiSchema({ name: 'JobOutput' })
 export class JobOutputDto {
@@ -33,14 +35,14 @@ export class JobDto {
   @ApiProperty({ example: 'job_01JD8Z3N5Q7W9X2Y4A6B8C0D1E' })
   id: string;
 
-  @ApiProperty({ enum: ['render', 'task'] })
-  kind: 'render' | 'task';
+  @ApiProperty({ enum: JOB_KINDS })
+  kind: JobKind;
 
   @ApiProperty({ example: 'ws_01JD8Z3N5Q7W9X2Y4A6B8C0D1E' })
   workspace_id: string;
 
-  @ApiProperty({ enum: ['ingesting', 'queued', 'processing', 'completed', 'failed', 'cancelled'], example: 'queued' })
-  status: 'ingesting' | 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
+  @ApiProperty({ enum: JOB_STATUSES, example: 'queued' })
+  status: JobStatus;
 
   @ApiProperty({ format: 'date-time' })
   created_at: string;
@@ -57,8 +59,8 @@ export class JobDto {
   @ApiProperty({ minimum: 0, maximum: 100, example: 0 })
   progress_percent: number;
 
-  @ApiProperty({ enum: ['downloading', 'compositing', 'encoding', 'uploading'], nullable: true })
-  progress_stage: 'downloading' | 'compositing' | 'encoding' | 'uploading' | null;
+  @ApiProperty({ enum: PROGRESS_STAGES, nullable: true })
+  progress_stage: ProgressStage | null;
 
   @ApiProperty({ type: () => JobOutputDto, nullable: true, description: 'Set when a render completed' })
   output: JobOutputDto | null;
@@ -113,17 +115,7 @@ export class SubmittedJobDto extends JobDto {
   violations: ViolationDto[];
 }
 
-@ApiSchema({ name: 'JobPage' })
-export class JobPageDto {
-  @ApiProperty({ type: [JobDto] })
-  data: JobDto[];
-
-  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` for the next page' })
-  next_cursor: string | null;
-
-  @ApiProperty()
-  has_more: boolean;
-}
+export const JobPageDto = PageDto(JobDto, 'JobPage');
 
 @ApiSchema({ name: 'DownloadLink' })
 export class DownloadLinkDto {
