@@ -10,6 +10,7 @@ if [ -z "${DATABASE_URL:-}" ] && command -v pg_isready >/dev/null 2>&1 && pg_isr
   export DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres"
 fi
 npm run lint
+npm run lint:openapi
 npm run typecheck
 
 # Every dependency install script is reviewed in package.json's allowScripts (docs/decisions.md).

@@ -189,7 +189,8 @@ describe('previews', () => {
     ]);
     expect(capabilities.rate_limits.preview).toEqual({ limit: 120, window_seconds: 60, per: 'ip' });
     const openapi = (await app.http.get('/v1/openapi.json').expect(200)).body;
-    const body = openapi.paths['/v1/preview'].post.requestBody.content['application/json'].schema;
+    const bodyRef = openapi.paths['/v1/preview'].post.requestBody.content['application/json'].schema.$ref as string;
+    const body = openapi.components.schemas[bodyRef.split('/').pop()!];
     expect(body.required).toContain('preview');
     expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(['elements', 'width', 'preview']));
 

@@ -1,5 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiNoContent, ApiOk } from '../common/openapi/api-docs.decorators';
+import { ApiKeyPageDto, CreatedApiKeyDto } from './dto/api-key.response';
+import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import { CurrentWorkspace } from '../common/auth/decorators';
 import { PageQueryDto, PAGE_LIMIT } from '../common/pagination/pagination';
 import { Workspace } from '../workspaces/workspace.entity';
@@ -7,19 +10,23 @@ import { ApiKeysService } from './api-keys.service';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 
 @ApiTags('api-keys')
-@ApiBearerAuth()
+@ApiKeyAuth()
 @Controller('v1/api-keys')
 export class ApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 
   @Post()
-  @ApiOperation({ summary: 'Create an API key; the plaintext `key` is returned only here' })
+  @ApiOperation({ summary: 'Create an API key', description: 'The plaintext `key` is returned only here.' })
+  @ApiOk(201, CreatedApiKeyDto, 'The new key')
+  @ApiErrors(402, 413, 422)
   create(@CurrentWorkspace() ws: Workspace, @Body() body: CreateApiKeyDto) {
     return this.apiKeys.createForWorkspace(ws, body.name ?? 'api key');
   }
 
   @Get()
   @ApiOperation({ summary: 'List API keys, newest first, revoked ones included' })
+  @ApiOk(200, ApiKeyPageDto, 'A page of keys')
+  @ApiErrors(422)
   list(@CurrentWorkspace() ws: Workspace, @Query() query: PageQueryDto) {
     return this.apiKeys.list(ws.id, query.limit ?? PAGE_LIMIT.default, query.cursor);
   }
@@ -27,6 +34,8 @@ export class ApiKeysController {
   @Delete(':key_id')
   @HttpCode(204)
   @ApiOperation({ summary: 'Revoke an API key; it is rejected from then on' })
+  @ApiNoContent('Revoked (also when it already was)')
+  @ApiErrors(404)
   async revoke(@CurrentWorkspace() ws: Workspace, @Param('key_id') keyId: string): Promise<void> {
     await this.apiKeys.revoke(ws.id, keyId);
   }

@@ -11,7 +11,8 @@ export type AssetKind = MediaKind;
  * - `present`: stored and probed.
  * - `unreadable`: stored, but ffprobe could not decode them as their kind.
  */
-export type AssetStatus = 'reserved' | 'probing' | 'ingesting' | 'present' | 'unreadable';
+export const ASSET_STATUSES = ['reserved', 'probing', 'ingesting', 'present', 'unreadable'] as const;
+export type AssetStatus = (typeof ASSET_STATUSES)[number];
 
 /** bigint columns come back from pg as strings; sizes stay far below 2^53. */
 const bigintAsNumber = {

@@ -1,5 +1,8 @@
 import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiKeyAuth, ApiOk } from '../common/openapi/api-docs.decorators';
+import { WorkspaceDto } from '../workspaces/dto/workspace.response';
+import { AuthSyncResultDto, SignupResultDto } from './dto/signup.response';
 import { bearerToken } from '../common/auth/bearer';
 import { Public } from '../common/auth/decorators';
 import { RateLimit } from '../common/rate-limit/rate-limit.guard';
@@ -19,8 +22,11 @@ export class AuthController {
   @Post('signup')
   @RateLimit('signup_ip', 'signup_email')
   @ApiOperation({
-    summary: 'Create a workspace and its first API key; the key is gated until the emailed code is verified',
+    summary: 'Create a workspace and its first API key',
+    description: 'The key is gated (403 `email_not_verified`) until the emailed code is verified.',
   })
+  @ApiOk(201, SignupResultDto, 'The workspace, its pending key and where the code went')
+  @ApiErrors(409, 413, 422)
   signup(@Body() body: SignupDto) {
     return this.signups.signup(body.workspace_name, body.email);
   }
@@ -29,10 +35,13 @@ export class AuthController {
   @Post('signup/verify')
   @HttpCode(200)
   @RateLimit('verify_ip')
-  @ApiBearerAuth()
+  @ApiKeyAuth()
   @ApiOperation({
-    summary: 'Activate the key a signup returned: send that key as Authorization: Bearer and the emailed 6-digit code',
+    summary: 'Activate the key a signup returned',
+    description: 'Send that key as Authorization: Bearer and the emailed 6-digit code.',
   })
+  @ApiOk(200, WorkspaceDto, 'The verified workspace; the key now works')
+  @ApiErrors(400, 404, 413, 422)
   verify(@Body() body: VerifySignupDto, @Headers('authorization') authorization?: string) {
     return this.signups.verify(body.email, body.code, bearerToken(authorization));
   }
@@ -41,7 +50,9 @@ export class AuthController {
   @Post('auth/sync')
   @HttpCode(200)
   @RateLimit('auth_sync')
-  @ApiOperation({ summary: 'Sign in with an OIDC ID token; the first login returns a plaintext key once' })
+  @ApiOperation({ summary: 'Sign in with an OIDC ID token', description: 'The first login returns a plaintext key once.' })
+  @ApiOk(200, AuthSyncResultDto, 'The workspace (and a key on the first login)')
+  @ApiErrors(401, 403, 413, 422)
   sync(@Body() body: AuthSyncDto) {
     return this.authSync.sync(body.id_token);
   }

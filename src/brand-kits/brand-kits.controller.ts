@@ -1,5 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiNoContent, ApiOk } from '../common/openapi/api-docs.decorators';
+import { BrandKitDto, BrandKitPageDto } from './dto/brand-kit.response';
+import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import { CurrentWorkspace } from '../common/auth/decorators';
 import { PAGE_LIMIT } from '../common/pagination/pagination';
 import { Workspace } from '../workspaces/workspace.entity';
@@ -7,26 +10,32 @@ import { BrandKitsService } from './brand-kits.service';
 import { CreateBrandKitDto, ListBrandKitsDto } from './dto/brand-kit.dto';
 
 @ApiTags('brand-kits')
-@ApiBearerAuth()
+@ApiKeyAuth()
 @Controller('v1/brand-kits')
 export class BrandKitsController {
   constructor(private readonly kits: BrandKitsService) {}
 
   @Post()
   @HttpCode(202)
-  @ApiOperation({ summary: 'Extract a brand kit from a page; 202 `extracting`, then `brand_kit.ready`' })
+  @ApiOperation({ summary: 'Extract a brand kit from a page', description: '202 with status `extracting`; the `brand_kit.ready` event follows.' })
+  @ApiOk(202, BrandKitDto, 'Extraction started')
+  @ApiErrors(402, 413, 422)
   create(@CurrentWorkspace() ws: Workspace, @Body() body: CreateBrandKitDto) {
     return this.kits.create(ws, body);
   }
 
   @Get()
   @ApiOperation({ summary: 'List brand kits, newest first' })
+  @ApiOk(200, BrandKitPageDto, 'A page of brand kits')
+  @ApiErrors(422)
   list(@CurrentWorkspace() ws: Workspace, @Query() query: ListBrandKitsDto) {
     return this.kits.list(ws, query.limit ?? PAGE_LIMIT.default, query.cursor);
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'One brand kit' })
+  @ApiOk(200, BrandKitDto, 'The brand kit')
+  @ApiErrors(404)
   get(@CurrentWorkspace() ws: Workspace, @Param('id') id: string) {
     return this.kits.get(ws, id);
   }
@@ -34,6 +43,8 @@ export class BrandKitsController {
   @Delete(':id')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a brand kit' })
+  @ApiNoContent('Deleted')
+  @ApiErrors(404)
   remove(@CurrentWorkspace() ws: Workspace, @Param('id') id: string) {
     return this.kits.remove(ws, id);
   }

@@ -2,10 +2,13 @@ import type { RenderedPreviewOptions } from '../../composition/src/schema';
 import type { LoudnessReport } from '../infra/media/loudness';
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
-export type JobKind = 'render' | 'task';
-export type JobStatus = 'ingesting' | 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
+export const JOB_KINDS = ['render', 'task'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+export const JOB_STATUSES = ['ingesting', 'queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
 /** The spec's stages, plus `transcribing`: a render recognising the speech its captions show. */
-export type ProgressStage = 'downloading' | 'transcribing' | 'compositing' | 'encoding' | 'uploading';
+export const PROGRESS_STAGES = ['downloading', 'transcribing', 'compositing', 'encoding', 'uploading'] as const;
+export type ProgressStage = (typeof PROGRESS_STAGES)[number];
 
 export const TERMINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
 

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Controller, Get, Headers, Inject, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, METRICS_TOKEN_SCHEME } from '../common/openapi/api-docs.decorators';
 import type { Response } from 'express';
 import { bearerToken } from '../common/auth/bearer';
 import { Public } from '../common/auth/decorators';
@@ -15,7 +16,8 @@ import { Metrics } from './metrics';
  * request brings it as `Authorization: Bearer` (docs/decisions.md, Client surface); otherwise the
  * route does not exist (404), so a default installation exposes nothing.
  */
-@ApiExcludeController()
+@ApiTags('system')
+@ApiBearerAuth(METRICS_TOKEN_SCHEME)
 @Public()
 @Controller()
 export class MetricsController {
@@ -25,6 +27,9 @@ export class MetricsController {
   ) {}
 
   @Get('metrics')
+  @ApiOperation({ summary: 'Prometheus metrics', description: 'Only when the service has METRICS_TOKEN; 404 otherwise.' })
+  @ApiResponse({ status: 200, description: 'Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' }, example: 'http_requests_total{method="GET",route="/v1/health",status="200"} 3\n' } } })
+  @ApiErrors(401, 404)
   async scrape(@Headers('authorization') authorization: string | undefined, @Res() res: Response): Promise<void> {
     const expected = this.config.metricsToken;
     if (!expected) throw new ApiError('not_found', 'No route GET /metrics');

@@ -1,28 +1,36 @@
 import { Body, Controller, Headers, Post, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiErrors, ApiIdempotencyKey, ApiOk } from '../common/openapi/api-docs.decorators';
+import { SubmittedJobDto } from '../jobs/dto/job.response';
+import { DryRunDto } from './dto/preview.response';
+import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import type { Response } from 'express';
-import { previewRequestJsonSchema } from '../../composition/src/schema';
+import { schemaRef } from '../common/openapi/openapi-document';
 import { CurrentWorkspace } from '../common/auth/decorators';
 import { RateLimit } from '../common/rate-limit/rate-limit.guard';
 import { Workspace } from '../workspaces/workspace.entity';
 import { PreviewsService } from './previews.service';
 
 @ApiTags('previews')
-@ApiBearerAuth()
+@ApiKeyAuth()
+@ApiExtraModels(DryRunDto, SubmittedJobDto)
 @Controller('v1/preview')
 export class PreviewsController {
   constructor(private readonly previews: PreviewsService) {}
 
   @Post()
   @RateLimit('preview')
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Preview jobs: same key + same body replays the first response (200)' })
-  @ApiBody({ schema: previewRequestJsonSchema() as object })
+  @ApiIdempotencyKey()
+  @ApiBody({ schema: schemaRef('PreviewRequest') })
   @ApiOperation({
     summary: 'Preview a render, never metered',
     description:
       '`preview.mode` `dry_run`: 200 with `ok`, every violation (untruncated), the resolved timeline, the estimated render minutes and the error a submit would give (`submit_error`); nothing is stored. ' +
       '`frame`, `clip`, `contact_sheet`: 202 with an `is_preview` render job, followed with GET /v1/renders/{id} and its webhooks like any render; it never appears in GET /v1/renders.',
   })
+  @ApiResponse({ status: 200, description: '`dry_run` findings, or the replay of a preview job submit', content: { 'application/json': { schema: { oneOf: [{ $ref: getSchemaPath(DryRunDto) }, { $ref: getSchemaPath(SubmittedJobDto) }] } } } })
+  @ApiOk(202, SubmittedJobDto, 'The preview job is queued')
+  @ApiErrors(402, 409, 413, 422)
   async preview(
     @CurrentWorkspace() ws: Workspace,
     @Body() body: Record<string, unknown>,

@@ -1,5 +1,9 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiIdempotencyKey, ApiNoContent, ApiOk } from '../common/openapi/api-docs.decorators';
+import { SubmittedJobDto } from '../jobs/dto/job.response';
+import { ProjectDto, ProjectPageDto } from './dto/project.response';
+import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import type { Response } from 'express';
 import { CurrentWorkspace } from '../common/auth/decorators';
 import { PAGE_LIMIT } from '../common/pagination/pagination';
@@ -9,40 +13,51 @@ import { CreateProjectDto, GetProjectQueryDto, ListProjectsDto, ProjectOpsDto, P
 import { ProjectsService } from './projects.service';
 
 @ApiTags('projects')
-@ApiBearerAuth()
+@ApiKeyAuth()
 @Controller('v1/projects')
 export class ProjectsController {
   constructor(private readonly projects: ProjectsService) {}
 
   @Post()
   @ApiOperation({ summary: 'Store a render request (a template with {{variables}}) as a project at version 1' })
+  @ApiOk(201, ProjectDto, 'The project (summary view)')
+  @ApiErrors(402, 413, 422)
   create(@CurrentWorkspace() ws: Workspace, @Body() body: CreateProjectDto) {
     return this.projects.create(ws, body);
   }
 
   @Get()
   @ApiOperation({ summary: 'List projects, newest first (summary view)' })
+  @ApiOk(200, ProjectPageDto, 'A page of projects')
+  @ApiErrors(422)
   list(@CurrentWorkspace() ws: Workspace, @Query() query: ListProjectsDto) {
     return this.projects.list(ws, query.limit ?? PAGE_LIMIT.default, query.cursor);
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'One project; `render_request` only with view=full' })
+  @ApiOk(200, ProjectDto, 'The project')
+  @ApiErrors(404, 422)
   get(@CurrentWorkspace() ws: Workspace, @Param('id') id: string, @Query() query: GetProjectQueryDto) {
     return this.projects.get(ws, id, query.view ?? 'summary');
   }
 
   @Post(':id/ops')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Apply RFC 6902 ops to the render request, all or nothing; bumps version; stale base_version is 409' })
+  @ApiOperation({ summary: 'Apply RFC 6902 ops to the render request', description: 'All or nothing; bumps version; a stale base_version is 409.' })
+  @ApiOk(200, ProjectDto, 'The project at its new version')
+  @ApiErrors(404, 409, 413, 422)
   ops(@CurrentWorkspace() ws: Workspace, @Param('id') id: string, @Body() body: ProjectOpsDto) {
     return this.projects.applyOps(ws, id, body);
   }
 
   @Post(':id/renders')
   @RateLimit('render_submit')
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same key + same body replays the first response (200)' })
-  @ApiOperation({ summary: "Render the project's current version with its variables; same response as POST /v1/renders" })
+  @ApiIdempotencyKey()
+  @ApiOperation({ summary: "Render the project's current version with its variables", description: 'Same response as POST /v1/renders.' })
+  @ApiOk(202, SubmittedJobDto, 'The render is queued')
+  @ApiOk(200, SubmittedJobDto, 'Replay of an earlier submit with the same Idempotency-Key')
+  @ApiErrors(402, 404, 409, 413, 422)
   async render(
     @CurrentWorkspace() ws: Workspace,
     @Param('id') id: string,
@@ -58,6 +73,8 @@ export class ProjectsController {
   @Delete(':id')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete the project; its past renders stay and keep project_id' })
+  @ApiNoContent('Deleted')
+  @ApiErrors(404)
   remove(@CurrentWorkspace() ws: Workspace, @Param('id') id: string) {
     return this.projects.remove(ws, id);
   }

@@ -1,9 +1,12 @@
 import { Controller, Get, Header, Param } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiOk } from '../common/openapi/api-docs.decorators';
+import { SkillListDto } from './dto/skill.response';
+import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import { SkillsService } from './skills.service';
 
 @ApiTags('skills')
-@ApiBearerAuth()
+@ApiKeyAuth()
 @ApiHeader({ name: 'X-Run-Id', required: false, description: "The agent's run id, recorded in the request log" })
 @Controller('v1/skills')
 export class SkillsController {
@@ -11,14 +14,16 @@ export class SkillsController {
 
   @Get()
   @ApiOperation({ summary: 'List the guides written for AI agents and developers' })
+  @ApiOk(200, SkillListDto, 'The guides')
   list() {
     return this.skills.list();
   }
 
   @Get(':name')
   @Header('Content-Type', 'text/markdown; charset=utf-8')
-  @ApiProduces('text/markdown')
   @ApiOperation({ summary: 'One guide, as markdown' })
+  @ApiResponse({ status: 200, description: 'The guide', content: { 'text/markdown': { schema: { type: 'string' } } } })
+  @ApiErrors(404)
   get(@Param('name') name: string) {
     return this.skills.get(name);
   }

@@ -1,5 +1,7 @@
 import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOk } from '../common/openapi/api-docs.decorators';
+import { CapabilitiesDto, HealthDto, ReadinessDto, VersionDto } from './dto/system.response';
 import type { Response } from 'express';
 import { Public } from '../common/auth/decorators';
 import { SystemService } from './system.service';
@@ -12,12 +14,15 @@ export class SystemController {
 
   @Get('health')
   @ApiOperation({ summary: 'Liveness: the process answers' })
+  @ApiOk(200, HealthDto, 'Alive')
   health() {
     return { status: 'ok' };
   }
 
   @Get('ready')
   @ApiOperation({ summary: 'Readiness: 503 while the database, queue or storage is unavailable' })
+  @ApiOk(200, ReadinessDto, 'Ready')
+  @ApiOk(503, ReadinessDto, 'A dependency is unavailable (same body, `status: unavailable`)')
   async ready(@Res({ passthrough: true }) res: Response) {
     const body = await this.system.readiness();
     if (body.status !== 'ok') res.status(HttpStatus.SERVICE_UNAVAILABLE);
@@ -26,12 +31,14 @@ export class SystemController {
 
   @Get('version')
   @ApiOperation({ summary: 'The running version' })
+  @ApiOk(200, VersionDto, 'The version')
   version() {
     return this.system.version();
   }
 
   @Get('capabilities')
   @ApiOperation({ summary: 'Machine-readable catalog: formats, effects, schemas, limits, rate limits, onboarding' })
+  @ApiOk(200, CapabilitiesDto, 'The catalog')
   capabilities() {
     return this.system.capabilities();
   }

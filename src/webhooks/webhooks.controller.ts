@@ -1,5 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiNoContent, ApiOk, ApiRateLimited } from '../common/openapi/api-docs.decorators';
+import { RATE_LIMITS } from '../common/rate-limit/rate-limits';
+import { WebhookDeliveryDto, WebhookDeliveryPageDto, WebhookDto, WebhookPageDto, WebhookWithSecretDto } from './dto/webhook.response';
+import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import { CurrentWorkspace } from '../common/auth/decorators';
 import { PageQueryDto, PAGE_LIMIT } from '../common/pagination/pagination';
 import { Workspace } from '../workspaces/workspace.entity';
@@ -7,31 +11,39 @@ import { CreateWebhookDto, ListDeliveriesDto, UpdateWebhookDto } from './dto/web
 import { WebhooksService } from './webhooks.service';
 
 @ApiTags('webhooks')
-@ApiBearerAuth()
+@ApiKeyAuth()
 @Controller('v1/webhooks')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Post()
-  @ApiOperation({ summary: 'Register a webhook; the answer carries the workspace signing `secret`' })
+  @ApiOperation({ summary: 'Register a webhook', description: 'The answer carries the workspace signing `secret` (Standard Webhooks).' })
+  @ApiOk(201, WebhookWithSecretDto, 'The webhook, with the signing secret')
+  @ApiErrors(402, 413, 422)
   register(@CurrentWorkspace() ws: Workspace, @Body() body: CreateWebhookDto) {
     return this.webhooks.register(ws, body);
   }
 
   @Get()
   @ApiOperation({ summary: 'List webhooks, newest first' })
+  @ApiOk(200, WebhookPageDto, 'A page of webhooks')
+  @ApiErrors(422)
   list(@CurrentWorkspace() ws: Workspace, @Query() query: PageQueryDto) {
     return this.webhooks.list(ws, query.limit ?? PAGE_LIMIT.default, query.cursor);
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'One webhook' })
+  @ApiOk(200, WebhookDto, 'The webhook')
+  @ApiErrors(404)
   get(@CurrentWorkspace() ws: Workspace, @Param('id') id: string) {
     return this.webhooks.get(ws, id);
   }
 
   @Patch(':id')
   @ApiOperation({ summary: 'Change the URL, the events or the enabled state' })
+  @ApiOk(200, WebhookDto, 'The updated webhook')
+  @ApiErrors(404, 413, 422)
   update(@CurrentWorkspace() ws: Workspace, @Param('id') id: string, @Body() body: UpdateWebhookDto) {
     return this.webhooks.update(ws, id, body);
   }
@@ -39,33 +51,44 @@ export class WebhooksController {
   @Delete(':id')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a webhook and its delivery log' })
+  @ApiNoContent('Deleted')
+  @ApiErrors(404)
   async remove(@CurrentWorkspace() ws: Workspace, @Param('id') id: string): Promise<void> {
     await this.webhooks.remove(ws, id);
   }
 
   @Post(':id/test')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Send a `webhook.test` event; 202 with the queued delivery' })
+  @ApiOperation({ summary: 'Send a `webhook.test` event' })
+  @ApiOk(202, WebhookDeliveryDto, 'The queued delivery')
+  @ApiRateLimited([{ scope: 'webhook_test', ...RATE_LIMITS.webhook_test }])
+  @ApiErrors(404, 409)
   test(@CurrentWorkspace() ws: Workspace, @Param('id') id: string) {
     return this.webhooks.sendTest(ws, id);
   }
 
   @Post(':id/rotate-secret')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Replace the workspace signing secret (re-keys every webhook); answers with the new `secret`' })
+  @ApiOperation({ summary: 'Replace the workspace signing secret', description: 'Re-keys every webhook; answers with the new `secret`.' })
+  @ApiOk(200, WebhookWithSecretDto, 'The webhook, with the new secret')
+  @ApiErrors(404)
   rotateSecret(@CurrentWorkspace() ws: Workspace, @Param('id') id: string) {
     return this.webhooks.rotateSecret(ws, id);
   }
 
   @Get(':id/deliveries')
   @ApiOperation({ summary: 'Deliveries to this webhook, newest first, with the outcome of their latest attempt' })
+  @ApiOk(200, WebhookDeliveryPageDto, 'A page of deliveries')
+  @ApiErrors(404, 422)
   deliveries(@CurrentWorkspace() ws: Workspace, @Param('id') id: string, @Query() query: ListDeliveriesDto) {
     return this.webhooks.deliveries(ws, id, query);
   }
 
   @Post(':id/deliveries/:delivery_id/retry')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Send a delivery again now; 202 with the delivery' })
+  @ApiOperation({ summary: 'Send a delivery again now' })
+  @ApiOk(202, WebhookDeliveryDto, 'The delivery, queued again')
+  @ApiErrors(404, 409)
   retry(@CurrentWorkspace() ws: Workspace, @Param('id') id: string, @Param('delivery_id') deliveryId: string) {
     return this.webhooks.retry(ws, id, deliveryId);
   }

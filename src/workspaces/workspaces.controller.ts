@@ -1,5 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiNoContent, ApiOk } from '../common/openapi/api-docs.decorators';
+import { UsageDto, WorkspaceDto } from './dto/workspace.response';
+import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import { CurrentWorkspace } from '../common/auth/decorators';
 import { UpdateWorkspaceDto } from './dto/update-workspace.dto';
 import { UsageQueryDto } from './dto/usage-query.dto';
@@ -9,7 +12,7 @@ import { toWorkspaceView } from './workspace.view';
 import { WorkspacesService } from './workspaces.service';
 
 @ApiTags('workspace')
-@ApiBearerAuth()
+@ApiKeyAuth()
 @Controller('v1/workspace')
 export class WorkspacesController {
   constructor(
@@ -19,12 +22,15 @@ export class WorkspacesController {
 
   @Get()
   @ApiOperation({ summary: "The caller's workspace" })
+  @ApiOk(200, WorkspaceDto, 'The workspace')
   get(@CurrentWorkspace() ws: Workspace) {
     return toWorkspaceView(ws);
   }
 
   @Patch()
   @ApiOperation({ summary: 'Rename the workspace or change its ingest_external default' })
+  @ApiOk(200, WorkspaceDto, 'The updated workspace')
+  @ApiErrors(413, 422)
   update(@CurrentWorkspace() ws: Workspace, @Body() body: UpdateWorkspaceDto) {
     return this.workspaces.update(ws, body);
   }
@@ -32,12 +38,15 @@ export class WorkspacesController {
   @Delete()
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete the workspace and all its data, irreversibly' })
+  @ApiNoContent('Deleted')
   async remove(@CurrentWorkspace() ws: Workspace): Promise<void> {
     await this.workspaces.remove(ws);
   }
 
   @Get('usage')
   @ApiOperation({ summary: 'Render minutes, render and task counts, egress bytes over a period' })
+  @ApiOk(200, UsageDto, 'Usage over the period')
+  @ApiErrors(422)
   getUsage(@CurrentWorkspace() ws: Workspace, @Query() query: UsageQueryDto) {
     return this.usage.report(ws, query.period);
   }

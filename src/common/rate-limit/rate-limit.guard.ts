@@ -1,13 +1,18 @@
-import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { applyDecorators, CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { RateLimitResult, RateLimitService, rateLimitedError } from './rate-limit.service';
+import { ApiRateLimited } from '../openapi/api-docs.decorators';
 import { RATE_LIMITS, RateLimitScope } from './rate-limits';
 
 const RATE_LIMIT_SCOPES = 'rate-limit:scopes';
 
-/** Applies the named limits of RATE_LIMITS to a route. */
-export const RateLimit = (...scopes: RateLimitScope[]) => SetMetadata(RATE_LIMIT_SCOPES, scopes);
+/**
+ * Applies the named limits of RATE_LIMITS to a route, and documents them: the 429, and the
+ * limits as `x-rate-limit` (the OpenAPI document adds the RateLimit-* headers to its successes).
+ */
+export const RateLimit = (...scopes: RateLimitScope[]) =>
+  applyDecorators(SetMetadata(RATE_LIMIT_SCOPES, scopes), ApiRateLimited(scopes.map((scope) => ({ scope, ...RATE_LIMITS[scope] }))));
 
 /**
  * Runs before authentication so that unauthenticated floods are counted too. Sets

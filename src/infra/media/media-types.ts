@@ -1,5 +1,6 @@
 /** What a stored media file is: the three kinds the service renders and transcribes. */
-export type MediaKind = 'video' | 'audio' | 'image';
+export const MEDIA_KINDS = ['video', 'audio', 'image'] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
 
 /** `type/subtype` with optional parameters, printable ASCII only: it travels in a URL and a header. */
 export const CONTENT_TYPE_PATTERN = /^[A-Za-z0-9][\w!#$&^.+-]*\/[A-Za-z0-9][\w!#$&^.+-]*(\s*;[\x20-\x7e]*)?$/;

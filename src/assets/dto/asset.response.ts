@@ -1,0 +1,72 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { PageDto } from '../../common/openapi/page.dto';
+import { MEDIA_KINDS, MediaKind } from '../../infra/media/media-types';
+import { ASSET_STATUSES, AssetStatus } from '../asset.entity';
+
+@ApiSchema({ name: 'AssetError' })
+export class AssetErrorDto {
+  @ApiProperty({ enum: ['codec_unsupported'] })
+  code: 'codec_unsupported';
+
+  @ApiProperty()
+  message: string;
+}
+
+@ApiSchema({ name: 'Asset' })
+export class AssetDto {
+  @ApiProperty({ example: 'asset_01JD8Z3N5Q7W9X2Y4A6B8C0D1E' })
+  id: string;
+
+  @ApiProperty({ enum: MEDIA_KINDS })
+  kind: MediaKind;
+
+  @ApiProperty({ example: 'intro.mp4' })
+  name: string;
+
+  @ApiProperty({ enum: ASSET_STATUSES, description: '`reserved` (no bytes yet), `probing`, `ingesting` (an external copy), `present` (stored and probed) or `unreadable`' })
+  status: AssetStatus;
+
+  @ApiProperty({ example: 'video/mp4' })
+  content_type: string;
+
+  @ApiProperty({ description: 'Pass this as `source_url` in render and task requests' })
+  source_url: string;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'The external URL this is the stored copy of (`ingest_external`); null for uploads' })
+  ingested_from: string | null;
+
+  @ApiProperty({ type: 'integer', nullable: true })
+  size_bytes: number | null;
+
+  @ApiProperty({ type: 'number', nullable: true, description: 'Seconds (video and audio)' })
+  duration: number | null;
+
+  @ApiProperty({ type: 'integer', nullable: true })
+  width: number | null;
+
+  @ApiProperty({ type: 'integer', nullable: true })
+  height: number | null;
+
+  @ApiProperty({ type: 'string', nullable: true, example: 'h264' })
+  video_codec: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, example: 'aac' })
+  audio_codec: string | null;
+
+  @ApiProperty({ type: () => AssetErrorDto, nullable: true, description: 'Set when the bytes could not be decoded (`unreadable`)' })
+  error: AssetErrorDto | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at: string;
+}
+
+@ApiSchema({ name: 'AssetDetail' })
+export class AssetDetailDto extends AssetDto {
+  @ApiProperty({ description: 'Whether the bytes are in storage, checked when this is read' })
+  bytes_uploaded: boolean;
+}
+
+export const AssetPageDto = PageDto(AssetDto, 'AssetPage');

@@ -1,0 +1,83 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { PageDto } from '../../common/openapi/page.dto';
+
+@ApiSchema({ name: 'BrandPalette' })
+export class BrandPaletteDto {
+  @ApiPropertyOptional({ example: '#1a73e8' })
+  primary?: string;
+
+  @ApiPropertyOptional()
+  secondary?: string;
+
+  @ApiPropertyOptional()
+  accent?: string;
+
+  @ApiPropertyOptional({ description: 'Background' })
+  bg?: string;
+
+  @ApiPropertyOptional({ description: 'Text colour' })
+  ink?: string;
+}
+
+@ApiSchema({ name: 'BrandFonts' })
+export class BrandFontsDto {
+  @ApiPropertyOptional({ description: 'A shipped font family', example: 'Montserrat' })
+  heading?: string;
+
+  @ApiPropertyOptional({ example: 'Inter' })
+  body?: string;
+}
+
+@ApiSchema({ name: 'BrandKitError' })
+export class BrandKitErrorDto {
+  @ApiProperty({ example: 'source_not_found' })
+  code: string;
+
+  @ApiProperty()
+  message: string;
+}
+
+/** A field not confidently extracted is absent. */
+@ApiSchema({ name: 'BrandKit' })
+export class BrandKitDto {
+  @ApiProperty({ example: 'bk_01JD8Z3N5Q7W9X2Y4A6B8C0D1E' })
+  id: string;
+
+  @ApiProperty()
+  workspace_id: string;
+
+  @ApiProperty({ type: 'string', nullable: true })
+  name: string | null;
+
+  @ApiProperty({ enum: ['extracting', 'ready', 'failed'] })
+  status: string;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at: string;
+
+  @ApiProperty({ example: 'https://example.com' })
+  source_url: string;
+
+  @ApiProperty({ type: () => BrandPaletteDto })
+  palette: BrandPaletteDto;
+
+  @ApiProperty({ type: () => BrandFontsDto })
+  fonts: BrandFontsDto;
+
+  @ApiProperty({ type: 'string', nullable: true })
+  logo_url: string | null;
+
+  @ApiProperty({ enum: ['sharp', 'soft', 'pill'], nullable: true })
+  corner_feel: string | null;
+
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'number', minimum: 0, maximum: 1 }, description: 'Per-field scores 0–1, keyed like `palette.primary`' })
+  confidence: Record<string, number>;
+
+  @ApiProperty({ type: () => BrandKitErrorDto, nullable: true })
+  error: BrandKitErrorDto | null;
+}
+
+export const BrandKitPageDto = PageDto(BrandKitDto, 'BrandKitPage');
