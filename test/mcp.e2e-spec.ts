@@ -140,4 +140,29 @@ describe('MCP server over Streamable HTTP', () => {
     expect(own.status).toBe(200);
     expect(await own.text()).toContain('"serverInfo"');
   });
+
+  it('publishes the MCP server in /v1/capabilities with the tools it lists', async () => {
+    const capabilities = (await app.http.get('/v1/capabilities').expect(200)).body as { agents: { mcp: { url: string; tools: string[] } } };
+    expect(capabilities.agents.mcp.url).toMatch(/\/mcp$/);
+    expect(capabilities.agents.mcp.tools).toEqual((await a.listTools()).tools.map((t) => t.name));
+  });
+
+  it('serves /llms.txt and /llms-full.txt without a key, from the guides and the OpenAPI document', async () => {
+    const index = await app.http.get('/llms.txt').expect(200);
+    expect(index.headers['content-type']).toMatch(/^text\/plain/);
+    expect(index.text).toMatch(/^# Video rendering and AI task service\n\n> /);
+    const guides = (await app.http.get('/v1/skills').set('Authorization', `Bearer ${(await signupVerified(app)).key}`).expect(200)).body as { data: { title: string; path: string }[] };
+    for (const guide of guides.data) expect(index.text).toContain(`[${guide.title}](`);
+    expect(index.text).toContain('/mcp');
+
+    const full = (await app.http.get('/llms-full.txt').expect(200)).text;
+    const openapi = (await app.http.get('/v1/openapi.json').expect(200)).body as { paths: Record<string, Record<string, unknown>> };
+    for (const [route, item] of Object.entries(openapi.paths)) {
+      for (const method of Object.keys(item)) expect(full).toContain(`## ${method.toUpperCase()} ${route}`);
+    }
+    expect(full).toContain('# Guide: ');
+    // A DTO body is spelt out field by field; the render request points at its JSON Schema.
+    expect(full).toMatch(/## POST \/v1\/tasks\/transcribe\n[\s\S]*?- `source_url` \(string, required\)/);
+    expect(full).toContain('## GET /v1/capabilities (no key)');
+  });
 });

@@ -28,6 +28,7 @@ import { TasksService } from '../tasks/tasks.service';
 import { CreateUploadDto } from '../uploads/dto/create-upload.dto';
 import { UploadsService } from '../uploads/uploads.service';
 import type { Workspace } from '../workspaces/workspace.entity';
+import { MCP_TOOL_NAMES } from './tool-names';
 import { JsonSchema, OperationRef, operationBodySchema, operationInputSchema } from './operation-schemas';
 
 /** What a tool call knows of its caller: the key's workspace and the client address (rate limits). */
@@ -93,7 +94,12 @@ export class McpTools {
   }
 
   list(): ToolDefinition[] {
-    this.definitions ??= this.build(this.openApi.get());
+    if (!this.definitions) {
+      const built = this.build(this.openApi.get());
+      const names = built.map((t) => t.name).join(',');
+      if (names !== MCP_TOOL_NAMES.join(',')) throw new Error(`MCP_TOOL_NAMES (${MCP_TOOL_NAMES.join(',')}) differs from the tools built (${names})`);
+      this.definitions = built;
+    }
     return this.definitions;
   }
 
