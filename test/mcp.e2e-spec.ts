@@ -165,4 +165,26 @@ describe('MCP server over Streamable HTTP', () => {
     expect(full).toMatch(/## POST \/v1\/tasks\/transcribe\n[\s\S]*?- `source_url` \(string, required\)/);
     expect(full).toContain('## GET /v1/capabilities (no key)');
   });
+
+  it('creates a project and edits it with JSON Patch through the same DTO checks as the routes', async () => {
+    const created = await a.callTool({
+      name: 'create_project',
+      arguments: { request: { name: 'Promo', variables: { who: 'world' }, render_request: small([{ type: 'text', text: 'Hello {{who}}' }]) } },
+    });
+    expect(created.isError).toBeFalsy();
+    const project = created.structuredContent as { id: string; version: number };
+    expect(project.version).toBe(1);
+    const edited = await a.callTool({ name: 'edit_project', arguments: { id: project.id, request: { base_version: 1, ops: [{ op: 'replace', path: '/elements/0/text', value: 'Bye {{who}}' }] } } });
+    expect((edited.structuredContent as { version: number }).version).toBe(2);
+    const full = await a.callTool({ name: 'get_project', arguments: { id: project.id, view: 'full' } });
+    expect((full.structuredContent as { render_request: { elements: { text: string }[] } }).render_request.elements[0].text).toBe('Bye {{who}}');
+    // A DTO refusal carries the pointer into `request`, as the route's 422 does.
+    const bad = await a.callTool({ name: 'create_project', arguments: { request: { nmae: 'x', render_request: small([]) } } });
+    expect(bad.isError).toBe(true);
+    const errors = JSON.parse((bad.content as { text: string }[])[0].text).error.details.errors as { pointer: string; suggestion?: string }[];
+    expect(errors).toEqual(expect.arrayContaining([expect.objectContaining({ pointer: '/nmae', suggestion: 'name' })]));
+    // Another workspace does not find it.
+    const other = await b.callTool({ name: 'get_project', arguments: { id: project.id } });
+    expect(JSON.parse((other.content as { text: string }[])[0].text).error.code).toBe('not_found');
+  });
 });
