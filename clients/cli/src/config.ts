@@ -25,7 +25,7 @@ async function readStored(file: string): Promise<StoredConfig> {
     return JSON.parse(await readFile(file, 'utf8')) as StoredConfig;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new Error(`Cannot read ${file}: ${(error as Error).message}`);
+    throw new Error(`Cannot read ${file}: ${(error as Error).message}`, { cause: error });
   }
 }
 

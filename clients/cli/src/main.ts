@@ -245,15 +245,17 @@ function variables(c: Context): { variables?: Record<string, unknown> } {
     const at = item.indexOf('=');
     if (at <= 0) throw new CliError(`--var takes NAME=VALUE (got "${item}")`, 1);
     const raw = item.slice(at + 1);
-    let value: unknown = raw;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      value = raw;
-    }
-    return [item.slice(0, at), value] as const;
+    return [item.slice(0, at), parseLoose(raw)] as const;
   });
   return entries.length ? { variables: Object.fromEntries(entries) } : {};
+}
+
+function parseLoose(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
 }
 
 /** Follows a job to its end when asked, downloads it with --out, and maps its final status to the exit code. */
