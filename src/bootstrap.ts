@@ -2,7 +2,7 @@ import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { IncomingMessage } from 'node:http';
 import type { NestExpressApplication, NestExpressBodyParserOptionsFor } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { AppModule } from './app.module';
 import { AppConfig, Role } from './config/app-config';
@@ -15,6 +15,7 @@ import { Metrics } from './metrics/metrics';
 import { isFilesRoute } from './infra/storage/files.controller';
 import { SERVICE_VERSION } from './system/build-info';
 import { OpenApiDocument } from './system/openapi-document';
+import { buildOpenApiDocument } from './common/openapi/openapi-document';
 import { jsonLogger } from './common/logging/logger';
 import { RequestLogMiddleware } from './common/logging/request-log.middleware';
 import type { AuthenticatedRequest } from './common/auth/decorators';
@@ -60,15 +61,7 @@ export async function createApp(config: AppConfig, role: Role): Promise<RunningA
   answerClientErrorsWithEnvelope(app.getHttpServer());
   app.enableShutdownHooks();
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Video rendering and AI task service')
-      .setDescription('Declarative video rendering, AI tasks, uploads, webhooks. Errors use {error: {code, message, details}}.')
-      .setVersion(SERVICE_VERSION)
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key (sk_…)' })
-      .build(),
-  );
+  const document = buildOpenApiDocument(app);
   app.get(OpenApiDocument).set(document);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'v1/openapi.json', yamlDocumentUrl: 'v1/openapi.yaml' });
 

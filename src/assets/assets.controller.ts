@@ -1,6 +1,7 @@
 import { PAGE_LIMIT } from '../common/pagination/pagination';
 import { Controller, Delete, Get, HttpCode, Param, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import type { Response } from 'express';
 import { CurrentWorkspace } from '../common/auth/decorators';
 import { Workspace } from '../workspaces/workspace.entity';
@@ -8,7 +9,7 @@ import { AssetsService } from './assets.service';
 import { ListAssetsDto } from './dto/list-assets.dto';
 
 @ApiTags('assets')
-@ApiBearerAuth()
+@ApiKeyAuth()
 @Controller('v1/workspace/assets')
 export class AssetsController {
   constructor(private readonly assets: AssetsService) {}

@@ -1,5 +1,6 @@
 import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import { bearerToken } from '../common/auth/bearer';
 import { Public } from '../common/auth/decorators';
 import { RateLimit } from '../common/rate-limit/rate-limit.guard';
@@ -29,7 +30,7 @@ export class AuthController {
   @Post('signup/verify')
   @HttpCode(200)
   @RateLimit('verify_ip')
-  @ApiBearerAuth()
+  @ApiKeyAuth()
   @ApiOperation({
     summary: 'Activate the key a signup returned: send that key as Authorization: Bearer and the emailed 6-digit code',
   })

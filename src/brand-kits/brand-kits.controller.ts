@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import { CurrentWorkspace } from '../common/auth/decorators';
 import { PAGE_LIMIT } from '../common/pagination/pagination';
 import { Workspace } from '../workspaces/workspace.entity';
@@ -7,7 +8,7 @@ import { BrandKitsService } from './brand-kits.service';
 import { CreateBrandKitDto, ListBrandKitsDto } from './dto/brand-kit.dto';
 
 @ApiTags('brand-kits')
-@ApiBearerAuth()
+@ApiKeyAuth()
 @Controller('v1/brand-kits')
 export class BrandKitsController {
   constructor(private readonly kits: BrandKitsService) {}

@@ -1,5 +1,6 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import type { Request, Response } from 'express';
 import { CurrentWorkspace } from '../common/auth/decorators';
 import { Workspace } from '../workspaces/workspace.entity';
@@ -7,7 +8,7 @@ import { JobEventStream } from './job-event-stream';
 
 const SUMMARY = 'Server-Sent Events: `status` and `progress` events (the Job object as JSON) until the job ends, then the stream closes';
 
-@ApiBearerAuth()
+@ApiKeyAuth()
 @Controller('v1')
 export class JobEventsController {
   constructor(private readonly events: JobEventStream) {}

@@ -1,14 +1,15 @@
 import { Body, Controller, Headers, Post, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import type { Response } from 'express';
-import { previewRequestJsonSchema } from '../../composition/src/schema';
+import { schemaRef } from '../common/openapi/openapi-document';
 import { CurrentWorkspace } from '../common/auth/decorators';
 import { RateLimit } from '../common/rate-limit/rate-limit.guard';
 import { Workspace } from '../workspaces/workspace.entity';
 import { PreviewsService } from './previews.service';
 
 @ApiTags('previews')
-@ApiBearerAuth()
+@ApiKeyAuth()
 @Controller('v1/preview')
 export class PreviewsController {
   constructor(private readonly previews: PreviewsService) {}
@@ -16,7 +17,7 @@ export class PreviewsController {
   @Post()
   @RateLimit('preview')
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Preview jobs: same key + same body replays the first response (200)' })
-  @ApiBody({ schema: previewRequestJsonSchema() as object })
+  @ApiBody({ schema: schemaRef('PreviewRequest') })
   @ApiOperation({
     summary: 'Preview a render, never metered',
     description:

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import type { Response } from 'express';
 import { CurrentWorkspace } from '../common/auth/decorators';
 import { PAGE_LIMIT } from '../common/pagination/pagination';
@@ -9,7 +10,7 @@ import { CreateProjectDto, GetProjectQueryDto, ListProjectsDto, ProjectOpsDto, P
 import { ProjectsService } from './projects.service';
 
 @ApiTags('projects')
-@ApiBearerAuth()
+@ApiKeyAuth()
 @Controller('v1/projects')
 export class ProjectsController {
   constructor(private readonly projects: ProjectsService) {}

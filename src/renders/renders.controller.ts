@@ -1,8 +1,10 @@
 import { PAGE_LIMIT } from '../common/pagination/pagination';
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiIdempotencyKey, ApiOk, ApiKeyAuth } from '../common/openapi/api-docs.decorators';
+import { DownloadLinkDto, JobDto, JobPageDto, SubmittedJobDto } from '../jobs/dto/job.response';
 import type { Response } from 'express';
-import { requestJsonSchema } from '../../composition/src/schema';
+import { schemaRef } from '../common/openapi/openapi-document';
 import { CurrentWorkspace } from '../common/auth/decorators';
 import { RateLimit } from '../common/rate-limit/rate-limit.guard';
 import { Workspace } from '../workspaces/workspace.entity';
@@ -10,16 +12,19 @@ import { ListRendersDto } from './dto/list-renders.dto';
 import { RendersService } from './renders.service';
 
 @ApiTags('renders')
-@ApiBearerAuth()
+@ApiKeyAuth()
 @Controller('v1/renders')
 export class RendersController {
   constructor(private readonly renders: RendersService) {}
 
   @Post()
   @RateLimit('render_submit')
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same key + same body replays the first response (200)' })
-  @ApiBody({ schema: requestJsonSchema() as object })
-  @ApiOperation({ summary: 'Submit a render; 202 with the queued job, `ok` and `violations`' })
+  @ApiIdempotencyKey()
+  @ApiBody({ schema: schemaRef('RenderRequest') })
+  @ApiOperation({ summary: 'Submit a render', description: '202 with the queued job, `ok` and `violations`; a replay of an Idempotency-Key is a 200 with the first answer.' })
+  @ApiOk(202, SubmittedJobDto, 'The render is queued (or ingesting its sources)')
+  @ApiOk(200, SubmittedJobDto, 'Replay of an earlier submit with the same Idempotency-Key')
+  @ApiErrors(400, 402, 409, 413, 415, 422, 429)
   async submit(
     @CurrentWorkspace() ws: Workspace,
     @Body() body: Record<string, unknown>,
@@ -33,18 +38,24 @@ export class RendersController {
 
   @Get()
   @ApiOperation({ summary: 'List renders, newest first (previews excluded)' })
+  @ApiOk(200, JobPageDto, 'A page of render jobs')
+  @ApiErrors(422)
   list(@CurrentWorkspace() ws: Workspace, @Query() query: ListRendersDto) {
     return this.renders.list(ws, { ...query, limit: query.limit ?? PAGE_LIMIT.default });
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'One render job' })
+  @ApiOk(200, JobDto, 'The render job')
+  @ApiErrors(404)
   get(@CurrentWorkspace() ws: Workspace, @Param('id') id: string) {
     return this.renders.get(ws, id);
   }
 
   @Get(':id/download')
   @ApiOperation({ summary: 'A short-lived signed URL of the artifact' })
+  @ApiOk(200, DownloadLinkDto, 'Signed URL, valid 15 minutes')
+  @ApiErrors(404)
   download(@CurrentWorkspace() ws: Workspace, @Param('id') id: string) {
     return this.renders.download(ws, id);
   }
@@ -52,6 +63,8 @@ export class RendersController {
   @Post(':id/cancel')
   @HttpCode(200)
   @ApiOperation({ summary: 'Cancel a queued or running render; 409 when already finished' })
+  @ApiOk(200, JobDto, 'The cancelled job')
+  @ApiErrors(404, 409)
   cancel(@CurrentWorkspace() ws: Workspace, @Param('id') id: string) {
     return this.renders.cancel(ws, id);
   }

@@ -1,9 +1,10 @@
 import { Controller, Get, Header, Param } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import { SkillsService } from './skills.service';
 
 @ApiTags('skills')
-@ApiBearerAuth()
+@ApiKeyAuth()
 @ApiHeader({ name: 'X-Run-Id', required: false, description: "The agent's run id, recorded in the request log" })
 @Controller('v1/skills')
 export class SkillsController {

@@ -1,12 +1,13 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import { CurrentWorkspace } from '../common/auth/decorators';
 import { Workspace } from '../workspaces/workspace.entity';
 import { CreateUploadDto } from './dto/create-upload.dto';
 import { UploadsService } from './uploads.service';
 
 @ApiTags('uploads')
-@ApiBearerAuth()
+@ApiKeyAuth()
 @Controller('v1/uploads')
 export class UploadsController {
   constructor(private readonly uploads: UploadsService) {}

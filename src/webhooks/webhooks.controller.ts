@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import { CurrentWorkspace } from '../common/auth/decorators';
 import { PageQueryDto, PAGE_LIMIT } from '../common/pagination/pagination';
 import { Workspace } from '../workspaces/workspace.entity';
@@ -7,7 +8,7 @@ import { CreateWebhookDto, ListDeliveriesDto, UpdateWebhookDto } from './dto/web
 import { WebhooksService } from './webhooks.service';
 
 @ApiTags('webhooks')
-@ApiBearerAuth()
+@ApiKeyAuth()
 @Controller('v1/webhooks')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}

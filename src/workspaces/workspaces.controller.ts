@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import { CurrentWorkspace } from '../common/auth/decorators';
 import { UpdateWorkspaceDto } from './dto/update-workspace.dto';
 import { UsageQueryDto } from './dto/usage-query.dto';
@@ -9,7 +10,7 @@ import { toWorkspaceView } from './workspace.view';
 import { WorkspacesService } from './workspaces.service';
 
 @ApiTags('workspace')
-@ApiBearerAuth()
+@ApiKeyAuth()
 @Controller('v1/workspace')
 export class WorkspacesController {
   constructor(

@@ -1,0 +1,72 @@
+import { applyDecorators, Type } from '@nestjs/common';
+import { ApiBearerAuth, ApiExtraModels, ApiHeader, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import type { HeaderObject } from '@nestjs/swagger';
+import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency/idempotency.service';
+import { ErrorEnvelopeDto, ValidationErrorItemDto } from './error-envelope.dto';
+
+/** The security scheme's name in the document: an API key sent as a bearer token. */
+export const API_KEY_SCHEME = 'ApiKey';
+
+/** Operations that need an API key (every route but the @Public() ones); a bad key is a 401. */
+export function ApiKeyAuth(): MethodDecorator & ClassDecorator {
+  return applyDecorators(ApiBearerAuth(API_KEY_SCHEME), ApiErrors(401));
+}
+
+/** What each error status means, the same words on every operation. */
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Malformed request (e.g. invalid JSON)',
+  401: 'Missing or invalid API key',
+  402: 'Quota or plan limit exceeded',
+  403: 'Not allowed for this key or account',
+  404: 'No such resource in this workspace',
+  405: 'Method not allowed',
+  409: 'Conflicts with the resource state',
+  413: 'Body too large',
+  415: 'Unsupported content type',
+  422: 'Invalid request; `details.errors` lists each problem',
+  429: 'Rate limited; retry after `Retry-After` seconds',
+  500: 'Internal error',
+  503: 'Temporarily unavailable',
+};
+
+export const RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
+  'RateLimit-Limit': { description: 'Requests allowed in the current window', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
+};
+
+const RETRY_AFTER: Record<string, HeaderObject> = {
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+};
+
+/** Documents each listed error status with the error envelope (and Retry-After on 429 and 503). */
+export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    ApiExtraModels(ErrorEnvelopeDto, ValidationErrorItemDto),
+    ...statuses.map((status) =>
+      ApiResponse({
+        status,
+        description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+        content: { 'application/json': { schema: { $ref: getSchemaPath(ErrorEnvelopeDto) } } },
+        headers: status === 429 ? { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER } : status === 503 ? RETRY_AFTER : undefined,
+      }),
+    ),
+  );
+}
+
+/** A JSON success response with its DTO (`isArray` for a bare list) and an optional description. */
+export function ApiOk(status: number, type: Type<unknown>, description: string, options: { headers?: Record<string, HeaderObject> } = {}) {
+  return ApiResponse({ status, type, description, headers: options.headers });
+}
+
+/** The optional `Idempotency-Key` request header of a create operation. */
+export function ApiIdempotencyKey(): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description: 'Same key and same body replays the first response (status 200); same key, other body is a 409',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN.source },
+    }),
+  );
+}

@@ -1,0 +1,135 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+
+@ApiSchema({ name: 'JobOutput' })
+export class JobOutputDto {
+  @ApiProperty({ description: 'Signed URL of the artifact (valid 24 h; each read of the job signs a fresh one)' })
+  url: string;
+
+  @ApiProperty({ example: 320 })
+  width: number;
+
+  @ApiProperty({ example: 180 })
+  height: number;
+
+  @ApiProperty({ description: 'Seconds', example: 1 })
+  duration: number;
+
+  @ApiProperty({ example: 48213 })
+  size_bytes: number;
+}
+
+@ApiSchema({ name: 'JobError' })
+export class JobErrorDto {
+  @ApiProperty({ example: 'render_failed' })
+  code: string;
+
+  @ApiProperty({ example: 'The source could not be decoded' })
+  message: string;
+}
+
+/** The Job object, as every render and task route, event stream and webhook shows it (toJobView). */
+@ApiSchema({ name: 'Job' })
+export class JobDto {
+  @ApiProperty({ example: 'job_01JD8Z3N5Q7W9X2Y4A6B8C0D1E' })
+  id: string;
+
+  @ApiProperty({ enum: ['render', 'task'] })
+  kind: 'render' | 'task';
+
+  @ApiProperty({ example: 'ws_01JD8Z3N5Q7W9X2Y4A6B8C0D1E' })
+  workspace_id: string;
+
+  @ApiProperty({ enum: ['ingesting', 'queued', 'processing', 'completed', 'failed', 'cancelled'], example: 'queued' })
+  status: 'ingesting' | 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at: string;
+
+  @ApiProperty({ description: 'A preview job (POST /v1/preview)' })
+  is_preview: boolean;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Tasks only (e.g. `transcribe`)' })
+  task_type: string | null;
+
+  @ApiProperty({ minimum: 0, maximum: 100, example: 0 })
+  progress_percent: number;
+
+  @ApiProperty({ enum: ['downloading', 'compositing', 'encoding', 'uploading'], nullable: true })
+  progress_stage: 'downloading' | 'compositing' | 'encoding' | 'uploading' | null;
+
+  @ApiProperty({ type: () => JobOutputDto, nullable: true, description: 'Set when a render completed' })
+  output: JobOutputDto | null;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'A completed task’s result' })
+  result: Record<string, unknown> | null;
+
+  @ApiProperty({ type: () => JobErrorDto, nullable: true, description: 'Set when the job failed' })
+  error: JobErrorDto | null;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Caller metadata, as submitted' })
+  metadata: Record<string, unknown>;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'The project a project render came from' })
+  project_id: string | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The project version rendered' })
+  project_version: number | null;
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  completed_at: string | null;
+}
+
+@ApiSchema({ name: 'Violation' })
+export class ViolationDto {
+  @ApiProperty({ example: 'ELEMENT_OUTSIDE_CANVAS' })
+  code: string;
+
+  @ApiProperty({ enum: ['error', 'warning', 'info'] })
+  severity: 'error' | 'warning' | 'info';
+
+  @ApiProperty()
+  message: string;
+
+  @ApiProperty({ description: 'JSON Pointer into the request', example: '/elements/0' })
+  pointer: string;
+
+  @ApiProperty({ type: [String] })
+  element_ids: string[];
+
+  @ApiPropertyOptional({ description: 'On the `VIOLATIONS_TRUNCATED` marker only: how many findings there were' })
+  total?: number;
+}
+
+/** A submitted render (or preview job): the Job plus the request's findings. */
+@ApiSchema({ name: 'SubmittedJob' })
+export class SubmittedJobDto extends JobDto {
+  @ApiProperty({ description: 'False when a finding has severity `error`' })
+  ok: boolean;
+
+  @ApiProperty({ type: [ViolationDto], description: 'Findings, errors first; cut to 40 with a `VIOLATIONS_TRUNCATED` marker' })
+  violations: ViolationDto[];
+}
+
+@ApiSchema({ name: 'JobPage' })
+export class JobPageDto {
+  @ApiProperty({ type: [JobDto] })
+  data: JobDto[];
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` for the next page' })
+  next_cursor: string | null;
+
+  @ApiProperty()
+  has_more: boolean;
+}
+
+@ApiSchema({ name: 'DownloadLink' })
+export class DownloadLinkDto {
+  @ApiProperty({ description: 'Short-lived signed URL of the artifact (Content-Disposition: attachment)' })
+  url: string;
+
+  @ApiProperty({ format: 'date-time' })
+  expires_at: string;
+}
