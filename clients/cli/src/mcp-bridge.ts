@@ -62,7 +62,7 @@ export async function runMcpBridge(settings: Settings, uploadFile: (path: string
         const asset = await uploadFile(String(args.path), args.content_type === undefined ? undefined : String(args.content_type));
         return { content: [{ type: 'text', text: JSON.stringify(asset) }], structuredContent: asset };
       } catch (error) {
-        const envelope = error instanceof CliError && error.envelope ? error.envelope : { error: { code: 'invalid_request', message: (error as Error).message } };
+        const envelope: Record<string, unknown> = error instanceof CliError && error.envelope ? { ...error.envelope } : { error: { code: 'invalid_request', message: (error as Error).message } };
         return { content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: envelope, isError: true };
       }
     }
