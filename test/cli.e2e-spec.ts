@@ -138,7 +138,9 @@ describe('vrs, the command-line tool', () => {
       expect(uploaded.isError).toBeFalsy();
       const asset = uploaded.structuredContent as { source_url: string; content_type: string };
       expect(asset.content_type).toBe('image/png');
-      const fetched = await fetch(asset.source_url);
+      // source_url is the asset's content route: the workspace's key reads it.
+      const key = (JSON.parse(readFileSync(path.join(folder, 'config', 'vrs', 'config.json'), 'utf8')) as { api_key: string }).api_key;
+      const fetched = await fetch(asset.source_url, { headers: { Authorization: `Bearer ${key}` } });
       expect(fetched.status).toBe(200);
       expect(Buffer.from(await fetched.arrayBuffer()).equals(readFileSync(path.join(folder, 'red.png')))).toBe(true);
 
