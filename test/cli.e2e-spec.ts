@@ -77,7 +77,7 @@ describe('vrs, the command-line tool', () => {
 
   it('render --wait --out writes a video ffprobe reads; --json prints one JSON document', async () => {
     const run = await vrs(['render', 'ok.json', '--wait', '--out', 'out.mp4', '--json']);
-    expect(run.code).toBe(0);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
     const job = JSON.parse(run.stdout) as { id: string; status: string; output_path: string; download_url: string };
     expect(job).toEqual(expect.objectContaining({ id: expect.stringMatching(/^render_/), status: 'completed', output_path: path.join(folder, 'out.mp4') }));
     const probed = await probe(job.output_path);

@@ -35,10 +35,13 @@ async function call<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (error) {
-      const retryable = error instanceof VideoRenderApiError && (error.status === 429 || error.status === 503) && attempt < RETRIES;
+      // 429, 503 and a connection that failed are worth another try; other answers are final.
+      const apiError = error instanceof VideoRenderApiError ? error : null;
+      const network = !apiError && !(error instanceof CliError);
+      const retryable = (network || apiError?.status === 429 || apiError?.status === 503) && attempt < RETRIES;
       if (!retryable) throw toCliError(error);
-      const wait = Math.min(MAX_RETRY_WAIT_S, (error as VideoRenderApiError).retryAfterSeconds ?? 2 ** attempt);
-      process.stderr.write(`vrs: ${(error as VideoRenderApiError).code}, retrying in ${wait} s\n`);
+      const wait = Math.min(MAX_RETRY_WAIT_S, apiError?.retryAfterSeconds ?? 2 ** attempt);
+      process.stderr.write(`vrs: ${apiError ? apiError.code : 'network error'}, retrying in ${wait} s\n`);
       await new Promise((resolve) => setTimeout(resolve, wait * 1000));
     }
   }
