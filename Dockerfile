@@ -6,6 +6,9 @@ WORKDIR /app
 # Remotion and puppeteer use Debian's chromium; nothing downloads a browser.
 ENV PUPPETEER_SKIP_DOWNLOAD=1
 COPY package.json package-lock.json ./
+# The command-line tool and the typed client are linked packages of the repository (dev dependencies).
+COPY clients/cli/package.json clients/cli/
+COPY clients/typescript/package.json clients/typescript/
 RUN npm install --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev

@@ -5,7 +5,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'examples/**/dist/**', 'composition/dist/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'examples/**/dist/**', 'composition/dist/**', 'clients/*/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

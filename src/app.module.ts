@@ -19,6 +19,7 @@ import { ConfigModule } from './config/config.module';
 import { dataSourceOptions } from './data-source-options';
 import { FetcherModule } from './infra/http/fetcher.module';
 import { MailModule } from './infra/mail/mail.module';
+import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { QueueModule } from './infra/queue/queue.module';
 import { ReadinessModule } from './infra/readiness/readiness.module';
@@ -80,7 +81,7 @@ export class AppModule {
         RendersModule.forRole(servesApi),
         TasksModule.forRole(servesApi),
         BrandKitsModule.forRole(servesApi),
-        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, ProjectsModule, JobEventsModule, PlaygroundModule] : []),
+        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, ProjectsModule, JobEventsModule, McpModule, PlaygroundModule] : []),
       ],
       providers: globals,
       exports: [DATABASE_URL, RUNTIME_ROLE, EventPublisher],

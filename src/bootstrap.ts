@@ -14,6 +14,7 @@ import { QueueService } from './infra/queue/queue.service';
 import { Metrics } from './metrics/metrics';
 import { isFilesRoute } from './infra/storage/files.controller';
 import { SERVICE_VERSION } from './system/build-info';
+import { OpenApiDocument } from './system/openapi-document';
 import { buildOpenApiDocument } from './common/openapi/openapi-document';
 import { jsonLogger } from './common/logging/logger';
 import { RequestLogMiddleware } from './common/logging/request-log.middleware';
@@ -61,6 +62,7 @@ export async function createApp(config: AppConfig, role: Role): Promise<RunningA
   app.enableShutdownHooks();
 
   const document = buildOpenApiDocument(app);
+  app.get(OpenApiDocument).set(document);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'v1/openapi.json', yamlDocumentUrl: 'v1/openapi.yaml' });
 
   // Anything no route took, and errors raised outside Nest's pipeline (body parser), get the envelope too.

@@ -42,6 +42,11 @@ export interface AppConfig {
   transcribe: TranscribeConfig;
   /** Bearer token that `GET /metrics` requires; null: the route answers 404 (docs/decisions.md, Client surface). */
   metricsToken: string | null;
+  /**
+   * Origins (scheme://host[:port]) whose browser pages may call `/mcp`; requests carrying another
+   * `Origin` are refused. The service's own origin (PUBLIC_BASE_URL) is always allowed.
+   */
+  mcpAllowedOrigins: string[];
 }
 
 export interface TranscribeConfig {
@@ -194,6 +199,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     pocketsphinxGrammar: str('POCKETSPHINX_JSGF') === null ? null : path.resolve(str('POCKETSPHINX_JSGF')!),
   };
 
+  const mcpAllowedOrigins = parseOrigins(str('MCP_ALLOWED_ORIGINS'), problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -216,7 +222,23 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhooks,
     transcribe,
     metricsToken: str('METRICS_TOKEN'),
+    mcpAllowedOrigins,
   };
+}
+
+function parseOrigins(raw: string | null, problems: string[]): string[] {
+  if (raw === null) return [];
+  const origins: string[] = [];
+  for (const item of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    try {
+      const parsed = new URL(item);
+      if (!['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== item.replace(/\/$/, '')) throw new Error('not an origin');
+      origins.push(parsed.origin);
+    } catch {
+      problems.push(`MCP_ALLOWED_ORIGINS must list origins such as https://app.example.com (got "${item}")`);
+    }
+  }
+  return origins;
 }
 
 function parseTrustProxy(raw: string | null, problems: string[]): AppConfig['trustProxy'] {

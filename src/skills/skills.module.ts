@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
+import { SystemModule } from '../system/system.module';
+import { LlmsTxtController } from './llms-txt.controller';
 import { SkillsController } from './skills.controller';
 import { SkillsService } from './skills.service';
 
-@Module({ controllers: [SkillsController], providers: [SkillsService] })
+@Module({ imports: [SystemModule], controllers: [SkillsController, LlmsTxtController], providers: [SkillsService], exports: [SkillsService] })
 export class SkillsModule {}

@@ -44,6 +44,11 @@ export class SkillsService {
     return { data: [...this.skills.values()].map(({ markdown: _markdown, ...summary }) => summary) };
   }
 
+  /** Every guide in full, in name order (for /llms-full.txt and the MCP resources). */
+  all(): { name: string; markdown: string }[] {
+    return [...this.skills.values()].map(({ name, markdown }) => ({ name, markdown }));
+  }
+
   get(name: string): string {
     const skill = this.skills.get(name);
     if (!skill) {

@@ -4,6 +4,7 @@ import {
 import { OTP_MAX_FAILED_ATTEMPTS, OTP_TTL_MS } from '../auth/otp';
 import { PAGE_LIMIT, PAGE_MAX_BYTES } from '../common/pagination/pagination';
 import { RATE_LIMITS } from '../common/rate-limit/rate-limits';
+import { MCP_TOOL_NAMES } from '../mcp/tool-names';
 import { previewCapabilities } from '../previews/preview-capabilities';
 import { taskCapabilities } from '../tasks/task-types';
 import { MAX_FILE_BYTES, UPLOAD_URL_TTL_SECONDS } from '../common/limits';
@@ -48,6 +49,18 @@ export function buildCapabilities(version: string, config: AppConfig) {
     rate_limits: rateLimits,
     previews: previewCapabilities(),
     audio: audioCapabilities(),
+    agents: {
+      mcp: {
+        url: `${config.publicBaseUrl.replace(/\/$/, '')}/mcp`,
+        transport: 'streamable-http',
+        auth: 'Authorization: Bearer <API_KEY>',
+        tools: MCP_TOOL_NAMES,
+        resources: ['vrs://capabilities', 'vrs://skills/{name}'],
+        stdio: 'npx vrs mcp (VRS_API_URL, VRS_API_KEY)',
+      },
+      cli: 'vrs (clients/cli): npx vrs --help',
+      llms_txt: ['/llms.txt', '/llms-full.txt'],
+    },
     onboarding: {
       summary: 'Create a workspace and key without a human: sign up, read the emailed code, verify.',
       steps: [

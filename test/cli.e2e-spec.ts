@@ -1,0 +1,165 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
+import { createServer, AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { frameAt, makeImage, near, probe } from './helpers/media';
+import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
+
+const VRS = path.resolve(__dirname, '../clients/cli/bin/vrs.js');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The built `vrs`, as a child process, against the running service. */
+describe('vrs, the command-line tool', () => {
+  let app: TestApp;
+  let folder: string;
+  let env: Record<string, string>;
+  let otherKey: string;
+
+  function vrs(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
+    return new Promise((resolve) => {
+      execFile(process.execPath, [VRS, ...args], { cwd: folder, env: { PATH: process.env.PATH ?? '', ...env, ...extraEnv }, timeout: 300_000 }, (error, stdout, stderr) => {
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      });
+    });
+  }
+
+  const request = (extra: Record<string, unknown> = {}) => ({
+    width: 320,
+    height: 180,
+    duration: 1,
+    background_color: '#16a34a',
+    elements: [{ type: 'text', text: 'vrs', font_size: 60, fill_color: '#ffffff' }],
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    folder = mkdtempSync(path.join(tmpdir(), 'vrs-cli-'));
+    const { key } = await signupVerified(app);
+    otherKey = (await signupVerified(app)).key;
+    env = { XDG_CONFIG_HOME: path.join(folder, 'config'), HOME: folder };
+    writeFileSync(path.join(folder, 'ok.json'), JSON.stringify(request()));
+    await makeImage(path.join(folder, 'red.png'), 'red', 32, 32);
+    writeFileSync(path.join(folder, 'typo.json'), JSON.stringify(request({ elements: [{ type: 'text', text: 'x', font_sise: 40 }] })));
+    const login = await vrs(['login', '--url', app.url, '--key', key, '--json']);
+    expect(login.code).toBe(0);
+  }, 180_000);
+
+  afterAll(async () => {
+    await app?.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('login stores the URL and key in the user config file, readable by its owner only', () => {
+    const file = path.join(folder, 'config', 'vrs', 'config.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ api_url: app.url, api_key: expect.stringMatching(/^sk_/) });
+  });
+
+  it('documents the commands and exit codes in --help', async () => {
+    const help = await vrs(['--help']);
+    expect(help.code).toBe(0);
+    for (const word of ['login', 'render FILE', 'preview FILE', 'status ID', 'cancel ID', 'upload FILE', 'transcribe', 'projects', 'mcp', 'VRS_API_URL', 'VRS_API_KEY']) {
+      expect(help.stdout).toContain(word);
+    }
+    expect(help.stdout).toMatch(/0\s+success/);
+    expect(help.stdout).toMatch(/1\s+permanent failure/);
+    expect(help.stdout).toMatch(/2\s+transient failure/);
+  });
+
+  it('render --wait --out writes a video ffprobe reads; --json prints one JSON document', async () => {
+    const run = await vrs(['render', 'ok.json', '--wait', '--out', 'out.mp4', '--json']);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
+    const job = JSON.parse(run.stdout) as { id: string; status: string; output_path: string; download_url: string };
+    expect(job).toEqual(expect.objectContaining({ id: expect.stringMatching(/^render_/), status: 'completed', output_path: path.join(folder, 'out.mp4') }));
+    const probed = await probe(job.output_path);
+    const video = probed.streams.find((s) => s.codec_type === 'video')!;
+    expect([video.width, video.height]).toEqual([320, 180]);
+    expect(Number(probed.format.duration)).toBeCloseTo(1, 1);
+    expect(near((await frameAt(job.output_path, 0.5)).at(5, 5), [0x16, 0xa3, 0x4a])).toBe(true);
+
+    const status = await vrs(['status', job.id, '--json']);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toEqual(expect.objectContaining({ id: job.id, status: 'completed' }));
+    // Another workspace's key does not see it: a permanent failure.
+    const other = await vrs(['status', job.id, '--json'], { VRS_API_KEY: otherKey });
+    expect(other.code).toBe(1);
+    expect(JSON.parse(other.stdout).error.code).toBe('not_found');
+  }, 300_000);
+
+  it('preview --time --out saves the frame', async () => {
+    const run = await vrs(['preview', 'ok.json', '--time', '0.5', '--out', 'frame.png']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe(path.join(folder, 'frame.png'));
+    const frame = await frameAt(path.join(folder, 'frame.png'));
+    expect([frame.width, frame.height]).toEqual([320, 180]);
+    expect(near(frame.at(5, 5), [0x16, 0xa3, 0x4a])).toBe(true);
+  }, 300_000);
+
+  it('a malformed request exits 1 with the API message, its pointer and suggestion', async () => {
+    const run = await vrs(['render', 'typo.json']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('/elements/0/font_sise');
+    expect(run.stderr).toContain('font_size');
+    const json = await vrs(['render', 'typo.json', '--json']);
+    expect(json.code).toBe(1);
+    const envelope = JSON.parse(json.stdout) as { error: { code: string; details: { errors: { pointer: string; suggestion: string }[] } } };
+    expect(envelope.error.code).toBe('invalid_request');
+    expect(envelope.error.details.errors[0]).toEqual(expect.objectContaining({ pointer: '/elements/0/font_sise', suggestion: 'font_size' }));
+  });
+
+  it('an unreachable service exits 2', async () => {
+    const port = await closedPort();
+    const run = await vrs(['status', 'render_x', '--json'], { VRS_API_URL: `http://127.0.0.1:${port}` });
+    expect(run.code).toBe(2);
+    expect(JSON.parse(run.stdout).error.code).toBe('unavailable');
+  });
+
+  it('vrs mcp serves the service tools over stdio, plus upload_file', async () => {
+    const client = new Client({ name: 'e2e-stdio', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [VRS, 'mcp'], env: { ...env, PATH: process.env.PATH ?? '' }, stderr: 'pipe' }));
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toEqual(expect.arrayContaining(['validate_render', 'preview_frame', 'render', 'get_job', 'upload_file']));
+      const validated = await client.callTool({ name: 'validate_render', arguments: { request: JSON.parse(readFileSync(path.join(folder, 'typo.json'), 'utf8')) } });
+      const out = validated.structuredContent as { ok: boolean; submit_error: { details: { errors: { pointer: string; suggestion: string }[] } } };
+      expect(out.ok).toBe(false);
+      expect(out.submit_error.details.errors[0]).toEqual(expect.objectContaining({ pointer: '/elements/0/font_sise', suggestion: 'font_size' }));
+
+      const uploaded = await client.callTool({ name: 'upload_file', arguments: { path: path.join(folder, 'red.png') } });
+      expect(uploaded.isError).toBeFalsy();
+      const asset = uploaded.structuredContent as { source_url: string; content_type: string };
+      expect(asset.content_type).toBe('image/png');
+      // source_url is the asset's content route: the workspace's key reads it.
+      const key = (JSON.parse(readFileSync(path.join(folder, 'config', 'vrs', 'config.json'), 'utf8')) as { api_key: string }).api_key;
+      const fetched = await fetch(asset.source_url, { headers: { Authorization: `Bearer ${key}` } });
+      expect(fetched.status).toBe(200);
+      expect(Buffer.from(await fetched.arrayBuffer()).equals(readFileSync(path.join(folder, 'red.png')))).toBe(true);
+
+      const missing = await client.callTool({ name: 'get_job', arguments: { id: 'render_doesnotexist' } });
+      expect(missing.isError).toBe(true);
+      expect(JSON.parse((missing.content as { text: string }[])[0].text).error.code).toBe('not_found');
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+});
+
+async function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,190 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { frameAt, near, probe } from './helpers/media';
+import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
+
+/** The MCP server at /mcp, driven by the SDK's own client over Streamable HTTP against the running app. */
+describe('MCP server over Streamable HTTP', () => {
+  let app: TestApp;
+  let folder: string;
+  let a: Client;
+  let b: Client;
+
+  async function connect(key: string): Promise<Client> {
+    const client = new Client({ name: 'e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+    return client;
+  }
+
+  const small = (elements: unknown[], extra: Record<string, unknown> = {}) => ({ width: 320, height: 180, duration: 1, ...extra, elements });
+
+  beforeAll(async () => {
+    app = await startTestApp({ env: { MCP_ALLOWED_ORIGINS: 'https://agent.example' } });
+    folder = mkdtempSync(path.join(tmpdir(), 'mcp-e2e-'));
+    a = await connect((await signupVerified(app)).key);
+    b = await connect((await signupVerified(app)).key);
+  }, 180_000);
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await app?.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('lists the tools, each with the JSON Schema of its request, plus the guides as resources and the prompts', async () => {
+    const { tools } = await a.listTools();
+    const names = tools.map((t) => t.name);
+    for (const name of ['get_capabilities', 'validate_render', 'preview_frame', 'preview_contact_sheet', 'render', 'get_job', 'list_renders', 'cancel_job', 'transcribe', 'get_transcript', 'create_project', 'edit_project', 'render_project', 'extract_brand_kit', 'get_brand_kit', 'create_upload']) {
+      expect(names).toContain(name);
+    }
+    const render = tools.find((t) => t.name === 'render')!;
+    const request = (render.inputSchema.properties as Record<string, { properties: Record<string, unknown> }>).request;
+    // The render request's schema is the one /v1/capabilities publishes (the composition's zod schema).
+    const capabilities = (await a.callTool({ name: 'get_capabilities', arguments: {} })).structuredContent as { request_schema: { properties: object } };
+    expect(Object.keys(request.properties).sort()).toEqual(Object.keys(capabilities.request_schema.properties).sort());
+    const transcribe = tools.find((t) => t.name === 'transcribe')!;
+    expect(Object.keys((transcribe.inputSchema.properties as { request: { properties: object } }).request.properties)).toContain('source_url');
+
+    const { resources } = await a.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['vrs://capabilities', 'vrs://skills/onboarding', 'vrs://skills/previews']));
+    const guide = await a.readResource({ uri: 'vrs://skills/previews' });
+    expect((guide.contents[0] as { text: string }).text).toMatch(/^# /);
+    const { prompts } = await a.listPrompts();
+    expect(prompts.map((p) => p.name)).toContain('captioned_vertical_video');
+    const prompt = await a.getPrompt({ name: 'captioned_vertical_video', arguments: { script: 'Hello there. Bye now.' } });
+    expect((prompt.messages[0].content as { text: string }).text).toContain('validate_render');
+  });
+
+  it('validates a request with a typo: ok false, the pointer and the suggestion', async () => {
+    const result = await a.callTool({ name: 'validate_render', arguments: { request: small([{ type: 'text', text: 'Hi', font_sise: 40 }]) } });
+    expect(result.isError).toBeFalsy();
+    const out = result.structuredContent as { ok: boolean; submit_error: { code: string; details: { errors: { pointer: string; suggestion?: string }[] } } };
+    expect(out.ok).toBe(false);
+    expect(out.submit_error.code).toBe('invalid_request');
+    expect(out.submit_error.details.errors).toEqual([expect.objectContaining({ pointer: '/elements/0/font_sise', suggestion: 'font_size' })]);
+  });
+
+  it('returns API errors as tool errors with code, message and validation items', async () => {
+    const result = await a.callTool({ name: 'render', arguments: { request: small([{ type: 'shape', shape: 'rectangel' }]) } });
+    expect(result.isError).toBe(true);
+    const envelope = JSON.parse((result.content as { text: string }[])[0].text) as { error: { code: string; message: string; details: { errors: { pointer: string; suggestion?: string }[] } } };
+    expect(envelope.error.code).toBe('invalid_request');
+    expect(envelope.error.message).toContain('/elements/0/shape');
+    expect(envelope.error.details.errors).toEqual([expect.objectContaining({ pointer: '/elements/0/shape', suggestion: 'rectangle' })]);
+    const unknown = await a.callTool({ name: 'render', arguments: { request: small([]), wiat: true } });
+    expect(JSON.parse((unknown.content as { text: string }[])[0].text).error.details.errors).toEqual([
+      expect.objectContaining({ type: 'extra_forbidden', pointer: '/wiat', suggestion: 'wait' }),
+    ]);
+  });
+
+  it('previews a frame as image content a model can look at', async () => {
+    const request = small([{ type: 'shape', shape: 'rectangle', x: '75%', y: '50%', width: '50%', height: '100%', fill_color: '#00ff00' }], { background_color: '#ff0000' });
+    const result = await a.callTool({ name: 'preview_frame', arguments: { request, time: 0.5, scale: 1 } });
+    expect(result.isError).toBeFalsy();
+    const image = (result.content as { type: string; data?: string; mimeType?: string }[]).find((c) => c.type === 'image')!;
+    expect(image.mimeType).toBe('image/png');
+    const file = path.join(folder, 'frame.png');
+    writeFileSync(file, Buffer.from(image.data!, 'base64'));
+    const frame = await frameAt(file);
+    expect([frame.width, frame.height]).toEqual([320, 180]);
+    expect(near(frame.at(40, 90), [255, 0, 0])).toBe(true);
+    expect(near(frame.at(280, 90), [0, 255, 0])).toBe(true);
+    expect((result.structuredContent as { is_preview: boolean }).is_preview).toBe(true);
+  }, 180_000);
+
+  it('renders a 1 s 320x180 request to completion with progress notifications, and the download is that video', async () => {
+    const progress: number[] = [];
+    const result = await a.callTool(
+      { name: 'render', arguments: { request: small([{ type: 'text', text: 'MCP', font_size: 60, fill_color: '#ffffff' }], { background_color: '#1d4ed8' }), wait: true } },
+      undefined,
+      { onprogress: (p) => progress.push(p.progress), timeout: 300_000 },
+    );
+    expect(result.isError).toBeFalsy();
+    const job = result.structuredContent as { id: string; status: string; download_url: string; ok: boolean };
+    expect(job.status).toBe('completed');
+    expect(job.ok).toBe(true);
+    expect(progress[progress.length - 1]).toBe(100);
+    const res = await fetch(job.download_url);
+    expect(res.status).toBe(200);
+    const file = path.join(folder, 'render.mp4');
+    writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+    const probed = await probe(file);
+    const video = probed.streams.find((s) => s.codec_type === 'video')!;
+    expect([video.width, video.height]).toEqual([320, 180]);
+    expect(Number(probed.format.duration)).toBeCloseTo(1, 1);
+    expect(near(await frameAt(file, 0.5).then((f) => f.at(5, 5)), [0x1d, 0x4e, 0xd8])).toBe(true);
+
+    // The job is this workspace's: the other workspace's client is told it does not exist.
+    const other = await b.callTool({ name: 'get_job', arguments: { id: job.id } });
+    expect(other.isError).toBe(true);
+    expect(JSON.parse((other.content as { text: string }[])[0].text).error.code).toBe('not_found');
+    const own = await a.callTool({ name: 'get_job', arguments: { id: job.id } });
+    expect((own.structuredContent as { status: string }).status).toBe('completed');
+  }, 300_000);
+
+  it('refuses a request without a key (401) and a cross-origin page (403), in the error envelope', async () => {
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const noKey = await fetch(`${app.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(init) });
+    expect(noKey.status).toBe(401);
+    expect(((await noKey.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
+    const { key } = await signupVerified(app);
+    const foreign = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { ...headers, Authorization: `Bearer ${key}`, Origin: 'https://evil.example' }, body: JSON.stringify(init) });
+    expect(foreign.status).toBe(403);
+    expect(((await foreign.json()) as { error: { code: string } }).error.code).toBe('forbidden');
+    const own = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { ...headers, Authorization: `Bearer ${key}`, Origin: 'https://agent.example' }, body: JSON.stringify(init) });
+    expect(own.status).toBe(200);
+    expect(await own.text()).toContain('"serverInfo"');
+  });
+
+  it('publishes the MCP server in /v1/capabilities with the tools it lists', async () => {
+    const capabilities = (await app.http.get('/v1/capabilities').expect(200)).body as { agents: { mcp: { url: string; tools: string[] } } };
+    expect(capabilities.agents.mcp.url).toMatch(/\/mcp$/);
+    expect(capabilities.agents.mcp.tools).toEqual((await a.listTools()).tools.map((t) => t.name));
+  });
+
+  it('serves /llms.txt and /llms-full.txt without a key, from the guides and the OpenAPI document', async () => {
+    const index = await app.http.get('/llms.txt').expect(200);
+    expect(index.headers['content-type']).toMatch(/^text\/plain/);
+    expect(index.text).toMatch(/^# Video rendering and AI task service\n\n> /);
+    const guides = (await app.http.get('/v1/skills').set('Authorization', `Bearer ${(await signupVerified(app)).key}`).expect(200)).body as { data: { title: string; path: string }[] };
+    for (const guide of guides.data) expect(index.text).toContain(`[${guide.title}](`);
+    expect(index.text).toContain('/mcp');
+
+    const full = (await app.http.get('/llms-full.txt').expect(200)).text;
+    const openapi = (await app.http.get('/v1/openapi.json').expect(200)).body as { paths: Record<string, Record<string, unknown>> };
+    for (const [route, item] of Object.entries(openapi.paths)) {
+      for (const method of Object.keys(item)) expect(full).toContain(`## ${method.toUpperCase()} ${route}`);
+    }
+    expect(full).toContain('# Guide: ');
+    // A DTO body is spelt out field by field; the render request points at its JSON Schema.
+    expect(full).toMatch(/## POST \/v1\/tasks\/transcribe\n[\s\S]*?- `source_url` \(string, required\)/);
+    expect(full).toContain('## GET /v1/capabilities (no key)');
+  });
+
+  it('creates a project and edits it with JSON Patch through the same DTO checks as the routes', async () => {
+    const created = await a.callTool({
+      name: 'create_project',
+      arguments: { request: { name: 'Promo', variables: { who: 'world' }, render_request: small([{ type: 'text', text: 'Hello {{who}}' }]) } },
+    });
+    expect(created.isError).toBeFalsy();
+    const project = created.structuredContent as { id: string; version: number };
+    expect(project.version).toBe(1);
+    const edited = await a.callTool({ name: 'edit_project', arguments: { id: project.id, request: { base_version: 1, ops: [{ op: 'replace', path: '/elements/0/text', value: 'Bye {{who}}' }] } } });
+    expect((edited.structuredContent as { version: number }).version).toBe(2);
+    const full = await a.callTool({ name: 'get_project', arguments: { id: project.id, view: 'full' } });
+    expect((full.structuredContent as { render_request: { elements: { text: string }[] } }).render_request.elements[0].text).toBe('Bye {{who}}');
+    // A DTO refusal carries the pointer into `request`, as the route's 422 does.
+    const bad = await a.callTool({ name: 'create_project', arguments: { request: { nmae: 'x', render_request: small([]) } } });
+    expect(bad.isError).toBe(true);
+    const errors = JSON.parse((bad.content as { text: string }[])[0].text).error.details.errors as { pointer: string; suggestion?: string }[];
+    expect(errors).toEqual(expect.arrayContaining([expect.objectContaining({ pointer: '/nmae', suggestion: 'name' })]));
+    // Another workspace does not find it.
+    const other = await b.callTool({ name: 'get_project', arguments: { id: project.id } });
+    expect(JSON.parse((other.content as { text: string }[])[0].text).error.code).toBe('not_found');
+  });
+});
