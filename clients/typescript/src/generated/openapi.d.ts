@@ -151,6 +151,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/playground/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A source's bytes for a browser preview, fetched under the render's URL and address rules; failures are the render's (invalid_source, source_not_found, source_too_large) */
+        post: operations["PlaygroundController_media"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/preview": {
         parameters: {
             query?: never;
@@ -478,6 +495,23 @@ export interface paths {
          * @description 409 when already finished.
          */
         post: operations["TasksController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/{id}/captions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Captions of a completed transcribe task as SubRip (srt) or WebVTT (vtt), broken into lines as a text element's transcript is */
+        get: operations["TasksController_captions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1188,7 +1222,7 @@ export interface components {
             /** @example 0 */
             progress_percent: number;
             /** @enum {string|null} */
-            progress_stage: "downloading" | "compositing" | "encoding" | "uploading" | null;
+            progress_stage: "downloading" | "transcribing" | "compositing" | "encoding" | "uploading" | null;
             /** @description The project a project render came from */
             project_id: string | null;
             /** @description The project version rendered */
@@ -1223,8 +1257,17 @@ export interface components {
             duration: number;
             /** @example 180 */
             height: number;
+            /** @description Renders with `audio_normalize`: the measured loudness of the output */
+            loudness?: components["schemas"]["LoudnessReport"];
             /** @example 48213 */
             size_bytes: number;
+            /** @description Renders with `duck`: sound spans found per source URL, seconds (merge into a Player's `media`) */
+            sound_analysis?: {
+                [key: string]: {
+                    audible_spans?: number[][];
+                    speech_spans?: number[][];
+                };
+            };
             /** @description Signed URL of the artifact (valid 24 h; each read of the job signs a fresh one) */
             url: string;
             /** @example 320 */
@@ -1237,12 +1280,77 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last page */
             next_cursor: string | null;
         };
+        LoudnessMeasure: {
+            /**
+             * @description Integrated loudness (EBU R128), LUFS
+             * @example -14.1
+             */
+            integrated_lufs: number;
+            /**
+             * @description Loudness range, LU
+             * @example 5.3
+             */
+            loudness_range_lu: number;
+            /**
+             * @description True peak, dBTP
+             * @example -1.2
+             */
+            true_peak_db: number;
+        };
+        LoudnessReport: {
+            /** @description The mix before normalisation */
+            before: components["schemas"]["LoudnessMeasure"];
+            /**
+             * @description Integrated loudness (EBU R128), LUFS
+             * @example -14.1
+             */
+            integrated_lufs: number;
+            /**
+             * @description Loudness range, LU
+             * @example 5.3
+             */
+            loudness_range_lu: number;
+            /**
+             * @description linear: one gain for the whole mix; dynamic: loudnorm had to compress or limit
+             * @enum {string}
+             */
+            method: "linear" | "dynamic";
+            /** @example -14 */
+            target_lufs: number;
+            /** @example -1 */
+            true_peak_ceiling_db: number;
+            /**
+             * @description True peak, dBTP
+             * @example -1.2
+             */
+            true_peak_db: number;
+        };
+        PlaygroundMedia: {
+            /**
+             * @description A source URL of the request being previewed (the render request URL rule)
+             * @example https://example.com/clip.mp4
+             */
+            url: string;
+        };
         PreviewRequest: {
             /**
              * @description Transparent output; webm and mov only
              * @default false
              */
             alpha?: boolean;
+            /** @description Measure the final mix (EBU R128, two passes) and bring it to the target; the job output reports the measured loudness */
+            audio_normalize?: {
+                /**
+                 * @description Integrated loudness of the output, LUFS (EBU R128)
+                 * @default -14
+                 */
+                target_lufs?: number;
+                /**
+                 * @description Ceiling for the true peak, dBTP
+                 * @default -1
+                 */
+                true_peak_db?: number;
+            } | null;
             /** @default #000000ff */
             background_color?: string;
             /** @description Canvas-sized fill above background_image_url, behind every element */
@@ -1362,6 +1470,25 @@ export interface components {
                 crop_left?: number | string;
                 crop_right?: number | string;
                 crop_top?: number | string;
+                duck?: {
+                    /**
+                     * @description How much quieter, dB
+                     * @default 12
+                     */
+                    amount_db?: number;
+                    /**
+                     * @description Seconds of ramp down, ending where the sound starts (the render looks ahead)
+                     * @default 0.2
+                     */
+                    attack?: number;
+                    /**
+                     * @description Seconds of ramp back up, starting where the sound ends
+                     * @default 0.5
+                     */
+                    release?: number;
+                    /** @description "speech" (voice detected in the other sound elements) or ids of audio/video elements */
+                    under: "speech" | string[];
+                };
                 effects?: {
                     duration?: number;
                     intensity?: number | string;
@@ -1538,6 +1665,25 @@ export interface components {
                 z_index?: number;
                 z_rotation?: number | string;
             } | {
+                duck?: {
+                    /**
+                     * @description How much quieter, dB
+                     * @default 12
+                     */
+                    amount_db?: number;
+                    /**
+                     * @description Seconds of ramp down, ending where the sound starts (the render looks ahead)
+                     * @default 0.2
+                     */
+                    attack?: number;
+                    /**
+                     * @description Seconds of ramp back up, starting where the sound ends
+                     * @default 0.5
+                     */
+                    release?: number;
+                    /** @description "speech" (voice detected in the other sound elements) or ids of audio/video elements */
+                    under: "speech" | string[];
+                };
                 /** @description Seconds of fade from transparent (and silent) at the start */
                 fade_in_duration?: number;
                 /** @description Seconds of fade to transparent (and silent) at the end */
@@ -1719,7 +1865,8 @@ export interface components {
                 stroke_color?: string;
                 /** @description px, drawn outside the glyphs */
                 stroke_width?: number;
-                text: string;
+                /** @description Required unless transcript is set */
+                text?: string;
                 /** @enum {string} */
                 text_transform?: "none" | "uppercase" | "lowercase" | "capitalize";
                 /**
@@ -1731,6 +1878,39 @@ export interface components {
                 time?: number;
                 /** @description Elements on one track without "time" play one after another */
                 track?: number;
+                /** @description Captions from speech instead of text; every text style applies, animation_preset plays on each caption */
+                transcript?: {
+                    /** @description Rounded box behind the word being spoken; omitted: none */
+                    highlight_background?: string;
+                    /**
+                     * @description Fill of the word being spoken
+                     * @default #ffd400
+                     */
+                    highlight_color?: string;
+                    /**
+                     * @description Characters per caption line (a longer single word keeps its own line)
+                     * @default 32
+                     */
+                    max_chars?: number;
+                    /**
+                     * @description Lines on screen at once
+                     * @default 2
+                     */
+                    max_lines?: number;
+                    /**
+                     * @description Words per caption line
+                     * @default 6
+                     */
+                    max_words?: number;
+                    /**
+                     * @description page: a caption shows its words at once; word: each word appears as it is spoken
+                     * @default page
+                     * @enum {string}
+                     */
+                    reveal?: "page" | "word";
+                    /** @description Id of a video or audio element of this request (its speech is transcribed when the render runs, once per source URL per workspace) or the id of a completed transcribe task of the workspace (its word times count from this element's start) */
+                    source: string;
+                };
                 /** @constant */
                 type: "text";
                 /** @default true */
@@ -2099,6 +2279,200 @@ export interface components {
                 track?: number;
                 /** @constant */
                 type: "shape";
+                /** @default true */
+                visible?: boolean;
+                /** @description px or percent of the canvas width */
+                width?: number | string;
+                /**
+                 * @description Anchor point, px or percent of the canvas width
+                 * @default 50%
+                 */
+                x?: number | string;
+                /**
+                 * @description px or percent of the element width
+                 * @default 50%
+                 */
+                x_anchor?: number | string;
+                x_rotation?: number | string;
+                /** @default 100% */
+                x_scale?: string;
+                /**
+                 * @description Anchor point, px or percent of the canvas height
+                 * @default 50%
+                 */
+                y?: number | string;
+                /**
+                 * @description px or percent of the element height
+                 * @default 50%
+                 */
+                y_anchor?: number | string;
+                y_rotation?: number | string;
+                /** @default 100% */
+                y_scale?: string;
+                /**
+                 * @description Higher is in front; ties keep array order
+                 * @default 0
+                 */
+                z_index?: number;
+                z_rotation?: number | string;
+            } | {
+                /** @description width / height, used when only one of them is set */
+                aspect_ratio?: number;
+                /**
+                 * @description Frequency bands, low on the left (log-spaced 50 Hz–12 kHz)
+                 * @default 32
+                 */
+                bar_count?: number;
+                /**
+                 * @description Share of each band slot left empty
+                 * @default 0.3
+                 */
+                bar_gap?: number;
+                /**
+                 * @description px, bars only
+                 * @default 0
+                 */
+                bar_radius?: number;
+                /** @enum {string} */
+                blend_mode?: "normal" | "multiply" | "screen" | "overlay" | "darken" | "lighten" | "color_dodge" | "color_burn" | "hard_light" | "soft_light" | "difference" | "exclusion" | "hue" | "saturation" | "color" | "luminosity";
+                clip?: boolean;
+                /** @description Seconds; omitted: until the composition ends */
+                duration?: number;
+                effects?: {
+                    duration?: number;
+                    intensity?: number | string;
+                    /** @description Start in seconds from the element start */
+                    time?: number;
+                    /** @enum {string} */
+                    type: "blur" | "grayscale" | "sepia" | "invert" | "pixelate" | "vignette" | "film_grain" | "glitch" | "chromatic_aberration" | "vhs" | "glow" | "shake";
+                }[];
+                /** @description Seconds of fade from transparent (and silent) at the start */
+                fade_in_duration?: number;
+                /** @description Seconds of fade to transparent (and silent) at the end */
+                fade_out_duration?: number;
+                /** @default #ffffff */
+                fill_color?: string;
+                flip_horizontal?: boolean;
+                flip_vertical?: boolean;
+                /** @description px or percent of the canvas height */
+                height?: number | string;
+                /** @description Referenced by transitions, groups and violations */
+                id?: string;
+                mask?: {
+                    center?: {
+                        x: number | string;
+                        y: number | string;
+                    };
+                    feather?: number;
+                    scale?: string;
+                };
+                mask_keyframes?: {
+                    /** @description Overshoot amount */
+                    back?: number;
+                    /** @description Cubic bezier control points [x1, y1, x2, y2] */
+                    bezier?: [
+                        number,
+                        number,
+                        number,
+                        number
+                    ];
+                    center?: {
+                        x: number | string;
+                        y: number | string;
+                    };
+                    /** @enum {string} */
+                    easing?: "linear" | "ease_in" | "ease_out" | "ease_in_out" | "quadratic_in" | "quadratic_out" | "quadratic_in_out" | "cubic_in" | "cubic_out" | "cubic_in_out" | "back_in" | "back_out" | "back_in_out" | "elastic_in" | "elastic_out" | "bounce_in" | "bounce_out" | "spring";
+                    elastic?: {
+                        amplitude?: number;
+                        period?: number;
+                    };
+                    feather?: number;
+                    scale?: string;
+                    spring?: {
+                        damping?: number;
+                        mass?: number;
+                        stiffness?: number;
+                    };
+                    time: number;
+                }[];
+                /** @enum {string} */
+                mask_shape?: "rectangle" | "rounded_rectangle" | "ellipse" | "circle";
+                matte?: {
+                    invert?: boolean;
+                    /** @enum {string} */
+                    mode?: "alpha" | "luma";
+                    /** @description Element id */
+                    source: string;
+                };
+                /**
+                 * @description Grow from the middle both ways instead of up from the bottom
+                 * @default false
+                 */
+                mirror?: boolean;
+                motion?: {
+                    /** @description Overshoot of back easings; default 1.70158 */
+                    back?: number;
+                    /** @description CSS cubic-bezier control points [x1, y1, x2, y2]; x1 and x2 between 0 and 1 */
+                    bezier?: [
+                        number,
+                        number,
+                        number,
+                        number
+                    ];
+                    /** @description Name of an entry in custom_animations */
+                    custom?: string;
+                    /** @enum {string} */
+                    direction?: "left" | "right" | "up" | "down";
+                    duration?: number;
+                    /** @enum {string} */
+                    easing?: "linear" | "ease_in" | "ease_out" | "ease_in_out" | "quadratic_in" | "quadratic_out" | "quadratic_in_out" | "cubic_in" | "cubic_out" | "cubic_in_out" | "back_in" | "back_out" | "back_in_out" | "elastic_in" | "elastic_out" | "bounce_in" | "bounce_out" | "spring";
+                    /** @description Elastic parameters; defaults amplitude 1, period 0.3 */
+                    elastic?: {
+                        amplitude?: number;
+                        period?: number;
+                    };
+                    loop?: boolean;
+                    reversed?: boolean;
+                    /** @description Spring parameters; defaults mass 1, stiffness 100, damping 10 */
+                    spring?: {
+                        damping?: number;
+                        mass?: number;
+                        stiffness?: number;
+                    };
+                    time?: number | ("start" | "end");
+                    /** @enum {string} */
+                    type?: "fade" | "slide" | "scale" | "spin" | "wiggle" | "bounce" | "pan" | "zoom" | "wipe" | "shake" | "pulse";
+                }[];
+                name?: string;
+                /** @default 1 */
+                opacity?: number | string;
+                shadow_blur?: number;
+                shadow_color?: string;
+                shadow_x?: number;
+                shadow_y?: number;
+                /**
+                 * @description 0: each frame on its own; towards 1: levels fall back more slowly
+                 * @default 0.5
+                 */
+                smoothing?: number | string;
+                /** @description Id of the audio/video element to show; omitted: the mix of every sound element */
+                source?: string;
+                /**
+                 * @description px, line style only
+                 * @default 3
+                 */
+                stroke_width?: number;
+                /**
+                 * @default bars
+                 * @enum {string}
+                 */
+                style?: "bars" | "line";
+                /** @description Start in seconds; omitted: after the previous element on the track, else 0 */
+                time?: number;
+                /** @description Elements on one track without "time" play one after another */
+                track?: number;
+                /** @constant */
+                type: "waveform";
                 /** @default true */
                 visible?: boolean;
                 /** @description px or percent of the canvas width */
@@ -2435,6 +2809,19 @@ export interface components {
              * @default false
              */
             alpha?: boolean;
+            /** @description Measure the final mix (EBU R128, two passes) and bring it to the target; the job output reports the measured loudness */
+            audio_normalize?: {
+                /**
+                 * @description Integrated loudness of the output, LUFS (EBU R128)
+                 * @default -14
+                 */
+                target_lufs?: number;
+                /**
+                 * @description Ceiling for the true peak, dBTP
+                 * @default -1
+                 */
+                true_peak_db?: number;
+            } | null;
             /** @default #000000ff */
             background_color?: string;
             /** @description Canvas-sized fill above background_image_url, behind every element */
@@ -2554,6 +2941,25 @@ export interface components {
                 crop_left?: number | string;
                 crop_right?: number | string;
                 crop_top?: number | string;
+                duck?: {
+                    /**
+                     * @description How much quieter, dB
+                     * @default 12
+                     */
+                    amount_db?: number;
+                    /**
+                     * @description Seconds of ramp down, ending where the sound starts (the render looks ahead)
+                     * @default 0.2
+                     */
+                    attack?: number;
+                    /**
+                     * @description Seconds of ramp back up, starting where the sound ends
+                     * @default 0.5
+                     */
+                    release?: number;
+                    /** @description "speech" (voice detected in the other sound elements) or ids of audio/video elements */
+                    under: "speech" | string[];
+                };
                 effects?: {
                     duration?: number;
                     intensity?: number | string;
@@ -2730,6 +3136,25 @@ export interface components {
                 z_index?: number;
                 z_rotation?: number | string;
             } | {
+                duck?: {
+                    /**
+                     * @description How much quieter, dB
+                     * @default 12
+                     */
+                    amount_db?: number;
+                    /**
+                     * @description Seconds of ramp down, ending where the sound starts (the render looks ahead)
+                     * @default 0.2
+                     */
+                    attack?: number;
+                    /**
+                     * @description Seconds of ramp back up, starting where the sound ends
+                     * @default 0.5
+                     */
+                    release?: number;
+                    /** @description "speech" (voice detected in the other sound elements) or ids of audio/video elements */
+                    under: "speech" | string[];
+                };
                 /** @description Seconds of fade from transparent (and silent) at the start */
                 fade_in_duration?: number;
                 /** @description Seconds of fade to transparent (and silent) at the end */
@@ -2911,7 +3336,8 @@ export interface components {
                 stroke_color?: string;
                 /** @description px, drawn outside the glyphs */
                 stroke_width?: number;
-                text: string;
+                /** @description Required unless transcript is set */
+                text?: string;
                 /** @enum {string} */
                 text_transform?: "none" | "uppercase" | "lowercase" | "capitalize";
                 /**
@@ -2923,6 +3349,39 @@ export interface components {
                 time?: number;
                 /** @description Elements on one track without "time" play one after another */
                 track?: number;
+                /** @description Captions from speech instead of text; every text style applies, animation_preset plays on each caption */
+                transcript?: {
+                    /** @description Rounded box behind the word being spoken; omitted: none */
+                    highlight_background?: string;
+                    /**
+                     * @description Fill of the word being spoken
+                     * @default #ffd400
+                     */
+                    highlight_color?: string;
+                    /**
+                     * @description Characters per caption line (a longer single word keeps its own line)
+                     * @default 32
+                     */
+                    max_chars?: number;
+                    /**
+                     * @description Lines on screen at once
+                     * @default 2
+                     */
+                    max_lines?: number;
+                    /**
+                     * @description Words per caption line
+                     * @default 6
+                     */
+                    max_words?: number;
+                    /**
+                     * @description page: a caption shows its words at once; word: each word appears as it is spoken
+                     * @default page
+                     * @enum {string}
+                     */
+                    reveal?: "page" | "word";
+                    /** @description Id of a video or audio element of this request (its speech is transcribed when the render runs, once per source URL per workspace) or the id of a completed transcribe task of the workspace (its word times count from this element's start) */
+                    source: string;
+                };
                 /** @constant */
                 type: "text";
                 /** @default true */
@@ -3327,6 +3786,200 @@ export interface components {
                  */
                 z_index?: number;
                 z_rotation?: number | string;
+            } | {
+                /** @description width / height, used when only one of them is set */
+                aspect_ratio?: number;
+                /**
+                 * @description Frequency bands, low on the left (log-spaced 50 Hz–12 kHz)
+                 * @default 32
+                 */
+                bar_count?: number;
+                /**
+                 * @description Share of each band slot left empty
+                 * @default 0.3
+                 */
+                bar_gap?: number;
+                /**
+                 * @description px, bars only
+                 * @default 0
+                 */
+                bar_radius?: number;
+                /** @enum {string} */
+                blend_mode?: "normal" | "multiply" | "screen" | "overlay" | "darken" | "lighten" | "color_dodge" | "color_burn" | "hard_light" | "soft_light" | "difference" | "exclusion" | "hue" | "saturation" | "color" | "luminosity";
+                clip?: boolean;
+                /** @description Seconds; omitted: until the composition ends */
+                duration?: number;
+                effects?: {
+                    duration?: number;
+                    intensity?: number | string;
+                    /** @description Start in seconds from the element start */
+                    time?: number;
+                    /** @enum {string} */
+                    type: "blur" | "grayscale" | "sepia" | "invert" | "pixelate" | "vignette" | "film_grain" | "glitch" | "chromatic_aberration" | "vhs" | "glow" | "shake";
+                }[];
+                /** @description Seconds of fade from transparent (and silent) at the start */
+                fade_in_duration?: number;
+                /** @description Seconds of fade to transparent (and silent) at the end */
+                fade_out_duration?: number;
+                /** @default #ffffff */
+                fill_color?: string;
+                flip_horizontal?: boolean;
+                flip_vertical?: boolean;
+                /** @description px or percent of the canvas height */
+                height?: number | string;
+                /** @description Referenced by transitions, groups and violations */
+                id?: string;
+                mask?: {
+                    center?: {
+                        x: number | string;
+                        y: number | string;
+                    };
+                    feather?: number;
+                    scale?: string;
+                };
+                mask_keyframes?: {
+                    /** @description Overshoot amount */
+                    back?: number;
+                    /** @description Cubic bezier control points [x1, y1, x2, y2] */
+                    bezier?: [
+                        number,
+                        number,
+                        number,
+                        number
+                    ];
+                    center?: {
+                        x: number | string;
+                        y: number | string;
+                    };
+                    /** @enum {string} */
+                    easing?: "linear" | "ease_in" | "ease_out" | "ease_in_out" | "quadratic_in" | "quadratic_out" | "quadratic_in_out" | "cubic_in" | "cubic_out" | "cubic_in_out" | "back_in" | "back_out" | "back_in_out" | "elastic_in" | "elastic_out" | "bounce_in" | "bounce_out" | "spring";
+                    elastic?: {
+                        amplitude?: number;
+                        period?: number;
+                    };
+                    feather?: number;
+                    scale?: string;
+                    spring?: {
+                        damping?: number;
+                        mass?: number;
+                        stiffness?: number;
+                    };
+                    time: number;
+                }[];
+                /** @enum {string} */
+                mask_shape?: "rectangle" | "rounded_rectangle" | "ellipse" | "circle";
+                matte?: {
+                    invert?: boolean;
+                    /** @enum {string} */
+                    mode?: "alpha" | "luma";
+                    /** @description Element id */
+                    source: string;
+                };
+                /**
+                 * @description Grow from the middle both ways instead of up from the bottom
+                 * @default false
+                 */
+                mirror?: boolean;
+                motion?: {
+                    /** @description Overshoot of back easings; default 1.70158 */
+                    back?: number;
+                    /** @description CSS cubic-bezier control points [x1, y1, x2, y2]; x1 and x2 between 0 and 1 */
+                    bezier?: [
+                        number,
+                        number,
+                        number,
+                        number
+                    ];
+                    /** @description Name of an entry in custom_animations */
+                    custom?: string;
+                    /** @enum {string} */
+                    direction?: "left" | "right" | "up" | "down";
+                    duration?: number;
+                    /** @enum {string} */
+                    easing?: "linear" | "ease_in" | "ease_out" | "ease_in_out" | "quadratic_in" | "quadratic_out" | "quadratic_in_out" | "cubic_in" | "cubic_out" | "cubic_in_out" | "back_in" | "back_out" | "back_in_out" | "elastic_in" | "elastic_out" | "bounce_in" | "bounce_out" | "spring";
+                    /** @description Elastic parameters; defaults amplitude 1, period 0.3 */
+                    elastic?: {
+                        amplitude?: number;
+                        period?: number;
+                    };
+                    loop?: boolean;
+                    reversed?: boolean;
+                    /** @description Spring parameters; defaults mass 1, stiffness 100, damping 10 */
+                    spring?: {
+                        damping?: number;
+                        mass?: number;
+                        stiffness?: number;
+                    };
+                    time?: number | ("start" | "end");
+                    /** @enum {string} */
+                    type?: "fade" | "slide" | "scale" | "spin" | "wiggle" | "bounce" | "pan" | "zoom" | "wipe" | "shake" | "pulse";
+                }[];
+                name?: string;
+                /** @default 1 */
+                opacity?: number | string;
+                shadow_blur?: number;
+                shadow_color?: string;
+                shadow_x?: number;
+                shadow_y?: number;
+                /**
+                 * @description 0: each frame on its own; towards 1: levels fall back more slowly
+                 * @default 0.5
+                 */
+                smoothing?: number | string;
+                /** @description Id of the audio/video element to show; omitted: the mix of every sound element */
+                source?: string;
+                /**
+                 * @description px, line style only
+                 * @default 3
+                 */
+                stroke_width?: number;
+                /**
+                 * @default bars
+                 * @enum {string}
+                 */
+                style?: "bars" | "line";
+                /** @description Start in seconds; omitted: after the previous element on the track, else 0 */
+                time?: number;
+                /** @description Elements on one track without "time" play one after another */
+                track?: number;
+                /** @constant */
+                type: "waveform";
+                /** @default true */
+                visible?: boolean;
+                /** @description px or percent of the canvas width */
+                width?: number | string;
+                /**
+                 * @description Anchor point, px or percent of the canvas width
+                 * @default 50%
+                 */
+                x?: number | string;
+                /**
+                 * @description px or percent of the element width
+                 * @default 50%
+                 */
+                x_anchor?: number | string;
+                x_rotation?: number | string;
+                /** @default 100% */
+                x_scale?: string;
+                /**
+                 * @description Anchor point, px or percent of the canvas height
+                 * @default 50%
+                 */
+                y?: number | string;
+                /**
+                 * @description px or percent of the element height
+                 * @default 50%
+                 */
+                y_anchor?: number | string;
+                y_rotation?: number | string;
+                /** @default 100% */
+                y_scale?: string;
+                /**
+                 * @description Higher is in front; ties keep array order
+                 * @default 0
+                 */
+                z_index?: number;
+                z_rotation?: number | string;
             })[];
             /** @default 30 */
             frame_rate?: number | null;
@@ -3510,7 +4163,7 @@ export interface components {
             /** @example 0 */
             progress_percent: number;
             /** @enum {string|null} */
-            progress_stage: "downloading" | "compositing" | "encoding" | "uploading" | null;
+            progress_stage: "downloading" | "transcribing" | "compositing" | "encoding" | "uploading" | null;
             /** @description The project a project render came from */
             project_id: string | null;
             /** @description The project version rendered */
@@ -3865,6 +4518,9 @@ export type SchemaJob = components['schemas']['Job'];
 export type SchemaJobError = components['schemas']['JobError'];
 export type SchemaJobOutput = components['schemas']['JobOutput'];
 export type SchemaJobPage = components['schemas']['JobPage'];
+export type SchemaLoudnessMeasure = components['schemas']['LoudnessMeasure'];
+export type SchemaLoudnessReport = components['schemas']['LoudnessReport'];
+export type SchemaPlaygroundMedia = components['schemas']['PlaygroundMedia'];
 export type SchemaPreviewRequest = components['schemas']['PreviewRequest'];
 export type SchemaProject = components['schemas']['Project'];
 export type SchemaProjectElementSummary = components['schemas']['ProjectElementSummary'];
@@ -4433,6 +5089,47 @@ export interface operations {
             /** @description Invalid request; `details.errors` lists each problem */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    PlaygroundController_media: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaygroundMedia"];
+            };
+        };
+        responses: {
+            /** @description Invalid request; `details.errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5724,6 +6421,73 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such resource in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the resource state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Invalid request; `details.errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    TasksController_captions: {
+        parameters: {
+            query: {
+                format: "srt" | "vtt";
+                /** @description Characters per caption line */
+                max_chars?: number;
+                /** @description Lines per caption */
+                max_lines?: number;
+                /** @description Words per caption line */
+                max_words?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The captions file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-subrip": string;
+                    "text/vtt": string;
                 };
             };
             /** @description Missing or invalid API key */
