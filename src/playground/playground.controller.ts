@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiExcludeEndpoint, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import type { Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { sourceFailureOf } from '../assets/source-failure';
@@ -59,8 +60,10 @@ export class PlaygroundController {
   @HttpCode(200)
   @RateLimit('preview')
   @ApiTags('previews')
-  @ApiBearerAuth()
+  @ApiKeyAuth()
   @ApiProduces('application/octet-stream')
+  @ApiResponse({ status: 200, description: "The source's bytes, with its content type", content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })
+  @ApiErrors(413, 422, 429)
   @ApiOperation({ summary: "A source's bytes for a browser preview, fetched under the render's URL and address rules; failures are the render's (invalid_source, source_not_found, source_too_large)" })
   async media(@Body() body: PlaygroundMediaDto, @Res() res: Response) {
     let fetched;

@@ -5110,6 +5110,39 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The source's bytes, with its content type */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Invalid request; `details.errors` lists each problem */
             422: {
                 headers: {
@@ -5119,7 +5152,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limited; retry after `Retry-After` seconds */
+            /**
+             * @description Rate limited; retry after `Retry-After` seconds
+             *
+             *     Rate limited; retry after `Retry-After` seconds
+             */
             429: {
                 headers: {
                     /** @description Requests allowed in the current window */
