@@ -93,8 +93,10 @@ const email = 'bench@example.com';
 const signup = await call('POST', '/v1/signup', { workspace_name: 'bench', email });
 const mailDir = path.join(config.dataDir, 'mail');
 const code = /verification code is (\d{6})/.exec(readFileSync(path.join(mailDir, readdirSync(mailDir)[0]), 'utf8'))![1];
-await call('POST', '/v1/signup/verify', { email, code });
 const key: string = signup.body.api_key.key;
+// The key signup returns works once verified with that same key (a repeat signup cannot take it over).
+const verified = await call('POST', '/v1/signup/verify', { email, code }, key);
+if (verified.status !== 200) throw new Error(`verify answered ${verified.status}`);
 
 async function renderThroughService(request: object): Promise<{ frames: number; output: { size_bytes: number } }> {
   const submitted = await call('POST', '/v1/renders', request, key);
