@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
 import { createServer, AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -41,8 +41,11 @@ describe('vrs, the command-line tool', () => {
   });
 
   beforeAll(async () => {
-    app = await startTestApp();
     folder = mkdtempSync(path.join(tmpdir(), 'vrs-cli-'));
+    // A grammar of the fixture's phrase keeps pocketsphinx's recognition deterministic.
+    writeFileSync(path.join(folder, 'speech.gram'), '#JSGF V1.0;\ngrammar speech;\npublic <speech> = hello world;\n');
+    execFileSync('espeak-ng', ['-s', '140', '-w', path.join(folder, 'speech.wav'), 'hello world']);
+    app = await startTestApp({ env: { POCKETSPHINX_JSGF: path.join(folder, 'speech.gram') } });
     const { key } = await signupVerified(app);
     otherKey = (await signupVerified(app)).key;
     env = { XDG_CONFIG_HOME: path.join(folder, 'config'), HOME: folder };
@@ -115,6 +118,20 @@ describe('vrs, the command-line tool', () => {
     expect(envelope.error.code).toBe('invalid_request');
     expect(envelope.error.details.errors[0]).toEqual(expect.objectContaining({ pointer: '/elements/0/font_sise', suggestion: 'font_size' }));
   });
+
+  it('transcribe FILE --captions srt uploads the file, waits and saves captions of its words', async () => {
+    const run = await vrs(['transcribe', 'speech.wav', '--captions', 'srt', '--out', 'speech.srt', '--json']);
+    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+    const job = JSON.parse(run.stdout) as { status: string; captions_path: string; result: { words: { text: string }[] } };
+    expect(job.status).toBe('completed');
+    expect(job.result.words.map((word) => word.text.toLowerCase())).toEqual(['hello', 'world']);
+    const srt = readFileSync(job.captions_path, 'utf8');
+    const cues = srt.trim().split(/\n\n+/);
+    expect(cues[0].split('\n')[0]).toBe('1');
+    expect(cues[0].split('\n')[1]).toMatch(/^\d\d:\d\d:\d\d,\d{3} --> \d\d:\d\d:\d\d,\d{3}$/);
+    const spoken = cues.flatMap((cue) => cue.split('\n').slice(2)).join(' ').toLowerCase().split(/\s+/);
+    expect(spoken).toEqual(['hello', 'world']);
+  }, 300_000);
 
   it('an unreachable service exits 2', async () => {
     const port = await closedPort();

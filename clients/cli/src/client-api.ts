@@ -8,6 +8,8 @@ import { CliError, exitCodeForStatus } from './errors.js';
 /** Retries of a 429 or 503 before it counts as a transient failure (exit 2). */
 const RETRIES = 3;
 const MAX_RETRY_WAIT_S = 10;
+/** How long an upload may take to be probed before the CLI gives up (a transient failure). */
+const ASSET_READY_TIMEOUT_MS = 120_000;
 
 const CONTENT_TYPES: Record<string, string> = {
   '.mp4': 'video/mp4', '.mov': 'video/quicktime', '.webm': 'video/webm', '.mkv': 'video/x-matroska',
@@ -96,11 +98,20 @@ export function createApi(settings: Settings): Api {
           }
           throw VideoRenderApiError.from(put, body);
         }
+        // The service probes an upload before renders and tasks may use it; wait until it is present.
+        const assetId = (slot as { asset_id?: string }).asset_id;
+        for (let started = Date.now(); assetId; ) {
+          const asset = unwrap(await api.GET('/v1/workspace/assets/{asset_id}', { params: { path: { asset_id: assetId } } })) as unknown as { status: string };
+          if (asset.status === 'present') break;
+          if (asset.status === 'unreadable') throw new CliError(`The service could not read ${file} as media`, 1);
+          if (Date.now() - started > ASSET_READY_TIMEOUT_MS) throw new CliError(`${file} was still being probed after ${ASSET_READY_TIMEOUT_MS / 1000} s`, 2);
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
         return { ...slot, content_type: type, bytes: bytes.byteLength };
       }),
     transcribe: (body) => call(async () => unwrap(await api.POST('/v1/tasks/transcribe', { body: body as never })) as unknown as Job),
-    captions: () =>
-      Promise.reject(new CliError('This service has no captions route (GET /v1/tasks/{id}/captions) yet; use the transcript on `result`', 1)),
+    captions: (id, format) =>
+      call(async () => unwrap(await api.GET('/v1/tasks/{id}/captions', { params: { path: { id }, query: { format } }, parseAs: 'text' })) as unknown as string),
     listProjects: () => call(async () => unwrap(await api.GET('/v1/projects')) as unknown as Record<string, unknown>),
     getProject: (id, full) =>
       call(async () => unwrap(await api.GET('/v1/projects/{id}', { params: { path: { id }, query: { view: full ? 'full' : 'summary' } } })) as unknown as Record<string, unknown>),
