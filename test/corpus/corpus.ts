@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { TEXT_PRESETS } from '../../composition/src/motion/text-split';
+import type { TranscriptWords } from '../../composition/src/schema/resolve';
 import { BLEND_MODES, EFFECTS, FONTS, MASK_SHAPES, MOTIONS, TRANSITIONS } from '../../composition/src/schema/vocabulary';
 
 /**
@@ -20,6 +21,8 @@ export interface CorpusEntry {
   request: Record<string, unknown>;
   /** Frames (at the request's frame rate) compared. */
   frames: number[];
+  /** Words of the caption sources, as the render worker resolves them (source → words, seconds). */
+  transcripts?: TranscriptWords;
 }
 
 /** A feature left out of the comparison on purpose, and why (see composition/README.md, limits). */
@@ -323,6 +326,36 @@ export function parityCorpus(url: (name: string) => string): CorpusEntry[] {
           ];
         }),
         transitions: TRANSITIONS.map((type) => ({ type, from_id: `from-${type}`, to_id: `to-${type}`, duration: 0.6 })),
+      }),
+    },
+    {
+      name: 'captions-and-waveforms',
+      covers: 'captions from a transcript (pages, highlighted word, highlight box, word reveal, word_pop), waveform bars of an element and a line of the mix',
+      // 0.35 s: "hello" highlighted; 0.65 s: "world"; 1.25 s: the second page; 0.15/0.45 s: the beat loud, then quiet.
+      frames: [1, 3, 4, 6, 12],
+      transcripts: {
+        beat: [
+          { text: 'hello', start: 0.1, end: 0.5 },
+          { text: 'world', start: 0.6, end: 1.0 },
+          { text: 'seven', start: 1.2, end: 1.4 },
+          { text: 'apples', start: 1.45, end: 1.8 },
+        ],
+      },
+      request: base({
+        duration: 1.5,
+        elements: [
+          { type: 'audio', id: 'beat', source_url: url('beat.wav') },
+          { type: 'waveform', source: 'beat', style: 'bars', bar_count: 16, mirror: true, fill_color: '#facc15', x: 80, y: 60, width: 140, height: 90, bar_radius: 2 },
+          { type: 'waveform', style: 'line', fill_color: '#38bdf8', stroke_width: 2, x: 240, y: 60, width: 140, height: 90 },
+          {
+            type: 'text', transcript: { source: 'beat', max_words: 2, highlight_color: '#ef4444' },
+            font_family: 'Montserrat', font_size: 20, font_weight: 800, fill_color: '#ffffff', text_transform: 'uppercase', x: 80, y: 140,
+          },
+          {
+            type: 'text', transcript: { source: 'beat', max_words: 3, highlight_color: '#111111', highlight_background: '#facc15', reveal: 'word' },
+            animation_preset: 'word_pop', font_size: 16, font_weight: 700, fill_color: '#ffffff', x: 240, y: 140,
+          },
+        ],
       }),
     },
     {

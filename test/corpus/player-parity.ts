@@ -73,8 +73,8 @@ export async function serverStills(app: TestApp, entry: CorpusEntry, media: Reco
     const local = Object.fromEntries(sources.map((source, index) => [source.url, mounted.urls[index]]));
     const writes: Promise<void>[] = [];
     await renderer.stills({
-      props: { request, media, sources: local },
-      resolved: resolveRequest(request, media),
+      props: { request, media, sources: local, ...(entry.transcripts ? { transcripts: entry.transcripts } : {}) },
+      resolved: resolveRequest(request, media, entry.transcripts),
       frames: entry.frames,
       imageFormat: 'png',
       scale: 1,
@@ -95,14 +95,14 @@ export async function serverStills(app: TestApp, entry: CorpusEntry, media: Reco
 export async function runPlayerParity(run: PlayerParityRun): Promise<FrameFigure[]> {
   const figures: FrameFigure[] = [];
   const first = run.corpus[0];
-  const player = await openPlayer({ request: first.request, media: await probedMedia(first.request, run.fixtures, run.url) }, CORPUS_SIZE, run.browserExecutable);
+  const player = await openPlayer({ request: first.request, media: await probedMedia(first.request, run.fixtures, run.url), transcripts: first.transcripts }, CORPUS_SIZE, run.browserExecutable);
   try {
     for (const [index, entry] of run.corpus.entries()) {
       const fps = entry.request.frame_rate as number;
       const media = await probedMedia(entry.request, run.fixtures, run.url);
       const stem = (frame: number) => path.join(run.outputs, `${entry.name}-${frame}`);
       await serverStills(run.app, entry, media, run.fixtures, (frame) => `${stem(frame)}-server.png`);
-      if (index > 0) await player.show({ request: entry.request, media });
+      if (index > 0) await player.show({ request: entry.request, media, transcripts: entry.transcripts });
       for (const frame of entry.frames) {
         copyFileSync(await player.frame(frame), `${stem(frame)}-player.png`);
         const rendered = await frameAt(`${stem(frame)}-server.png`);
