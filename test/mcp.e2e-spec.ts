@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { frameAt, near, probe } from './helpers/media';
+import { frameAt, near, probe, waitFor } from './helpers/media';
 import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
 /** The MCP server at /mcp, driven by the SDK's own client over Streamable HTTP against the running app. */
@@ -12,6 +13,7 @@ describe('MCP server over Streamable HTTP', () => {
   let folder: string;
   let a: Client;
   let b: Client;
+  let keyOfA: string;
 
   async function connect(key: string): Promise<Client> {
     const client = new Client({ name: 'e2e', version: '1.0.0' });
@@ -22,9 +24,13 @@ describe('MCP server over Streamable HTTP', () => {
   const small = (elements: unknown[], extra: Record<string, unknown> = {}) => ({ width: 320, height: 180, duration: 1, ...extra, elements });
 
   beforeAll(async () => {
-    app = await startTestApp({ env: { MCP_ALLOWED_ORIGINS: 'https://agent.example' } });
     folder = mkdtempSync(path.join(tmpdir(), 'mcp-e2e-'));
-    a = await connect((await signupVerified(app)).key);
+    // Speech for the transcript tools; a grammar of its phrase keeps recognition deterministic.
+    writeFileSync(path.join(folder, 'speech.gram'), '#JSGF V1.0;\ngrammar speech;\npublic <speech> = hello world;\n');
+    execFileSync('espeak-ng', ['-s', '140', '-w', path.join(folder, 'speech.wav'), 'hello world']);
+    app = await startTestApp({ env: { MCP_ALLOWED_ORIGINS: 'https://agent.example', POCKETSPHINX_JSGF: path.join(folder, 'speech.gram') } });
+    keyOfA = (await signupVerified(app)).key;
+    a = await connect(keyOfA);
     b = await connect((await signupVerified(app)).key);
   }, 180_000);
 
@@ -38,7 +44,7 @@ describe('MCP server over Streamable HTTP', () => {
   it('lists the tools, each with the JSON Schema of its request, plus the guides as resources and the prompts', async () => {
     const { tools } = await a.listTools();
     const names = tools.map((t) => t.name);
-    for (const name of ['get_capabilities', 'validate_render', 'preview_frame', 'preview_contact_sheet', 'render', 'get_job', 'list_renders', 'cancel_job', 'transcribe', 'get_transcript', 'create_project', 'edit_project', 'render_project', 'extract_brand_kit', 'get_brand_kit', 'create_upload']) {
+    for (const name of ['get_capabilities', 'validate_render', 'preview_frame', 'preview_contact_sheet', 'render', 'get_job', 'list_renders', 'cancel_job', 'transcribe', 'get_transcript', 'get_captions', 'create_project', 'edit_project', 'render_project', 'extract_brand_kit', 'get_brand_kit', 'create_upload']) {
       expect(names).toContain(name);
     }
     const render = tools.find((t) => t.name === 'render')!;
@@ -80,6 +86,34 @@ describe('MCP server over Streamable HTTP', () => {
       expect.objectContaining({ type: 'extra_forbidden', pointer: '/wiat', suggestion: 'wait' }),
     ]);
   });
+
+  it('uploads speech, transcribes it and returns its captions as SRT; another workspace cannot read them', async () => {
+    const text = (result: unknown) => (result as { content: { text: string }[] }).content[0].text;
+    const slot = await a.callTool({ name: 'create_upload', arguments: { request: { content_type: 'audio/wav', filename: 'speech.wav' } } });
+    const { upload_url, source_url, asset_id } = JSON.parse(text(slot)) as { upload_url: string; source_url: string; asset_id: string };
+    const put = await fetch(upload_url, { method: 'PUT', headers: { 'Content-Type': 'audio/wav' }, body: readFileSync(path.join(folder, 'speech.wav')) });
+    expect(put.status).toBeLessThan(300);
+    // The service probes the upload before tasks may use it.
+    await waitFor(async () => (await app.http.get(`/v1/workspace/assets/${asset_id}`).set('Authorization', `Bearer ${keyOfA}`)).body.status as string, (status) => status === 'present', 60_000);
+    const task = await a.callTool({ name: 'transcribe', arguments: { request: { source_url }, wait: true } });
+    const job = JSON.parse(text(task)) as { id: string; status: string; result: { words: { text: string }[] } };
+    expect(job.status).toBe('completed');
+    expect(job.result.words.map((word) => word.text.toLowerCase())).toEqual(['hello', 'world']);
+
+    const captions = await a.callTool({ name: 'get_captions', arguments: { id: job.id, format: 'srt' } });
+    expect(captions.isError).toBeFalsy();
+    const cues = text(captions).trim().split(/\n\n+/);
+    expect(cues[0].split('\n')[1]).toMatch(/^\d\d:\d\d:\d\d,\d{3} --> \d\d:\d\d:\d\d,\d{3}$/);
+    expect(cues.flatMap((cue) => cue.split('\n').slice(2)).join(' ').toLowerCase()).toBe('hello world');
+    const vtt = await a.callTool({ name: 'get_captions', arguments: { id: job.id, format: 'vtt' } });
+    expect(text(vtt).startsWith('WEBVTT')).toBe(true);
+
+    const bad = await a.callTool({ name: 'get_captions', arguments: { id: job.id, format: 'ass' } });
+    expect(bad.isError).toBe(true);
+    expect(JSON.parse(text(bad)).error.details.errors).toEqual([expect.objectContaining({ pointer: '/format' })]);
+    const other = await b.callTool({ name: 'get_captions', arguments: { id: job.id, format: 'srt' } });
+    expect(JSON.parse(text(other)).error.code).toBe('not_found');
+  }, 240_000);
 
   it('previews a frame as image content a model can look at', async () => {
     const request = small([{ type: 'shape', shape: 'rectangle', x: '75%', y: '50%', width: '50%', height: '100%', fill_color: '#00ff00' }], { background_color: '#ff0000' });

@@ -22,6 +22,7 @@ import { ListRendersDto } from '../renders/dto/list-renders.dto';
 import { RendersService } from '../renders/renders.service';
 import { OpenApiDocument } from '../system/openapi-document';
 import { SystemService } from '../system/system.service';
+import { CaptionsQueryDto } from '../tasks/dto/captions-query.dto';
 import { ListTasksDto } from '../tasks/dto/list-tasks.dto';
 import { TranscribeRequestDto } from '../tasks/dto/transcribe-request.dto';
 import { TasksService } from '../tasks/tasks.service';
@@ -268,6 +269,19 @@ export class McpTools {
             throw new ApiError('conflict', `Task ${job.id} is ${job.status}; its transcript exists once it is completed`, { status: job.status });
           }
           return ok({ id: job.id, result: job.result });
+        },
+      },
+      {
+        name: 'get_captions',
+        title: 'Get captions of a transcript',
+        description:
+          'GET /v1/tasks/{id}/captions: the words of a completed transcribe task as SubRip (`format: "srt"`) or WebVTT (`"vtt"`) text, broken into lines by `max_words`, `max_chars` and `max_lines` as a text element\'s `transcript` is.',
+        inputSchema: op(['get', '/v1/tasks/{id}/captions']),
+        run: async (args, caller) => {
+          const { id, ...rest } = args;
+          const query = (await this.pipe.transform(rest, { type: 'query', metatype: CaptionsQueryDto })) as CaptionsQueryDto;
+          const captions = await tasks().captions(caller.workspace, String(id), query);
+          return { content: [{ type: 'text', text: captions.body }], structuredContent: { id: String(id), format: query.format, content_type: captions.contentType, captions: captions.body } };
         },
       },
       {

@@ -15,6 +15,7 @@ export const MCP_TOOL_NAMES = [
   'create_upload',
   'transcribe',
   'get_transcript',
+  'get_captions',
   'create_project',
   'get_project',
   'list_projects',
