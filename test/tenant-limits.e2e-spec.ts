@@ -1,4 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import type { Response } from 'supertest';
+import { QuotaService } from '../src/jobs/quota.service';
+import { TranscriptCache } from '../src/tasks/transcribe/transcript-cache';
+import type { Workspace } from '../src/workspaces/workspace.entity';
 import { Client } from 'pg';
 import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
@@ -102,6 +109,33 @@ describe('what one tenant can make the service store, parse and return', () => {
       job: { frames: 18000, pixels_per_frame: 8294400, elements: 300, media_seconds: 7200 },
       workspace: { webhooks: 20, api_keys: 50, open_uploads: 100 },
     });
+  });
+
+  it('counts speech recognised for render captions against the transcription minutes', async () => {
+    const { key } = await signupVerified(app);
+    const workspace = (await app.http.get('/v1/workspace').set(bearer(key)).expect(200)).body as { id: string };
+    // A render's captions recognised the month's whole allowance (120 minutes) of speech.
+    await sql(app, `INSERT INTO transcript_cache (workspace_id, source_url, engine, transcript) VALUES ($1, $2, 'pocketsphinx', $3)`, [
+      workspace.id, 'https://media.example.com/talk.mp4', JSON.stringify({ text: '', language_code: 'en-US', duration: 7200, confidence: 0, words: [], utterances: [] }),
+    ]);
+    // A transcribe task of one more minute no longer fits (what its submit asks once the source is probed).
+    const quota = app.running.app.get(QuotaService, { strict: false });
+    const refusal = await quota.refusal('transcribe', { id: workspace.id, plan: 'free' } as Workspace, 60);
+    expect(refusal).toMatchObject({ code: 'quota_exceeded', details: { transcribe_minutes_used: 120, transcribe_minutes_limit: 120 } });
+
+    // The next render source is not recognised: the render fails quota_exceeded before recognising.
+    const folder = mkdtempSync(path.join(tmpdir(), 'quota-speech-'));
+    try {
+      const file = path.join(folder, 'tone.wav');
+      execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=1', file]);
+      const cache = app.running.app.get(TranscriptCache, { strict: false });
+      await expect(cache.transcript({ workspaceId: workspace.id, sourceUrl: 'https://media.example.com/other.mp4', file, signal: new AbortController().signal }))
+        .rejects.toMatchObject({ code: 'quota_exceeded', message: expect.stringMatching(/transcription minutes/) });
+      const rows = await sql(app, `SELECT 1 FROM transcript_cache WHERE workspace_id = $1 AND source_url = $2`, [workspace.id, 'https://media.example.com/other.mp4']);
+      expect(rows).toEqual([]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('reserves render minutes for queued renders and releases them on cancel', async () => {

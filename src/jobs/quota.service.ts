@@ -39,9 +39,12 @@ export class QuotaService {
         ? `SELECT COALESCE(SUM(CASE WHEN status = 'completed' THEN output_seconds ELSE reserved_seconds END), 0)::float8 AS seconds
            FROM jobs WHERE workspace_id = $1 AND kind = 'render' AND NOT is_preview AND id <> $4 AND (
              (status = 'completed' AND completed_at >= $2 AND completed_at < $3) OR status IN ('ingesting', 'queued', 'processing'))`
-        : `SELECT COALESCE(SUM(reserved_seconds), 0)::float8 AS seconds
-           FROM jobs WHERE workspace_id = $1 AND kind = 'task' AND task_type = 'transcribe' AND id <> $4 AND (
-             (status = 'completed' AND completed_at >= $2 AND completed_at < $3) OR status IN ('queued', 'processing'))`,
+        : // Transcribe tasks, plus the speech renders recognised for captions (transcript_cache).
+          `SELECT (SELECT COALESCE(SUM(reserved_seconds), 0)::float8
+             FROM jobs WHERE workspace_id = $1 AND kind = 'task' AND task_type = 'transcribe' AND id <> $4 AND (
+               (status = 'completed' AND completed_at >= $2 AND completed_at < $3) OR status IN ('queued', 'processing')))
+           + (SELECT COALESCE(SUM((transcript->>'duration')::float8), 0)::float8
+             FROM transcript_cache WHERE workspace_id = $1 AND created_at >= $2 AND created_at < $3) AS seconds`,
       [workspaceId, period.start, period.end, exceptJobId],
     );
     return row.seconds ?? 0;
@@ -78,6 +81,22 @@ export class QuotaService {
         resets_at: period.end.toISOString(),
       },
     );
+  }
+
+  /**
+   * Worker: recognising `seconds` more of speech for a render (captions from an element) must fit
+   * the month's transcription minutes, else the job fails with `quota_exceeded` before recognising.
+   */
+  async assertRoom(allowance: Allowance, workspaceId: string, seconds: number): Promise<void> {
+    const plan = await this.planName(workspaceId);
+    const counted = await this.secondsCounted(allowance, workspaceId);
+    const limit = ALLOWANCE[allowance].perMonth(plan) * 60;
+    if (counted + seconds > limit) {
+      throw new JobFailure(
+        'quota_exceeded',
+        `Recognising this source's speech needs ${minutes(seconds)} of ${ALLOWANCE[allowance].noun}, but only ${minutes(Math.max(0, limit - counted))} of the month's ${limit / 60} remain`,
+      );
+    }
   }
 
   /**

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { probeMedia } from '../../infra/media/probe';
+import { QuotaService } from '../../jobs/quota.service';
 import { extractAudio, SILENCE_PEAK_DB } from './audio';
 import { SpeechEngine } from './engines/speech-engine';
 import { buildTranscript, Transcript, TranscriptWord } from './transcript';
@@ -35,6 +36,7 @@ export class TranscriptCache {
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly engine: SpeechEngine,
+    private readonly quota: QuotaService,
   ) {}
 
   /** The words with their times (ms from the start of the source's audio). */
@@ -80,6 +82,8 @@ export class TranscriptCache {
     const probed = await probeMedia(source.file);
     const empty: Transcript = { text: '', language_code: this.engine.capabilities.default_language ?? '', duration: probed?.duration ?? 0, confidence: 0, words: [], utterances: [] };
     if (!probed?.has_audio) return empty;
+    // Speech recognised for a render counts against the month's transcription minutes, as a task's does.
+    await this.quota.assertRoom('transcribe', source.workspaceId, probed.duration ?? 0);
     const workRoot = path.join(this.config.dataDir, 'work');
     await mkdir(workRoot, { recursive: true });
     const workDir = await mkdtemp(path.join(workRoot, 'transcript-'));
