@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Transcripts of render sources (captions, speech ducking), once per source URL per workspace and
+ * Transcripts of render sources (captions from speech), once per source URL per workspace and
  * engine: a second render of the same footage reuses the words instead of recognising them again.
  */
 export class TranscriptCache1763798400000 implements MigrationInterface {
