@@ -14,14 +14,20 @@ export interface FrameDifference {
   where: [number, number, number, number] | null;
 }
 
-/** Compares two decoded frames (rgb24) of the same size, pixel by pixel. */
-export function compareFrames(a: Frame, b: Frame, threshold = PARITY_CHANNEL_THRESHOLD): FrameDifference {
+/** A box [x0, y0, x1, y1] left out of a comparison (see CORPUS_EXCLUSIONS). */
+export type Box = [number, number, number, number];
+
+/** Compares two decoded frames (rgb24) of the same size, pixel by pixel, outside the `ignored` boxes. */
+export function compareFrames(a: Frame, b: Frame, threshold = PARITY_CHANNEL_THRESHOLD, ignored: Box[] = []): FrameDifference {
   if (a.width !== b.width || a.height !== b.height) throw new Error(`frames of different sizes: ${a.width}x${a.height} and ${b.width}x${b.height}`);
   let over = 0;
+  let compared = 0;
   let maxDifference = 0;
   let where: [number, number, number, number] | null = null;
   for (let y = 0; y < a.height; y += 1) {
     for (let x = 0; x < a.width; x += 1) {
+      if (ignored.some(([x0, y0, x1, y1]) => x >= x0 && x < x1 && y >= y0 && y < y1)) continue;
+      compared += 1;
       const offset = (y * a.width + x) * 3;
       const difference = Math.max(
         Math.abs(a.data[offset] - b.data[offset]),
@@ -35,5 +41,5 @@ export function compareFrames(a: Frame, b: Frame, threshold = PARITY_CHANNEL_THR
       }
     }
   }
-  return { overShare: over / (a.width * a.height), maxDifference, where };
+  return { overShare: compared === 0 ? 0 : over / compared, maxDifference, where };
 }

@@ -107,7 +107,7 @@ export async function runPlayerParity(run: PlayerParityRun): Promise<FrameFigure
         copyFileSync(await player.frame(frame), `${stem(frame)}-player.png`);
         const rendered = await frameAt(`${stem(frame)}-server.png`);
         const inPlayer = await frameAt(`${stem(frame)}-player.png`);
-        const difference = compareFrames(rendered, inPlayer);
+        const difference = compareFrames(rendered, inPlayer, PARITY_CHANNEL_THRESHOLD, entry.ignore);
         const figure = { entry: entry.name, frame, seconds: frame / fps, ...difference, passes: difference.overShare <= PARITY_MAX_SHARE };
         figures.push(figure);
         run.onFigure?.(figure);
