@@ -68,7 +68,7 @@ describe('system routes, discovery and the error envelope', () => {
     for (const path of ['/v1/signup', '/v1/signup/verify', '/v1/auth/sync', '/v1/workspace', '/v1/workspace/usage', '/v1/api-keys', '/v1/api-keys/{key_id}', '/v1/capabilities', '/v1/skills/{name}']) {
       expect(doc.body.paths).toHaveProperty([path]);
     }
-    expect(doc.body.components.schemas.SignupDto.required).toEqual(['workspace_name', 'email']);
+    expect(doc.body.components.schemas.Signup.required).toEqual(['workspace_name', 'email']);
     const ui = await app.http.get('/docs').redirects(1).expect(200);
     expect(ui.text).toContain('swagger-ui');
   });

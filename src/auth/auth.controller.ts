@@ -26,7 +26,8 @@ export class AuthController {
     description: 'The key is gated (403 `email_not_verified`) until the emailed code is verified.',
   })
   @ApiOk(201, SignupResultDto, 'The workspace, its pending key and where the code went')
-  @ApiErrors(409, 413, 422)
+  // 503: the verification email could not be sent (nothing was changed).
+  @ApiErrors(409, 413, 422, 503)
   signup(@Body() body: SignupDto) {
     return this.signups.signup(body.workspace_name, body.email);
   }
