@@ -99,7 +99,7 @@ export class OpenApiContract {
 
   /** Every way the response departs from the document; empty when it matches or is not the API's. */
   check(response: ObservedResponse, options: ObserveOptions = {}): ContractMismatch[] {
-    const urlPath = decodeURI(response.url.split('?')[0]);
+    const urlPath = response.url.split('?')[0];
     const method = response.method.toUpperCase();
     const name = `${method} ${urlPath}`;
     if (isOutsideTheDocument(urlPath) || method === 'HEAD' || method === 'OPTIONS') return [];
