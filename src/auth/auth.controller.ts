@@ -53,7 +53,8 @@ export class AuthController {
   @RateLimit('auth_sync')
   @ApiOperation({ summary: 'Sign in with an OIDC ID token', description: 'The first login returns a plaintext key once.' })
   @ApiOk(200, AuthSyncResultDto, 'The workspace (and a key on the first login)')
-  @ApiErrors(401, 403, 413, 422)
+  // 503: no identity provider is configured, or its signing keys could not be fetched.
+  @ApiErrors(401, 403, 413, 422, 503)
   sync(@Body() body: AuthSyncDto) {
     return this.authSync.sync(body.id_token);
   }
