@@ -22,6 +22,8 @@ module.exports = {
   },
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+  // Fails a test file whose app sent a response the OpenAPI document does not describe.
+  setupFilesAfterEnv: ['<rootDir>/test/setup/contract-check.ts'],
   testTimeout: 60000,
   // Chromium and pg pools close asynchronously after the last test; never let CI wait on them.
   forceExit: true,

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import request from 'supertest';
 import { createApp, RunningApp } from '../src/bootstrap';
 import { loadConfig } from '../src/config/app-config';
+import { observeResponses } from './helpers/openapi-contract';
 
 /**
  * The zero-configuration start: no DATABASE_URL, so the service initialises and runs its own
@@ -17,6 +18,7 @@ describe('start with no configuration (embedded PostgreSQL)', () => {
   async function boot() {
     const running = await createApp(config, 'api');
     started.push(running);
+    observeResponses(running.app.getHttpServer());
     await running.app.listen(0, '127.0.0.1');
     return { running, http: request(running.app.getHttpServer()) };
   }

@@ -26,7 +26,8 @@ export class AuthController {
     description: 'The key is gated (403 `email_not_verified`) until the emailed code is verified.',
   })
   @ApiOk(201, SignupResultDto, 'The workspace, its pending key and where the code went')
-  @ApiErrors(409, 413, 422)
+  // 503: the verification email could not be sent (nothing was changed).
+  @ApiErrors(409, 413, 422, 503)
   signup(@Body() body: SignupDto) {
     return this.signups.signup(body.workspace_name, body.email);
   }
@@ -52,7 +53,8 @@ export class AuthController {
   @RateLimit('auth_sync')
   @ApiOperation({ summary: 'Sign in with an OIDC ID token', description: 'The first login returns a plaintext key once.' })
   @ApiOk(200, AuthSyncResultDto, 'The workspace (and a key on the first login)')
-  @ApiErrors(401, 403, 413, 422)
+  // 503: no identity provider is configured, or its signing keys could not be fetched.
+  @ApiErrors(401, 403, 413, 422, 503)
   sync(@Body() body: AuthSyncDto) {
     return this.authSync.sync(body.id_token);
   }

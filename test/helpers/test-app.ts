@@ -7,6 +7,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { createApp, RunningApp } from '../../src/bootstrap';
 import { loadConfig, Role } from '../../src/config/app-config';
+import { observeResponses } from './openapi-contract';
 
 export interface TestApp {
   url: string;
@@ -76,6 +77,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.env,
   });
   const running = await createApp(config, options.role ?? 'all');
+  // Every response this app writes is held to the committed OpenAPI document (test/setup/contract-check.ts).
+  observeResponses(running.app.getHttpServer(), { servesApi: options.role !== 'worker' });
   await running.app.listen(port, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
   return {

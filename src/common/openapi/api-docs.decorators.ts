@@ -9,9 +9,12 @@ export const API_KEY_SCHEME = 'ApiKey';
 /** The scheme of GET /metrics: the operator's METRICS_TOKEN as a bearer token, not an API key. */
 export const METRICS_TOKEN_SCHEME = 'MetricsToken';
 
-/** Operations that need an API key (every route but the @Public() ones); a bad key is a 401. */
+/**
+ * Operations that need an API key (every route but the @Public() ones): a bad key is a 401, and a
+ * key whose workspace has not verified its email is a 403 `email_not_verified` (the global guard).
+ */
 export function ApiKeyAuth(): MethodDecorator & ClassDecorator {
-  return applyDecorators(ApiBearerAuth(API_KEY_SCHEME), ApiErrors(401));
+  return applyDecorators(ApiBearerAuth(API_KEY_SCHEME), ApiErrors(401, 403));
 }
 
 /** What each error status means, the same words on every operation. */

@@ -49,7 +49,16 @@ export function assertEngineCanDo(options: TranscribeOptions, engine: SpeechEngi
     throw new ApiError(
       'unsupported_feature',
       `The ${engine} transcribe engine of this deployment cannot do ${refused.map((r) => r.reason).join(', ')}; GET /v1/capabilities lists what it can`,
-      { engine, errors: refused.map((r) => ({ pointer: r.pointer, msg: `Not supported by the ${engine} engine: ${r.reason}` })) },
+      {
+        engine,
+        // The same item shape as every other details.errors (type, loc, msg, pointer).
+        errors: refused.map((r) => ({
+          type: 'unsupported_feature',
+          loc: ['body', r.pointer.slice(1)],
+          msg: `Not supported by the ${engine} engine: ${r.reason}`,
+          pointer: r.pointer,
+        })),
+      },
     );
   }
 }
