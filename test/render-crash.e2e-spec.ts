@@ -16,7 +16,9 @@ describe('a worker crash mid-render', () => {
   let api: TestApp;
   let rescuer: TestApp | null = null;
   let doomed: ChildProcess | null = null;
-  const env = { JOB_HEARTBEAT_SECONDS: '10', JOB_SUPERVISE_SECONDS: '1', ALLOW_PRIVATE_NETWORK: 'true' };
+  // Every frame drawn in the browser (RENDER_HOLD_FRAMES=false): a still canvas would otherwise be
+  // drawn once and finish before the worker can be killed mid-render.
+  const env = { JOB_HEARTBEAT_SECONDS: '10', JOB_SUPERVISE_SECONDS: '1', ALLOW_PRIVATE_NETWORK: 'true', RENDER_HOLD_FRAMES: 'false' };
 
   beforeAll(async () => {
     api = await startTestApp({ role: 'api', env });
