@@ -81,6 +81,8 @@ export async function createApp(config: AppConfig, role: Role): Promise<RunningA
     app,
     databaseUrl,
     close: async () => {
+      // Before any module starts shutting down (see QueueService.stopTakingJobs).
+      await app.get(QueueService).stopTakingJobs();
       await app.close();
       await embedded?.stop();
     },

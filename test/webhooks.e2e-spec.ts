@@ -452,12 +452,14 @@ describe('webhook delivery across restarts', () => {
     const queued = (await api.http.post(`/v1/webhooks/${hook.body.id}/test`).set(bearer(key)).expect(202)).body;
 
     const list = async () => (await api.http.get(`/v1/webhooks/${hook.body.id}/deliveries`).set(bearer(key)).expect(200)).body.data[0];
-    const firstWorker = await start('worker', '3');
+    // The first worker stops as soon as its attempt arrives (it finishes that attempt and takes no
+    // further job), well before the retry falls due 5 s later.
+    const firstWorker = await start('worker', '5');
     await receiver.waitFor('/restart', () => true);
-    const scheduled = await waitFor(list, (d) => d.attempts === 1 && d.status === 'pending', 10_000, 50);
-    expect(scheduled).toMatchObject({ id: queued.id, response_status_code: 503, error: 'The endpoint answered HTTP 503' });
     await firstWorker.close();
     apps.splice(apps.indexOf(firstWorker), 1);
+    const scheduled = await waitFor(list, (d) => d.attempts === 1 && d.status === 'pending', 10_000, 50);
+    expect(scheduled).toMatchObject({ id: queued.id, response_status_code: 503, error: 'The endpoint answered HTTP 503' });
 
     // The retry falls due while no worker runs; it waits in the database.
     const dueIn = Date.parse(scheduled.next_attempt_at) - Date.now();

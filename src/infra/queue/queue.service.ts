@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Job as QueueJob, PgBoss, type SendOptions, type WorkOptions } from 'pg-boss';
 import type { EntityManager } from 'typeorm';
 import type { QueueDefinition } from './queue-definition';
@@ -25,7 +25,7 @@ function transactionExecutor(tx: EntityManager) {
  * and `all` roles, so the API process enqueues without consuming.
  */
 @Injectable()
-export class QueueService implements OnModuleInit, OnApplicationShutdown {
+export class QueueService implements OnModuleInit, OnModuleDestroy, OnApplicationShutdown {
   private readonly logger = new Logger('Queue');
   /** Queues this process declared, and those that have a handler here (exactly one each). */
   private readonly declaredQueues = new Map<string, QueueDefinition<object>>();
@@ -146,6 +146,22 @@ export class QueueService implements OnModuleInit, OnApplicationShutdown {
     } catch {
       return false;
     }
+  }
+
+  /**
+   * A stopping process takes no new job from the first moment of its shutdown: the other modules'
+   * shutdown (closing the browser, waiting for a warm-up) can take seconds, and a job fetched then
+   * would be started by a process on its way out. Jobs already running finish in
+   * onApplicationShutdown's graceful stop.
+   */
+  async stopTakingJobs(): Promise<void> {
+    if (!this.boss) return;
+    const boss = this.boss;
+    await Promise.all([...this.handledQueues].map((name) => boss.offWork(name, { wait: false }).catch(() => undefined)));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.stopTakingJobs();
   }
 
   async onApplicationShutdown(): Promise<void> {
