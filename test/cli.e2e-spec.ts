@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { frameAt, makeImage, near, probe } from './helpers/media';
+import { FolderServer, frameAt, makeImage, near, probe, serveFolder } from './helpers/media';
 import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
 const VRS = path.resolve(__dirname, '../clients/cli/bin/vrs.js');
@@ -22,6 +22,7 @@ describe('vrs, the command-line tool', () => {
   let folder: string;
   let env: Record<string, string>;
   let otherKey: string;
+  let media: FolderServer;
 
   function vrs(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
     return new Promise((resolve) => {
@@ -45,7 +46,10 @@ describe('vrs, the command-line tool', () => {
     // A grammar of the fixture's phrase keeps pocketsphinx's recognition deterministic.
     writeFileSync(path.join(folder, 'speech.gram'), '#JSGF V1.0;\ngrammar speech;\npublic <speech> = hello world;\n');
     execFileSync('espeak-ng', ['-s', '140', '-w', path.join(folder, 'speech.wav'), 'hello world']);
-    app = await startTestApp({ env: { POCKETSPHINX_JSGF: path.join(folder, 'speech.gram') } });
+    await makeImage(path.join(folder, 'blue.png'), 'blue', 40, 20);
+    // A loopback stand-in for a public media host (reachable with ALLOW_PRIVATE_NETWORK).
+    media = await serveFolder(folder);
+    app = await startTestApp({ env: { POCKETSPHINX_JSGF: path.join(folder, 'speech.gram'), ALLOW_PRIVATE_NETWORK: 'true' } });
     const { key } = await signupVerified(app);
     otherKey = (await signupVerified(app)).key;
     env = { XDG_CONFIG_HOME: path.join(folder, 'config'), HOME: folder };
@@ -58,6 +62,7 @@ describe('vrs, the command-line tool', () => {
 
   afterAll(async () => {
     await app?.close();
+    await media?.close();
     rmSync(folder, { recursive: true, force: true });
   });
 
@@ -70,7 +75,7 @@ describe('vrs, the command-line tool', () => {
   it('documents the commands and exit codes in --help', async () => {
     const help = await vrs(['--help']);
     expect(help.code).toBe(0);
-    for (const word of ['login', 'render FILE', 'preview FILE', 'status ID', 'cancel ID', 'upload FILE', 'transcribe', 'projects', 'mcp', 'VRS_API_URL', 'VRS_API_KEY']) {
+    for (const word of ['login', 'render FILE', 'preview FILE', 'status ID', 'cancel ID', 'upload FILE|URL', 'transcribe', 'projects', 'mcp', 'VRS_API_URL', 'VRS_API_KEY']) {
       expect(help.stdout).toContain(word);
     }
     expect(help.stdout).toMatch(/0\s+success/);
@@ -78,10 +83,21 @@ describe('vrs, the command-line tool', () => {
     expect(help.stdout).toMatch(/2\s+transient failure/);
   });
 
-  it('render --wait --out writes a video ffprobe reads; --json prints one JSON document', async () => {
-    const run = await vrs(['render', 'ok.json', '--wait', '--out', 'out.mp4', '--json']);
+  it('render --wait --out writes a video ffprobe reads; --json prints one JSON document; status --watch follows the same job', async () => {
+    // One render serves all: submitted without waiting, then followed by `status --watch` while the
+    // same submit, replayed by its Idempotency-Key, waits and downloads.
+    const submitted = await vrs(['render', 'ok.json', '--idempotency-key', 'cli-render-1', '--json']);
+    expect(submitted.code).toBe(0);
+    const queued = JSON.parse(submitted.stdout) as { id: string; status: string };
+    expect(['queued', 'processing']).toContain(queued.status);
+    const [watched, run] = await Promise.all([
+      vrs(['status', queued.id, '--watch', '--json']),
+      vrs(['render', 'ok.json', '--idempotency-key', 'cli-render-1', '--wait', '--out', 'out.mp4', '--json']),
+    ]);
+    expect([watched.code, JSON.parse(watched.stdout).id, JSON.parse(watched.stdout).status]).toEqual([0, queued.id, 'completed']);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
     const job = JSON.parse(run.stdout) as { id: string; status: string; output_path: string; download_url: string };
+    expect(job.id).toBe(queued.id);
     expect(job).toEqual(expect.objectContaining({ id: expect.stringMatching(/^render_/), status: 'completed', output_path: path.join(folder, 'out.mp4') }));
     const probed = await probe(job.output_path);
     const video = probed.streams.find((s) => s.codec_type === 'video')!;
@@ -133,6 +149,55 @@ describe('vrs, the command-line tool', () => {
     expect(spoken).toEqual(['hello', 'world']);
   }, 300_000);
 
+  it('upload FILE and upload URL store the file and print its source_url; a private address exits 1 with the API message', async () => {
+    const local = await vrs(['upload', 'red.png', '--json']);
+    expect(local.code).toBe(0);
+    const uploaded = JSON.parse(local.stdout) as { source_url: string; content_type: string };
+    expect(uploaded.content_type).toBe('image/png');
+    const key = (JSON.parse(readFileSync(path.join(folder, 'config', 'vrs', 'config.json'), 'utf8')) as { api_key: string }).api_key;
+    const read = async (url: string) => Buffer.from(await (await fetch(url, { headers: { Authorization: `Bearer ${key}` } })).arrayBuffer());
+    expect((await read(uploaded.source_url)).equals(readFileSync(path.join(folder, 'red.png')))).toBe(true);
+
+    const remote = await vrs(['upload', `${media.url}/blue.png`]);
+    expect(remote.code).toBe(0);
+    const sourceUrl = remote.stdout.trim();
+    expect(sourceUrl).toMatch(/^http:\/\/[\w.]+:\d+\/v1\/workspace\/assets\/asset_\w+\/content$/);
+    expect((await read(sourceUrl)).equals(readFileSync(path.join(folder, 'blue.png')))).toBe(true);
+
+    const refused = await vrs(['upload', 'http://169.254.169.254/latest/meta-data/x.png']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('invalid_source');
+    expect(refused.stderr).toContain('link-local');
+  });
+
+  it('projects create, patch, list, get --full and render; cancel stops the render, a second cancel exits 1', async () => {
+    // Long enough that the cancel lands before the render could finish.
+    writeFileSync(path.join(folder, 'template.json'), JSON.stringify(request({ duration: 20, elements: [{ type: 'text', text: 'Hello {{who}}', font_size: 40 }] })));
+    writeFileSync(path.join(folder, 'ops.json'), JSON.stringify([{ op: 'replace', path: '/elements/0/text', value: 'Bye {{who}}' }]));
+    const created = await vrs(['projects', 'create', 'template.json', '--name', 'Promo', '--var', 'who=world', '--json']);
+    expect(created.code).toBe(0);
+    const project = JSON.parse(created.stdout) as { id: string; version: number };
+    expect(project.version).toBe(1);
+    const patched = await vrs(['projects', 'patch', project.id, 'ops.json', '--base-version', '1', '--json']);
+    expect([patched.code, JSON.parse(patched.stdout).version]).toEqual([0, 2]);
+    const stale = await vrs(['projects', 'patch', project.id, 'ops.json', '--base-version', '1', '--json']);
+    expect([stale.code, JSON.parse(stale.stdout).error.code]).toEqual([1, 'conflict']);
+    const listed = await vrs(['projects', 'list']);
+    expect(listed.stdout).toContain(`${project.id}  v2  Promo`);
+    const full = JSON.parse((await vrs(['projects', 'get', project.id, '--full', '--json'])).stdout) as { render_request: { elements: { text: string }[] } };
+    expect(full.render_request.elements[0].text).toBe('Bye {{who}}');
+
+    const rendered = await vrs(['projects', 'render', project.id, '--var', 'who=cli', '--json']);
+    expect(rendered.code).toBe(0);
+    const job = JSON.parse(rendered.stdout) as { id: string; status: string };
+    const cancelled = await vrs(['cancel', job.id, '--json']);
+    expect([cancelled.code, JSON.parse(cancelled.stdout).status]).toEqual([0, 'cancelled']);
+    const status = await vrs(['status', job.id, '--json']);
+    expect([status.code, JSON.parse(status.stdout).status]).toEqual([1, 'cancelled']);
+    const again = await vrs(['cancel', job.id, '--json']);
+    expect([again.code, JSON.parse(again.stdout).error.code]).toEqual([1, 'conflict']);
+  });
+
   it('an unreachable service exits 2', async () => {
     const port = await closedPort();
     const run = await vrs(['status', 'render_x', '--json'], { VRS_API_URL: `http://127.0.0.1:${port}` });
@@ -140,12 +205,12 @@ describe('vrs, the command-line tool', () => {
     expect(JSON.parse(run.stdout).error.code).toBe('unavailable');
   });
 
-  it('vrs mcp serves the service tools over stdio, plus upload_file', async () => {
+  it('vrs mcp serves the service tools over stdio, plus upload_file: validate, preview pixels, a 1 s render downloaded, scoping', async () => {
     const client = new Client({ name: 'e2e-stdio', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [VRS, 'mcp'], env: { ...env, PATH: process.env.PATH ?? '' }, stderr: 'pipe' }));
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
-      expect(names).toEqual(expect.arrayContaining(['validate_render', 'preview_frame', 'render', 'get_job', 'upload_file']));
+      expect(names).toEqual(expect.arrayContaining(['validate_render', 'preview_frame', 'render', 'get_job', 'upload_from_url', 'upload_file']));
       const validated = await client.callTool({ name: 'validate_render', arguments: { request: JSON.parse(readFileSync(path.join(folder, 'typo.json'), 'utf8')) } });
       const out = validated.structuredContent as { ok: boolean; submit_error: { details: { errors: { pointer: string; suggestion: string }[] } } };
       expect(out.ok).toBe(false);
@@ -164,10 +229,47 @@ describe('vrs, the command-line tool', () => {
       const missing = await client.callTool({ name: 'get_job', arguments: { id: 'render_doesnotexist' } });
       expect(missing.isError).toBe(true);
       expect(JSON.parse((missing.content as { text: string }[])[0].text).error.code).toBe('not_found');
+
+      // A frame, as image content with the expected pixels.
+      const split = request({ background_color: '#ff0000', elements: [{ type: 'shape', shape: 'rectangle', x: '75%', y: '50%', width: '50%', height: '100%', fill_color: '#00ff00' }] });
+      const preview = await client.callTool({ name: 'preview_frame', arguments: { request: split, time: 0.5, scale: 1 } });
+      expect(preview.isError).toBeFalsy();
+      const image = (preview.content as { type: string; data?: string; mimeType?: string }[]).find((c) => c.type === 'image')!;
+      expect(image.mimeType).toBe('image/png');
+      writeFileSync(path.join(folder, 'stdio-frame.png'), Buffer.from(image.data!, 'base64'));
+      const frame = await frameAt(path.join(folder, 'stdio-frame.png'));
+      expect([frame.width, frame.height]).toEqual([320, 180]);
+      expect([near(frame.at(40, 90), [255, 0, 0]), near(frame.at(280, 90), [0, 255, 0])]).toEqual([true, true]);
+
+      // A 1 s render followed to completion with progress forwarded, then downloaded.
+      const progress: number[] = [];
+      const rendered = await client.callTool({ name: 'render', arguments: { request: split, wait: true } }, undefined, {
+        onprogress: (p) => progress.push(p.progress),
+        timeout: 300_000,
+      });
+      expect(rendered.isError).toBeFalsy();
+      const job = rendered.structuredContent as { id: string; status: string; download_url: string };
+      expect(job.status).toBe('completed');
+      expect(progress[progress.length - 1]).toBe(100);
+      writeFileSync(path.join(folder, 'stdio.mp4'), Buffer.from(await (await fetch(job.download_url)).arrayBuffer()));
+      const probed = await probe(path.join(folder, 'stdio.mp4'));
+      expect(Number(probed.format.duration)).toBeCloseTo(1, 1);
+      expect(near((await frameAt(path.join(folder, 'stdio.mp4'), 0.5)).at(280, 90), [0, 255, 0])).toBe(true);
+
+      // The bridge of another workspace's key does not find that job.
+      const other = new Client({ name: 'e2e-stdio-other', version: '1.0.0' });
+      await other.connect(new StdioClientTransport({ command: process.execPath, args: [VRS, 'mcp'], env: { ...env, PATH: process.env.PATH ?? '', VRS_API_KEY: otherKey }, stderr: 'pipe' }));
+      try {
+        const foreign = await other.callTool({ name: 'get_job', arguments: { id: job.id } });
+        expect(foreign.isError).toBe(true);
+        expect(JSON.parse((foreign.content as { text: string }[])[0].text).error.code).toBe('not_found');
+      } finally {
+        await other.close();
+      }
     } finally {
       await client.close();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 async function closedPort(): Promise<number> {

@@ -30,7 +30,7 @@ describe('external sources and ingest', () => {
 
   beforeAll(async () => {
     await makeVideo(path.join(fixtures, 'clip.mp4'), { width: 320, height: 180, seconds: 1, fps: 25 });
-    for (const name of ['ingest.mp4', 'trimmed.mp4']) copyFileSync(path.join(fixtures, 'clip.mp4'), path.join(fixtures, name));
+    for (const name of ['ingest.mp4', 'trimmed.mp4', 'imported.mp4']) copyFileSync(path.join(fixtures, 'clip.mp4'), path.join(fixtures, name));
     await makeImage(path.join(fixtures, 'green.png'), 'green', 64, 64);
     writeFileSync(path.join(fixtures, 'garbage.mp4'), 'this is not a video');
     media = await serveFolder(fixtures);
@@ -245,6 +245,55 @@ describe('external sources and ingest', () => {
 
     const left = await db.query(`SELECT id FROM assets WHERE ingested_from = ANY($1)`, [[`${oddUrl}/flaky.mp4`, `${media.url}/garbage.mp4`, `${oddUrl}/page.gif`]]);
     expect(left).toEqual([]);
+  });
+
+  it('creates an asset from a URL with the same copy (POST /v1/workspace/assets): stored, probed, announced, once per URL; refusals point at /url', async () => {
+    const url = `${media.url}/imported.mp4`;
+    const post = (body: object, idempotencyKey?: string) => {
+      const req = app.http.post('/v1/workspace/assets').set(bearer(key));
+      return (idempotencyKey ? req.set('Idempotency-Key', idempotencyKey) : req).send(body);
+    };
+    const created = await post({ url }, 'import-1');
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ kind: 'video', status: 'present', ingested_from: url, content_type: 'video/mp4', name: 'imported.mp4', width: 320, height: 180, bytes_uploaded: true });
+    expect(created.body.duration).toBeCloseTo(1, 1);
+    const stored = await fetch(created.body.source_url, { headers: bearer(key) });
+    expect(Buffer.from(await stored.arrayBuffer()).equals(readFileSync(path.join(fixtures, 'imported.mp4')))).toBe(true);
+    const [event] = await receiver.waitFor('/assets', (d) => d.json.data.id === created.body.id);
+    expect([event.verified, event.json.type]).toEqual([true, 'asset.ready']);
+
+    // The same key replays; the same URL without a key is the stored asset; neither downloads again.
+    const replay = await post({ url }, 'import-1');
+    const again = await post({ url });
+    expect([replay.status, replay.body.id, again.status, again.body.id]).toEqual([200, created.body.id, 200, created.body.id]);
+    expect(requestsFor('imported.mp4').filter((r) => r.startsWith('GET'))).toHaveLength(1);
+    const greenBefore = requestsFor('green.png').length;
+    const conflict = await post({ url: `${media.url}/green.png` }, 'import-1');
+    expect([conflict.status, conflict.body.error.code]).toEqual([409, 'conflict']);
+    expect(requestsFor('green.png')).toHaveLength(greenBefore);
+    // Another workspace does not see it.
+    const other = (await signupVerified(app)).key;
+    expect((await app.http.get(`/v1/workspace/assets/${created.body.id}`).set(bearer(other))).status).toBe(404);
+
+    const refusals: [string, string, RegExp][] = [
+      ['http://169.254.169.254/latest/meta-data/x.mp4', 'invalid_source', /link-local/],
+      [`${oddUrl}/huge.mp4`, 'source_too_large', /5 GiB/],
+      [`${media.url}/missing.mp4`, 'source_not_found', /404/],
+      [`${media.url}/garbage.mp4`, 'codec_unsupported', /could not be decoded as video/],
+      [`${oddUrl}/page.gif`, 'invalid_source', /web page \(text\/html\)/],
+    ];
+    for (const [source, code, message] of refusals) {
+      const res = await post({ url: source });
+      expect([source, res.status, res.body.error?.code, res.body.error?.details?.pointer]).toEqual([source, 422, code, '/url']);
+      expect(res.body.error.message).toMatch(message);
+    }
+    expect(await db.query(`SELECT id FROM assets WHERE ingested_from = ANY($1)`, [refusals.map(([source]) => source)])).toEqual([]);
+    const typo = await post({ ulr: url });
+    expect(typo.status).toBe(422);
+    expect(typo.body.error.details.errors.map((e: { type: string; pointer: string }) => [e.type, e.pointer])).toEqual([
+      ['extra_forbidden', '/ulr'],
+      ['missing', '/url'],
+    ]);
   });
 
   it('stops copying when an ingesting job is cancelled', async () => {

@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { frameAt, near, probe, waitFor } from './helpers/media';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { AppConfig } from '../src/config/app-config';
+import { APP_CONFIG } from '../src/config/config.module';
+import { llmsFullTxt, llmsTxt } from '../src/skills/llms-txt';
+import { SkillsService } from '../src/skills/skills.service';
+import { FolderServer, frameAt, makeImage, near, probe, serveFolder, waitFor } from './helpers/media';
 import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
 /** The MCP server at /mcp, driven by the SDK's own client over Streamable HTTP against the running app. */
@@ -14,6 +19,7 @@ describe('MCP server over Streamable HTTP', () => {
   let a: Client;
   let b: Client;
   let keyOfA: string;
+  let media: FolderServer;
 
   async function connect(key: string): Promise<Client> {
     const client = new Client({ name: 'e2e', version: '1.0.0' });
@@ -28,7 +34,12 @@ describe('MCP server over Streamable HTTP', () => {
     // Speech for the transcript tools; a grammar of its phrase keeps recognition deterministic.
     writeFileSync(path.join(folder, 'speech.gram'), '#JSGF V1.0;\ngrammar speech;\npublic <speech> = hello world;\n');
     execFileSync('espeak-ng', ['-s', '140', '-w', path.join(folder, 'speech.wav'), 'hello world']);
-    app = await startTestApp({ env: { MCP_ALLOWED_ORIGINS: 'https://agent.example', POCKETSPHINX_JSGF: path.join(folder, 'speech.gram') } });
+    await makeImage(path.join(folder, 'logo.png'), 'blue', 48, 32);
+    // A loopback stand-in for a public media host; private addresses stay allowed for it only by this setting.
+    media = await serveFolder(folder);
+    app = await startTestApp({
+      env: { MCP_ALLOWED_ORIGINS: 'https://agent.example', POCKETSPHINX_JSGF: path.join(folder, 'speech.gram'), ALLOW_PRIVATE_NETWORK: 'true' },
+    });
     keyOfA = (await signupVerified(app)).key;
     a = await connect(keyOfA);
     b = await connect((await signupVerified(app)).key);
@@ -38,6 +49,7 @@ describe('MCP server over Streamable HTTP', () => {
     await a?.close();
     await b?.close();
     await app?.close();
+    await media?.close();
     rmSync(folder, { recursive: true, force: true });
   });
 
@@ -198,6 +210,35 @@ describe('MCP server over Streamable HTTP', () => {
     // A DTO body is spelt out field by field; the render request points at its JSON Schema.
     expect(full).toMatch(/## POST \/v1\/tasks\/transcribe\n[\s\S]*?- `source_url` \(string, required\)/);
     expect(full).toContain('## GET /v1/capabilities (no key)');
+
+    // The files were written by the build; they say exactly what the generator makes of the current
+    // guides and the committed OpenAPI document (which the served one equals), with this deployment's URL.
+    const base = app.running.app.get<symbol, AppConfig>(APP_CONFIG).publicBaseUrl;
+    const committed = JSON.parse(readFileSync(path.join(__dirname, '..', 'openapi', 'openapi.json'), 'utf8')) as OpenAPIObject;
+    const skills = new SkillsService();
+    expect(index.text).toBe(llmsTxt(base, skills.list().data));
+    expect(full).toBe(llmsFullTxt(base, skills.all(), committed));
+    expect(full).toContain(`Base URL: ${base}.`);
+    expect(full).toContain('## POST /v1/workspace/assets');
+  });
+
+  it('uploads from a URL: the service stores and probes the file; a private address is a tool error at /url', async () => {
+    const url = `${media.url}/logo.png`;
+    const result = await a.callTool({ name: 'upload_from_url', arguments: { request: { url } } });
+    expect(result.isError).toBeFalsy();
+    const asset = result.structuredContent as { id: string; status: string; kind: string; width: number; height: number; source_url: string };
+    expect(asset).toMatchObject({ status: 'present', kind: 'image', width: 48, height: 32 });
+    const stored = await fetch(asset.source_url, { headers: { Authorization: `Bearer ${keyOfA}` } });
+    expect(Buffer.from(await stored.arrayBuffer()).equals(readFileSync(path.join(folder, 'logo.png')))).toBe(true);
+    const again = await a.callTool({ name: 'upload_from_url', arguments: { request: { url } } });
+    expect((again.structuredContent as { id: string }).id).toBe(asset.id);
+    expect(media.requests.filter((r) => r === 'GET /logo.png')).toHaveLength(1);
+
+    const refused = await a.callTool({ name: 'upload_from_url', arguments: { request: { url: 'http://169.254.169.254/latest/meta-data/logo.png' } } });
+    expect(refused.isError).toBe(true);
+    const envelope = JSON.parse((refused.content as { text: string }[])[0].text) as { error: { code: string; message: string; details: { pointer: string } } };
+    expect(envelope.error).toMatchObject({ code: 'invalid_source', details: { pointer: '/url' } });
+    expect(envelope.error.message).toMatch(/link-local/);
   });
 
   it('creates a project and edits it with JSON Patch through the same DTO checks as the routes', async () => {

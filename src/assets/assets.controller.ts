@@ -1,7 +1,8 @@
 import { PAGE_LIMIT } from '../common/pagination/pagination';
-import { Controller, Delete, Get, HttpCode, Param, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ApiNoContent, ApiOk } from '../common/openapi/api-docs.decorators';
+import { ApiErrors, ApiIdempotencyKey, ApiNoContent, ApiOk } from '../common/openapi/api-docs.decorators';
+import { RateLimit } from '../common/rate-limit/rate-limit.guard';
 import { AssetDetailDto, AssetPageDto } from './dto/asset.response';
 import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import type { Response } from 'express';
@@ -9,12 +10,17 @@ import { CurrentWorkspace } from '../common/auth/decorators';
 import { Workspace } from '../workspaces/workspace.entity';
 import { AssetsService } from './assets.service';
 import { ListAssetsDto } from './dto/list-assets.dto';
+import { ImportAssetDto } from './dto/import-asset.dto';
+import { AssetImports } from './asset-imports.service';
 
 @ApiTags('assets')
 @ApiKeyAuth()
 @Controller('v1/workspace/assets')
 export class AssetsController {
-  constructor(private readonly assets: AssetsService) {}
+  constructor(
+    private readonly assets: AssetsService,
+    private readonly imports: AssetImports,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'List assets, newest first: images at once, video and audio once their duration is known' })
@@ -22,6 +28,33 @@ export class AssetsController {
   @ApiErrors(422)
   list(@CurrentWorkspace() ws: Workspace, @Query() query: ListAssetsDto) {
     return this.assets.list(ws, { ...query, limit: query.limit ?? PAGE_LIMIT.default });
+  }
+
+  @Post()
+  @RateLimit('task_submit')
+  @ApiIdempotencyKey()
+  @ApiOperation({
+    summary: 'Create an asset from a public URL',
+    description:
+      'The service downloads the file (its network rules apply: no private addresses; at most the upload size limit), probes and stores it, then answers with the `present` asset and its `source_url`. A URL already stored in this workspace (by this route or `ingest_external`) is answered at once with 200. Sends `asset.ready` when a copy is made.',
+  })
+  @ApiOk(201, AssetDetailDto, 'The new asset, stored and probed')
+  @ApiOk(200, AssetDetailDto, 'The URL was already stored, or a replay of the same Idempotency-Key')
+  @ApiErrors(409, 413, 422, 429)
+  async import(
+    @CurrentWorkspace() ws: Workspace,
+    @Body() body: ImportAssetDto,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    // A caller that hangs up stops the download.
+    const hungUp = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) hungUp.abort();
+    });
+    const outcome = await this.imports.importFromUrl(ws, body, idempotencyKey, hungUp.signal);
+    res.status(outcome.created ? 201 : 200);
+    return outcome.body;
   }
 
   @Get(':asset_id')

@@ -4,6 +4,7 @@ import { AbandonedAssets } from './abandoned-assets';
 import { AssetProbeWorker } from './asset-probe.worker';
 import { AssetRepository } from './asset.repository';
 import { AssetUrls } from './asset-urls';
+import { AssetImports } from './asset-imports.service';
 import { AssetsController } from './assets.controller';
 import { AssetsService } from './assets.service';
 import { ExternalCopies } from './external-copies.service';
@@ -27,8 +28,8 @@ export class AssetsModule {
       module: AssetsModule,
       imports: [JobsModule],
       controllers: servesApi ? [AssetsController] : [],
-      providers: [AssetRepository, AssetUrls, AssetsService, MediaIntake, ExternalCopies, IngestWorker, AssetProbeWorker, AbandonedAssets],
-      exports: [AssetRepository, AssetUrls, AssetsService, MediaIntake],
+      providers: [AssetRepository, AssetUrls, AssetsService, AssetImports, MediaIntake, ExternalCopies, IngestWorker, AssetProbeWorker, AbandonedAssets],
+      exports: [AssetRepository, AssetUrls, AssetsService, AssetImports, MediaIntake],
     };
     AssetsModule.byRole.set(servesApi, module);
     return module;

@@ -15,7 +15,7 @@ import { Asset, AssetKind } from './asset.entity';
 import { AssetRepository } from './asset.repository';
 import { assetStorageKey } from './asset-storage-key';
 import { probeAsset } from './probe-asset';
-import { sourceFailureOf } from './source-failure';
+import { SourceFailure, sourceFailureOf } from './source-failure';
 
 /** A copier renews its claim this often; a claim not renewed for LEASE_SECONDS is taken over. */
 const LEASE_SECONDS = 60;
@@ -23,8 +23,12 @@ const LEASE_RENEW_MS = 20_000;
 /** How often a job waiting on another job's copy of the same URL looks again. */
 const WAIT_POLL_MS = 500;
 
-/** A copy that cannot succeed: the job fails with this code. */
-export class IngestFailure extends JobFailure<'ingest_failed' | 'codec_unsupported'> {}
+/** A copy that cannot succeed: the job fails with this code; `source` says why the download failed, when it did. */
+export class IngestFailure extends JobFailure<'ingest_failed' | 'codec_unsupported'> {
+  constructor(code: 'ingest_failed' | 'codec_unsupported', message: string, readonly source?: SourceFailure) {
+    super(code, message);
+  }
+}
 
 /**
  * Stored copies of external files, one per URL per workspace (`ingest_external`). The asset row is
@@ -71,7 +75,7 @@ export class ExternalCopies {
     return this.assets.takeOverLapsedCopy(assetId, LEASE_SECONDS);
   }
 
-  /** Download (guarded fetcher, 5 GiB cap) → probe → store → present. */
+  /** Download (guarded fetcher, capped as an upload is: UPLOAD_MAX_BYTES) → probe → store → present. */
   private async copy(asset: Asset, source: ExternalSource, signal: AbortSignal): Promise<Asset> {
     const renew = setInterval(() => {
       this.assets.renewCopyLease(asset.id, LEASE_SECONDS).catch(() => undefined); // a missed renewal only risks a second copier, never a wrong result
@@ -83,10 +87,11 @@ export class ExternalCopies {
       await mkdir(workDir, { recursive: true });
       let download;
       try {
-        download = await this.fetcher.downloadToFile(source.url, file, { signal });
+        download = await this.fetcher.downloadToFile(source.url, file, { signal, maxBytes: this.config.storage.uploadMaxBytes });
       } catch (error) {
         signal.throwIfAborted();
-        throw new IngestFailure('ingest_failed', `${sourceFailureOf(error, source.pointer).message}; it was not copied into storage`);
+        const failure = sourceFailureOf(error, source.pointer);
+        throw new IngestFailure('ingest_failed', `${failure.message}; it was not copied into storage`, failure);
       }
       if (isWebPage(download.contentType)) {
         throw new IngestFailure('ingest_failed', `The source at ${source.pointer} is a web page (${download.contentType}), not a media file; it was not copied into storage`);

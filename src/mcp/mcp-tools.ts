@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import { Injectable, Logger, Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { AssetImports } from '../assets/asset-imports.service';
+import { ImportAssetDto } from '../assets/dto/import-asset.dto';
 import { BrandKitsService } from '../brand-kits/brand-kits.service';
 import { CreateBrandKitDto, ListBrandKitsDto } from '../brand-kits/dto/brand-kit.dto';
 import { ApiError, errorBody } from '../common/errors/api-error';
@@ -243,6 +245,21 @@ export class McpTools {
         run: async (args, caller) => {
           const body = (await this.pipe.transform(args.request, { type: 'body', metatype: CreateUploadDto })) as CreateUploadDto;
           return ok((await this.service(UploadsService).reserve(caller.workspace, body)) as unknown as Args);
+        },
+      },
+      {
+        name: 'upload_from_url',
+        title: 'Upload a file from a URL',
+        description:
+          'POST /v1/workspace/assets: the service downloads the file at `request.url` (public addresses only; the upload size limit applies), probes and stores it, and returns the `present` asset with its `source_url` for render and transcribe requests. A URL this workspace already stored is answered at once.',
+        inputSchema: op(['post', '/v1/workspace/assets'], {
+          properties: { idempotency_key: { type: 'string', maxLength: 255, description: 'Same key + same request replays the first answer' } },
+        }),
+        run: async (args, caller) => {
+          await this.limit('task_submit', caller);
+          const body = (await this.pipe.transform(args.request, { type: 'body', metatype: ImportAssetDto })) as ImportAssetDto;
+          const outcome = await this.service(AssetImports).importFromUrl(caller.workspace, body, args.idempotency_key as string | undefined, caller.signal);
+          return ok(outcome.body as unknown as Args);
         },
       },
       {

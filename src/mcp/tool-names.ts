@@ -13,6 +13,7 @@ export const MCP_TOOL_NAMES = [
   'list_tasks',
   'cancel_job',
   'create_upload',
+  'upload_from_url',
   'transcribe',
   'get_transcript',
   'get_captions',

@@ -1,5 +1,13 @@
+import * as path from 'node:path';
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { PROJECT_ROOT } from '../config/paths';
 import type { SkillSummary } from './skills.service';
+
+/** Where `npm run build` (scripts/write-llms-txt.js) writes llms.txt and llms-full.txt. */
+export const LLMS_DIR = path.join(PROJECT_ROOT, 'dist', 'llms');
+
+/** Stands for the deployment's public URL in the built files; the service replaces it when serving. */
+export const LLMS_BASE_URL_TOKEN = '@@VRS_PUBLIC_BASE_URL@@';
 
 type Schema = Record<string, unknown>;
 

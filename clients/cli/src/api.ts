@@ -29,6 +29,8 @@ export interface Api {
   /** Streams the artifact of a completed render to `file`; returns its size. */
   download(id: string, file: string): Promise<number>;
   uploadFile(file: string, contentType?: string): Promise<UploadedAsset>;
+  /** POST /v1/workspace/assets: the service downloads, probes and stores the file; answers the asset. */
+  uploadUrl(url: string, idempotencyKey?: string): Promise<Record<string, unknown> & { source_url: string; content_type: string; size_bytes: number | null }>;
   transcribe(body: unknown): Promise<Job>;
   captions(id: string, format: 'srt' | 'vtt'): Promise<string>;
   listProjects(): Promise<Record<string, unknown>>;

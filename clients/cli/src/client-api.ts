@@ -109,6 +109,14 @@ export function createApi(settings: Settings): Api {
         }
         return { ...slot, content_type: type, bytes: bytes.byteLength };
       }),
+    uploadUrl: (url, idempotencyKey) =>
+      call(async () => {
+        const answer = await api.POST('/v1/workspace/assets', {
+          body: { url },
+          params: { header: idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey } },
+        });
+        return unwrap(answer) as unknown as Record<string, unknown> & { source_url: string; content_type: string; size_bytes: number | null };
+      }),
     transcribe: (body) => call(async () => unwrap(await api.POST('/v1/tasks/transcribe', { body: body as never })) as unknown as Job),
     captions: (id, format) =>
       call(async () => unwrap(await api.GET('/v1/tasks/{id}/captions', { params: { path: { id }, query: { format } }, parseAs: 'text' })) as unknown as string),

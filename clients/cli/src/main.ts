@@ -22,7 +22,8 @@ Commands:
          [--scale S]
   status ID [--watch]                    a render_… or task_… job; --watch follows it to the end
   cancel ID                              cancel a queued or running job
-  upload FILE [--content-type TYPE]      upload a local file; prints its source_url
+  upload FILE|URL [--content-type TYPE]  upload a local file, or have the service fetch a public URL;
+                                         waits until the asset is stored and probed, prints its source_url
   transcribe FILE|URL [--wait]           transcribe speech (a local file is uploaded first)
          [--captions srt|vtt] [--out PATH]   with --captions: wait, then print or save captions
   projects list
@@ -152,7 +153,13 @@ async function run(command: string, args: string[], c: Context): Promise<Outcome
       return { body: job, line: `${job.id} ${job.status}` };
     }
     case 'upload': {
-      const asset = await c.api.uploadFile(need(args[0], 'FILE'), c.values['content-type']);
+      const source = need(args[0], 'FILE|URL');
+      if (/^https?:\/\//.test(source)) {
+        const asset = await c.api.uploadUrl(source, c.values['idempotency-key']);
+        say(`Stored ${String(asset.size_bytes)} bytes (${asset.content_type}) from ${source}`);
+        return { body: asset, line: asset.source_url };
+      }
+      const asset = await c.api.uploadFile(source, c.values['content-type']);
       say(`Uploaded ${asset.bytes} bytes (${asset.content_type})`);
       return { body: asset, line: asset.source_url };
     }

@@ -20,16 +20,7 @@ export class IdempotencyService {
     create: () => Promise<T>,
   ): Promise<IdempotentOutcome<T>> {
     if (scope.key === undefined) return { replayed: false, body: await create() };
-    if (!IDEMPOTENCY_KEY_PATTERN.test(scope.key)) {
-      throw ApiError.validation([
-        {
-          type: 'string_pattern_mismatch',
-          loc: ['header', 'idempotency-key'],
-          msg: 'Idempotency-Key must be 1-255 printable ASCII characters without spaces',
-          pointer: '',
-        },
-      ]);
-    }
+    assertKeyShape(scope.key);
     const hash = requestHash(scope.payload);
     const inserted: unknown[] = await tx.query(
       `INSERT INTO idempotency_keys (workspace_id, scope, key, request_hash) VALUES ($1, $2, $3, $4)
@@ -55,6 +46,37 @@ export class IdempotencyService {
     );
     return { replayed: false, body };
   }
+
+  /**
+   * The earlier answer to this key, read before work that cannot sit inside a transaction (a
+   * download): null when the key is new or absent; a 409 when it was used with another body.
+   * `run` afterwards still decides races between two first uses.
+   */
+  async peek<T>(db: EntityManager, scope: { workspaceId: string; scope: string; key: string | undefined; payload: unknown }): Promise<T | null> {
+    if (scope.key === undefined) return null;
+    assertKeyShape(scope.key);
+    const [existing]: { request_hash: string; response_body: T | null }[] = await db.query(
+      `SELECT request_hash, response_body FROM idempotency_keys WHERE workspace_id = $1 AND scope = $2 AND key = $3`,
+      [scope.workspaceId, scope.scope, scope.key],
+    );
+    if (!existing) return null;
+    if (existing.request_hash !== requestHash(scope.payload)) {
+      throw new ApiError('conflict', 'This Idempotency-Key was already used with a different request body', { idempotency_key: scope.key });
+    }
+    return existing.response_body;
+  }
+}
+
+function assertKeyShape(key: string): void {
+  if (IDEMPOTENCY_KEY_PATTERN.test(key)) return;
+  throw ApiError.validation([
+    {
+      type: 'string_pattern_mismatch',
+      loc: ['header', 'idempotency-key'],
+      msg: 'Idempotency-Key must be 1-255 printable ASCII characters without spaces',
+      pointer: '',
+    },
+  ]);
 }
 
 /** Hash of the body with object keys sorted, so key order does not make two bodies differ. */

@@ -795,7 +795,11 @@ export interface paths {
         /** List assets, newest first: images at once, video and audio once their duration is known */
         get: operations["AssetsController_list"];
         put?: never;
-        post?: never;
+        /**
+         * Create an asset from a public URL
+         * @description The service downloads the file (its network rules apply: no private addresses; at most the upload size limit), probes and stores it, then answers with the `present` asset and its `source_url`. A URL already stored in this workspace (by this route or `ingest_external`) is answered at once with 200. Sends `asset.ready` when a copy is made.
+         */
+        post: operations["AssetsController_import"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1199,6 +1203,14 @@ export interface components {
         Health: {
             /** @enum {string} */
             status: "ok";
+        };
+        ImportAsset: {
+            /**
+             * Format: uri
+             * @description Public http(s) URL of a video, audio or image file; fetched by the service under its network rules (no private addresses)
+             * @example https://example.com/intro.mp4
+             */
+            url: string;
         };
         Job: {
             /** Format: date-time */
@@ -4514,6 +4526,7 @@ export type SchemaDryRun = components['schemas']['DryRun'];
 export type SchemaErrorBody = components['schemas']['ErrorBody'];
 export type SchemaErrorEnvelope = components['schemas']['ErrorEnvelope'];
 export type SchemaHealth = components['schemas']['Health'];
+export type SchemaImportAsset = components['schemas']['ImportAsset'];
 export type SchemaJob = components['schemas']['Job'];
 export type SchemaJobError = components['schemas']['JobError'];
 export type SchemaJobOutput = components['schemas']['JobOutput'];
@@ -8108,6 +8121,120 @@ export interface operations {
             /** @description Invalid request; `details.errors` lists each problem */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AssetsController_import: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key and same body replays the first response (status 200); same key, other body is a 409 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportAsset"];
+            };
+        };
+        responses: {
+            /** @description The URL was already stored, or a replay of the same Idempotency-Key */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetDetail"];
+                };
+            };
+            /** @description The new asset, stored and probed */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetDetail"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed for this key or account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the resource state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Invalid request; `details.errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Rate limited; retry after `Retry-After` seconds
+             *
+             *     Rate limited; retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
