@@ -24,7 +24,11 @@ module.exports = {
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   // Fails a test file whose app sent a response the OpenAPI document does not describe.
   setupFilesAfterEnv: ['<rootDir>/test/setup/contract-check.ts'],
-  testTimeout: 60000,
+  // Two files at a time: much of an e2e file's time is waiting (app start, queue, webhooks, the
+  // browser), so a second file fills the other core; each file has its own database, data folder,
+  // ports and app, so they cannot meet. A long test may take twice its solo time while sharing.
+  maxWorkers: 2,
+  testTimeout: 120000,
   // Chromium and pg pools close asynchronously after the last test; never let CI wait on them.
   forceExit: true,
 };
