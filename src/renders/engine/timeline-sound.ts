@@ -8,10 +8,11 @@ import { timelineSoundPlan } from './timeline-sound-plan';
 const execFileAsync = promisify(execFile);
 
 /**
- * Source codecs whose decoding by ffmpeg was compared with the browser's: PCM identical, AAC and
- * Opus within −69 dB (16-bit PCM; other PCM formats untested) (test/timeline-sound.e2e-spec.ts covers PCM and AAC). MP3 is not among them:
- * the browser does not skip the encoder delay as ffmpeg does, so its sound is shifted by a few
- * hundred samples. A source in another codec falls back to Remotion's audio pass.
+ * Source codecs whose decoding by ffmpeg was compared with the browser's: 16-bit PCM identical,
+ * AAC and Opus within −69 dB (test/timeline-sound.e2e-spec.ts covers PCM and AAC). MP3 is not
+ * among them: the browser does not skip the encoder delay as ffmpeg does, so its sound is shifted
+ * by a few hundred samples. Other PCM formats were not compared. Anything else falls back to
+ * Remotion's audio pass.
  */
 const MATCHING_CODECS = new Set(['pcm_s16le', 'aac', 'opus']);
 /** Channel layouts the browser's down-mix and ours agree on. */
