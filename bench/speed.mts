@@ -4,6 +4,9 @@
 // shipped ("after"). Prints wall time (submit → completed), × real time, CPU seconds of the whole
 // process tree (Node, Chromium, ffmpeg), the path taken and frames drawn, and the after/before
 // ratios. Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded one.
+// The sound case renders a short held slideshow twice, its sound once by Remotion's audio pass in
+// the browser ("before": RENDER_MIX_SOUND off) and once mixed by ffmpeg ("after"), and prints the
+// audio stage seconds of each (jobs.diagnostics.stage_seconds.audio).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -102,7 +105,10 @@ async function renderThroughService(request: object) {
     const job = (await call('GET', `/v1/renders/${submitted.body.id}`, undefined, key)).body;
     if (job.status === 'completed') {
       const { rows } = await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [job.id]);
-      return { seconds: job.output.duration as number, diagnostics: rows[0].diagnostics as { render_path: string; frames_drawn: number } };
+      return {
+        seconds: job.output.duration as number,
+        diagnostics: rows[0].diagnostics as { render_path: string; frames_drawn: number; sound_path?: string; stage_seconds?: { audio: number } },
+      };
     }
     if (job.status === 'failed' || job.status === 'cancelled') throw new Error(JSON.stringify(job.error));
     await new Promise((r) => setTimeout(r, 50));
@@ -121,6 +127,14 @@ const slideshow = {
     { type: 'audio', source_url: `${filesUrl}/music.wav`, volume: 0.5 },
   ],
   transitions: Array.from({ length: 9 }, (_, i) => ({ type: 'cross_dissolve', from_id: `p${i}`, to_id: `p${i + 1}`, duration: 0.5 })),
+};
+
+/** The slideshow's first ten seconds: four pictures, their titles, the music. */
+const slideshowShort = {
+  ...slideshow,
+  duration: 10,
+  elements: slideshow.elements.filter((e) => !('id' in e) || Number(e.id!.slice(1)) < 4).filter((e) => e.type !== 'text' || (e as { time: number }).time < 10),
+  transitions: slideshow.transitions.slice(0, 3),
 };
 
 const presets = ['fade_letters', 'word_pop', 'typewriter', 'rise_words'];
@@ -154,6 +168,25 @@ await renderThroughService({ ...slideshow, width: 320, height: 180, elements: sl
 
 const load = loadavg()[0];
 const rows: string[][] = [];
+const soundRows: string[][] = [];
+const soundLabel = 'sound of a held slideshow 10 s 1080p30';
+if (!only.length || only.some((word) => soundLabel.includes(word))) {
+  const runs: { audio: number; wall: number; path: string }[] = [];
+  for (const mix of [false, true]) {
+    config.render.mixSound = mix;
+    const started = performance.now();
+    const result = await renderThroughService(slideshowShort);
+    runs.push({ audio: result.diagnostics.stage_seconds?.audio ?? NaN, wall: (performance.now() - started) / 1000, path: result.diagnostics.sound_path ?? '–' });
+  }
+  runs.forEach((r, i) => {
+    soundRows.push([
+      `${soundLabel} — ${i === 0 ? 'before' : 'after'}`,
+      r.path, r.audio.toFixed(2), r.wall.toFixed(1), i === 1 ? `${(r.audio / runs[0].audio).toFixed(3)} / ${(r.wall / runs[0].wall).toFixed(2)}` : '',
+    ]);
+    console.error(`done: ${soundRows.at(-1)!.join(' | ')}`);
+  });
+  config.render.mixSound = true;
+}
 for (const [label, request, compare] of cases) {
   if (only.length && !only.some((word) => label.includes(word))) continue;
   const runs: { wall: number; cpu: number; path: string; drawn: number; media: number }[] = [];
@@ -192,4 +225,13 @@ console.log(`load average at start: ${load.toFixed(1)} (${new Date().toISOString
 console.log(fmt(header));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const line of rows) console.log(fmt(line));
+if (soundRows.length) {
+  const soundHeader = ['case', 'sound path', 'audio stage s', 'render wall s', 'after/before audio / wall'];
+  const soundWidths = soundHeader.map((h, i) => Math.max(h.length, ...soundRows.map((l) => l[i].length)));
+  const soundFmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(soundWidths[i])).join(' | ')} |`;
+  console.log('');
+  console.log(soundFmt(soundHeader));
+  console.log(`|${soundWidths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const line of soundRows) console.log(soundFmt(line));
+}
 process.exit(0);

@@ -60,7 +60,7 @@ describe('render paths (through the REST API)', () => {
     }, 120_000);
     // b starts 0.5 s before a ends: 3 s in all; the dissolve runs from 1.0 s to 1.5 s.
     const report = await diagnostics(job.id);
-    expect(report).toMatchObject({ render_path: 'held_frames', frames_total: 90, stage_seconds: { draw: expect.any(Number), audio: expect.any(Number), encode: expect.any(Number) } });
+    expect(report).toMatchObject({ render_path: 'held_frames', frames_total: 90, sound_path: 'ffmpeg', stage_seconds: { draw: expect.any(Number), audio: expect.any(Number), encode: expect.any(Number) } });
     expect(report.frames_drawn).toBeLessThan(30);
     const probed = await probe(file);
     const video = probed.streams.find((stream) => stream.codec_type === 'video')!;

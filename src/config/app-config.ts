@@ -92,6 +92,11 @@ export interface RenderConfig {
    * (`RENDER_HOLD_FRAMES`, default true; false sends every render through the browser frame by frame).
    */
   holdFrames: boolean;
+  /**
+   * Mix a held render's sound with ffmpeg from the resolved timeline instead of Remotion's
+   * audio-only pass (`RENDER_MIX_SOUND`, default true; false always uses the browser's pass).
+   */
+  mixSound: boolean;
 }
 
 export class ConfigError extends Error {
@@ -172,6 +177,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     heartbeatSeconds: int('JOB_HEARTBEAT_SECONDS', 30, 10, 3600),
     superviseSeconds: int('JOB_SUPERVISE_SECONDS', 30, 1, 3600),
     holdFrames: oneOf('RENDER_HOLD_FRAMES', ['true', 'false'] as const, 'true') === 'true',
+    mixSound: oneOf('RENDER_MIX_SOUND', ['true', 'false'] as const, 'true') === 'true',
   };
 
   const gcsBucket = str('GCS_BUCKET');

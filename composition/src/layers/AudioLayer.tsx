@@ -2,9 +2,7 @@ import { Audio } from '@remotion/media';
 import type React from 'react';
 import { useContext } from 'react';
 import { useVideoConfig } from 'remotion';
-import { fadeMultiplier } from '../animation';
-import { transitionVolume } from '../motion/element-style';
-import { duckGain } from '../motion/ducking';
+import { mediaVolumeAt } from '../motion/media-volume';
 import { AudibleContext } from '../motion/motion-blur';
 import { RemappedMedia } from '../motion/remapped-media';
 import type { ResolvedAudio } from '../schema';
@@ -21,7 +19,7 @@ export const AudioLayer: React.FC<{ element: ResolvedAudio; src: string }> = ({ 
       trimAfter={element.trimAfter}
       playbackRate={element.playbackRate}
       muted={element.volume === 0 || !audible}
-      volume={(frame) => element.volume * fadeMultiplier(frame, element) * transitionVolume(element, frame, fps) * duckGain(element.duck, (element.from + frame) / fps)}
+      volume={(frame) => mediaVolumeAt(element, frame, fps)}
     />
   );
 };

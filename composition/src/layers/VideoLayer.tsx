@@ -2,10 +2,8 @@ import { Video } from '@remotion/media';
 import type React from 'react';
 import { useContext } from 'react';
 import { useVideoConfig } from 'remotion';
-import { fadeMultiplier } from '../animation';
 import { useGradeEffects } from '../look/context';
-import { transitionVolume } from '../motion/element-style';
-import { duckGain } from '../motion/ducking';
+import { mediaVolumeAt } from '../motion/media-volume';
 import { AudibleContext } from '../motion/motion-blur';
 import { RemappedMedia } from '../motion/remapped-media';
 import type { ResolvedVideo } from '../schema';
@@ -28,7 +26,7 @@ export const VideoLayer: React.FC<{ element: ResolvedVideo; src: string }> = ({ 
           trimAfter={element.trimAfter}
           playbackRate={element.playbackRate}
           muted={element.volume === 0 || !audible}
-          volume={(frame) => element.volume * fadeMultiplier(frame, element) * transitionVolume(element, frame, fps) * duckGain(element.duck, (element.from + frame) / fps)}
+          volume={(frame) => mediaVolumeAt(element, frame, fps)}
           objectFit="cover"
           effects={effects}
           style={{ width: '100%', height: '100%', display: 'block' }}

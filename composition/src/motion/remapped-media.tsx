@@ -1,10 +1,8 @@
 import { Audio, Video } from '@remotion/media';
 import type React from 'react';
 import { getRemotionEnvironment, Sequence, useCurrentFrame, useVideoConfig } from 'remotion';
-import { fadeMultiplier } from '../animation';
 import type { ResolvedAudio, ResolvedVideo } from '../schema/resolve';
-import { duckGain } from './ducking';
-import { transitionVolume } from './element-style';
+import { mediaVolumeAt } from './media-volume';
 import { sourceSeconds } from './time-remap';
 
 /**
@@ -27,8 +25,7 @@ export const RemappedMedia: React.FC<{
   const start = sourceSeconds(element, first / fps, fps);
   const end = sourceSeconds(element, (first + step) / fps, fps);
   const rate = ((end - start) * fps) / step;
-  const volume = (local: number) =>
-    element.volume * fadeMultiplier(first + local, element) * transitionVolume(element, first + local, fps) * duckGain(element.duck, (element.from + first + local) / fps);
+  const volume = (local: number) => mediaVolumeAt(element, first + local, fps);
   return (
     <Sequence key={first} from={first} durationInFrames={step} layout="none">
       {element.type === 'video' ? (

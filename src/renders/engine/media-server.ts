@@ -37,6 +37,13 @@ export class MediaServer {
     return { urls, unmount: () => this.mounts.delete(prefix) };
   }
 
+  /** The file behind a URL `mount` returned, while it is mounted; else null. */
+  fileAt(url: string): string | null {
+    if (!this.baseUrl || !url.startsWith(`${this.baseUrl}/`)) return null;
+    const [prefix, name] = url.slice(this.baseUrl.length + 1).split('/');
+    return this.mounts.get(prefix)?.get(name)?.file ?? null;
+  }
+
   async stop(): Promise<void> {
     const server = this.server;
     this.server = null;

@@ -12,6 +12,7 @@ import { ensureCompositionBundle } from './composition-bundle';
 import { encodeHeldFrames, HELD_FRAMES_MAX_SHARE } from './held-frames';
 import { MediaServer } from './media-server';
 import { OutputPlan } from './output-formats';
+import { mixTimelineSound } from './timeline-sound';
 import { Metrics } from '../../metrics/metrics';
 
 export type RenderStage = 'compositing' | 'encoding';
@@ -26,7 +27,13 @@ export interface RenderReport {
   frames_drawn: number;
   /** Held path: seconds spent drawing, mixing the sound and encoding. */
   stage_seconds?: { draw: number; audio: number; encode: number };
+  /** Held path with sound: who mixed it (`soundTrack`), and why not ffmpeg when it did not. */
+  sound_path?: SoundPath;
+  sound_fallback?: string;
 }
+
+/** `ffmpeg`: mixed from the resolved timeline (timeline-sound.ts); `browser`: Remotion's audio-only render. */
+export type SoundPath = 'ffmpeg' | 'browser';
 
 export interface RenderArgs {
   props: CompositionProps;
@@ -126,9 +133,9 @@ export class RemotionRenderer implements OnModuleDestroy {
       const held = this.heldFramesPlan(args);
       if (held) {
         const renderStarted = performance.now();
-        const stageSeconds = await this.renderHeld(args, held, cancelSignal);
+        const { stageSeconds, sound } = await this.renderHeld(args, held, cancelSignal);
         this.metrics.videoRendered(resolved.durationInFrames, (performance.now() - renderStarted) / 1000);
-        return { render_path: 'held_frames', frames_total: held.durationInFrames, frames_drawn: held.frames.length, stage_seconds: stageSeconds };
+        return { render_path: 'held_frames', frames_total: held.durationInFrames, frames_drawn: held.frames.length, stage_seconds: stageSeconds, ...sound };
       }
       // AAC: Remotion muxes a raw AAC stream without the encoder-delay edit list, so the sound
       // would play ~43 ms late. It hands over the mix as WAV instead and ffmpeg encodes and muxes
@@ -198,8 +205,8 @@ export class RemotionRenderer implements OnModuleDestroy {
     args: RenderArgs,
     held: ReturnType<typeof drawnFrames>,
     cancelSignal: ReturnType<Awaited<typeof import('@remotion/renderer')>['makeCancelSignal']>['cancelSignal'],
-  ): Promise<NonNullable<RenderReport['stage_seconds']>> {
-    const { renderFrames, renderMedia } = await import('@remotion/renderer');
+  ): Promise<{ stageSeconds: NonNullable<RenderReport['stage_seconds']>; sound: Awaited<ReturnType<RemotionRenderer['soundTrack']>> | null }> {
+    const { renderFrames } = await import('@remotion/renderer');
     const clock = stopwatch();
     const [serveUrl, browser] = await Promise.all([this.serveUrl(), this.openBrowser()]);
     const inputProps = args.props as unknown as Record<string, unknown>;
@@ -234,9 +241,7 @@ export class RemotionRenderer implements OnModuleDestroy {
     await Promise.all(writes);
     const draw = clock();
     const audioPath = path.join(workDir, 'audio.wav');
-    if (args.resolved.hasAudio && args.plan.kind === 'video' && args.plan.audioCodec) {
-      await renderMedia({ ...common, codec: 'wav', outputLocation: audioPath, overwrite: true });
-    }
+    const sound = args.resolved.hasAudio && args.plan.kind === 'video' && args.plan.audioCodec ? await this.soundTrack({ ...args, outputPath: audioPath }) : null;
     const audio = clock();
     args.onProgress('encoding', 0.75);
     const videoPath = withSuffix(args.outputPath, '.video');
@@ -249,7 +254,58 @@ export class RemotionRenderer implements OnModuleDestroy {
     });
     await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
     args.onProgress('encoding', 1);
-    return { draw, audio, encode: clock() };
+    return { stageSeconds: { draw, audio, encode: clock() }, sound };
+  }
+
+  /**
+   * The whole timeline's sound as a 48 kHz stereo 16-bit WAV at `outputPath`, sample for sample
+   * what Remotion's audio-only render makes: mixed by ffmpeg from the resolved timeline when it
+   * can match it (timeline-sound.ts), else that render (it seeks every frame in the browser).
+   * `via` forces one way (tests, measurements).
+   */
+  async soundTrack(
+    args: Pick<RenderArgs, 'props' | 'resolved' | 'outputPath' | 'signal'>,
+    via?: SoundPath,
+  ): Promise<{ sound_path: SoundPath; sound_fallback?: string }> {
+    let fallback: string | undefined;
+    if (via === 'ffmpeg' || (via === undefined && this.config.render.mixSound)) {
+      const sources = args.props.sources ?? {};
+      const mixed = await mixTimelineSound({
+        props: args.props,
+        resolved: args.resolved,
+        fileOf: (url) => (sources[url] ? this.mediaServer.fileAt(sources[url]) : null),
+        outputPath: args.outputPath,
+        signal: args.signal,
+      });
+      if (mixed.ok) return { sound_path: 'ffmpeg' };
+      if (via === 'ffmpeg') throw new Error(`The timeline's sound cannot be mixed without the browser: ${mixed.reason}`);
+      fallback = mixed.reason;
+    }
+    const { renderMedia, makeCancelSignal } = await import('@remotion/renderer');
+    const [serveUrl, browser] = await Promise.all([this.serveUrl(), this.openBrowser()]);
+    const inputProps = args.props as unknown as Record<string, unknown>;
+    const { cancelSignal, cancel } = makeCancelSignal();
+    const onAbort = () => cancel();
+    args.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      await renderMedia({
+        composition: compositionOf(args.resolved, inputProps),
+        serveUrl,
+        inputProps,
+        codec: 'wav',
+        outputLocation: args.outputPath,
+        overwrite: true,
+        concurrency: this.config.render.concurrency === 1 ? 1 : null,
+        puppeteerInstance: browser,
+        browserExecutable: this.config.render.browserExecutable,
+        chromiumOptions: CHROMIUM_OPTIONS,
+        cancelSignal,
+        logLevel: 'error',
+      });
+    } finally {
+      args.signal.removeEventListener('abort', onAbort);
+    }
+    return { sound_path: 'browser', ...(fallback ? { sound_fallback: fallback } : {}) };
   }
 
   /**

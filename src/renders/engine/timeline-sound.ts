@@ -1,0 +1,121 @@
+import { execFile, spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import type { CompositionProps, ResolvedRequest } from '../../../composition/src/schema';
+import { clipSourceSamples, clipTrack, DecodedSpan, mixTracks, SOUND_CHANNELS, SOUND_SAMPLE_RATE, SoundTrack } from './browser-sound-rules';
+import { timelineSoundPlan } from './timeline-sound-plan';
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * Source codecs whose decoding by ffmpeg was compared with the browser's: 16-bit PCM identical,
+ * AAC and Opus within −69 dB (test/timeline-sound.e2e-spec.ts covers PCM and AAC). MP3 is not
+ * among them: the browser does not skip the encoder delay as ffmpeg does, so its sound is shifted
+ * by a few hundred samples. Other PCM formats were not compared. Anything else falls back to
+ * Remotion's audio pass.
+ */
+const MATCHING_CODECS = new Set(['pcm_s16le', 'aac', 'opus']);
+/** Channel layouts the browser's down-mix and ours agree on. */
+const MATCHING_CHANNELS = new Set([1, 2]);
+
+export type TimelineSoundResult = { ok: true; sampleCount: number } | { ok: false; reason: string };
+
+export interface TimelineSoundArgs {
+  props: Pick<CompositionProps, 'request' | 'media'>;
+  resolved: ResolvedRequest;
+  /** Local file of a request URL (the worker's downloaded copy); null when it has none. */
+  fileOf: (url: string) => string | null;
+  /** Where the 48 kHz stereo 16-bit WAV goes. */
+  outputPath: string;
+  signal: AbortSignal;
+}
+
+/**
+ * The whole timeline's sound as the WAV Remotion's audio-only render makes (same samples, same
+ * length), made by ffmpeg decoding each source span once and the mix of browser-sound-rules.ts,
+ * without a browser. `ok: false` with the reason when it cannot match (the caller then uses
+ * Remotion's pass); nothing is written then.
+ */
+export async function mixTimelineSound(args: TimelineSoundArgs): Promise<TimelineSoundResult> {
+  const plan = timelineSoundPlan(args.props, args.resolved);
+  if (!plan.ok) return plan;
+  const { fps } = plan;
+  const streams = new Map<string, AudioStream | null>();
+  for (const clip of plan.clips) {
+    if (streams.has(clip.src)) continue;
+    const file = args.fileOf(clip.src);
+    if (!file) return { ok: false, reason: `no local copy of ${clip.src}` };
+    const stream = await probeAudio(file, args.signal);
+    if (stream && !MATCHING_CODECS.has(stream.codec)) return { ok: false, reason: `sound in ${stream.codec}` };
+    if (stream && !MATCHING_CHANNELS.has(stream.channels)) return { ok: false, reason: `sound with ${stream.channels} channels` };
+    streams.set(clip.src, stream);
+  }
+  const tracks: SoundTrack[] = [];
+  for (const clip of plan.clips) {
+    const stream = streams.get(clip.src);
+    if (!stream) continue; // no sound in the source: the browser finds none either
+    const samples = clipSourceSamples(clip, fps, stream.sampleRate);
+    if (!samples) continue;
+    const span = await decodeSpan(args.fileOf(clip.src)!, stream, samples, args.signal);
+    const track = clipTrack(clip, fps, span);
+    if (track) tracks.push(track);
+  }
+  const mix = mixTracks(tracks, plan.durationInFrames, fps);
+  await writeFile(args.outputPath, wavFile(mix));
+  return { ok: true, sampleCount: mix.length / SOUND_CHANNELS };
+}
+
+interface AudioStream {
+  codec: string;
+  sampleRate: number;
+  channels: number;
+}
+
+/** The first audio stream (the one `<Audio>`/`<Video>` play), or null. */
+async function probeAudio(file: string, signal: AbortSignal): Promise<AudioStream | null> {
+  const { stdout } = await execFileAsync(
+    'ffprobe',
+    ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=codec_name,sample_rate,channels', '-of', 'json', file],
+    { signal, timeout: 60_000 },
+  );
+  const stream = (JSON.parse(stdout) as { streams?: { codec_name: string; sample_rate: string; channels: number }[] }).streams?.[0];
+  return stream ? { codec: stream.codec_name, sampleRate: Number(stream.sample_rate), channels: stream.channels } : null;
+}
+
+/** Source samples [first, end) of the first audio stream, 16-bit interleaved, at the source's rate and channels. */
+async function decodeSpan(file: string, stream: AudioStream, [first, end]: [number, number], signal: AbortSignal): Promise<DecodedSpan> {
+  const args = ['-v', 'error', '-nostdin', '-i', file, '-map', '0:a:0', '-af', `atrim=start_sample=${first}:end_sample=${end}`, '-f', 's16le', '-acodec', 'pcm_s16le', '-'];
+  const child = spawn('ffmpeg', args, { signal, stdio: ['ignore', 'pipe', 'pipe'] });
+  const chunks: Buffer[] = [];
+  let errors = '';
+  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2000)));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  if (code !== 0) throw new Error(`ffmpeg could not decode ${file}: ${errors.trim()}`);
+  const bytes = Buffer.concat(chunks);
+  const samples = new Int16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + (bytes.length & ~1)));
+  return { sampleRate: stream.sampleRate, channels: stream.channels, first, samples };
+}
+
+/** A canonical 44-byte-header PCM WAV of interleaved stereo 16-bit samples. */
+function wavFile(samples: Int16Array): Buffer {
+  const dataBytes = samples.length * 2;
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + dataBytes, 4);
+  header.write('WAVE', 8, 'ascii');
+  header.write('fmt ', 12, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(SOUND_CHANNELS, 22);
+  header.writeUInt32LE(SOUND_SAMPLE_RATE, 24);
+  header.writeUInt32LE(SOUND_SAMPLE_RATE * SOUND_CHANNELS * 2, 28);
+  header.writeUInt16LE(SOUND_CHANNELS * 2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(dataBytes, 40);
+  return Buffer.concat([header, Buffer.from(samples.buffer, samples.byteOffset, dataBytes)]);
+}
