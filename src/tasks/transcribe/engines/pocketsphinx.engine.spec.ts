@@ -7,11 +7,10 @@ import { PocketsphinxEngine, spokenWord } from './pocketsphinx.engine';
 /**
  * Accuracy on Debian's pocketsphinx-testdata (real recordings with their reference transcriptions).
  * Measured on this machine (Debian 12, pocketsphinx 0.8+5prealpha, 11 clips, 96 words, 37.2 s):
- * word error rate 37.5 %, real-time factor 0.39 (wall time over audio time, model load included).
- * Recognition is deterministic, so the WER bound is tight; the time bound leaves room for slower CI.
+ * word error rate 37.5 %. Recognition is deterministic, so the bound is tight. Its speed (real-time
+ * factor) is a benchmark, not a test: `npm run bench:transcribe`.
  */
 const WER_BOUND = 0.4;
-const RTF_BOUND = 1.5;
 const DATA = '/usr/share/pocketsphinx/test/data';
 
 /** Word error rate: word-level edit distance over the reference length. */
@@ -44,7 +43,6 @@ describe('PocketsphinxEngine on real recordings (open vocabulary, no grammar)', 
 
   async function recognise(wav: string) {
     const durationSeconds = Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', wav]).toString());
-    const started = performance.now();
     const transcript = await engine.transcribe({
       wavFile: wav,
       durationSeconds,
@@ -56,10 +54,10 @@ describe('PocketsphinxEngine on real recordings (open vocabulary, no grammar)', 
       signal: new AbortController().signal,
       onProgress: () => undefined,
     });
-    return { transcript, durationSeconds, seconds: (performance.now() - started) / 1000 };
+    return { transcript, durationSeconds };
   }
 
-  it('measures word error rate and real-time factor on pocketsphinx-testdata (goforward, cards, librivox)', async () => {
+  it('recognises real recordings within the word error rate bound and with ordered word times (pocketsphinx-testdata: goforward, cards, librivox)', async () => {
     const goforward = path.join(work, 'goforward.wav');
     execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 's16le', '-ar', '16000', '-ac', '1', '-i', path.join(DATA, 'goforward.raw'), goforward]);
     const clips: { wav: string; reference: string[] }[] = [{ wav: goforward, reference: ['go', 'forward', 'ten', 'meters'] }];
@@ -69,14 +67,12 @@ describe('PocketsphinxEngine on real recordings (open vocabulary, no grammar)', 
     let errors = 0;
     let words = 0;
     let audioSeconds = 0;
-    let cpuSeconds = 0;
     for (const clip of clips) {
-      const { transcript, durationSeconds, seconds } = await recognise(clip.wav);
+      const { transcript, durationSeconds } = await recognise(clip.wav);
       const hypothesis = transcript.segments.flat().map((w) => w.text.toLowerCase());
       errors += wordErrors(clip.reference, hypothesis);
       words += clip.reference.length;
       audioSeconds += durationSeconds;
-      cpuSeconds += seconds;
       for (const segment of transcript.segments) {
         segment.forEach((word, i) => {
           expect(word.end).toBeGreaterThan(word.start);
@@ -86,11 +82,9 @@ describe('PocketsphinxEngine on real recordings (open vocabulary, no grammar)', 
       }
     }
     const wer = errors / words;
-    const realTimeFactor = cpuSeconds / audioSeconds;
-    console.log(`pocketsphinx: ${clips.length} clips, ${words} words, ${audioSeconds.toFixed(1)} s of audio: WER ${(wer * 100).toFixed(1)} %, real-time factor ${realTimeFactor.toFixed(2)}`);
+    console.log(`pocketsphinx: ${clips.length} clips, ${words} words, ${audioSeconds.toFixed(1)} s of audio: WER ${(wer * 100).toFixed(1)} %`);
     expect(clips.length).toBe(11);
     expect(wer).toBeLessThanOrEqual(WER_BOUND);
-    expect(realTimeFactor).toBeLessThan(RTF_BOUND);
   });
 
   it('keeps words and drops the markers pocketsphinx interleaves', () => {
