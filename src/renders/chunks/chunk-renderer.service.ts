@@ -6,12 +6,13 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Storage } from '../../infra/storage/storage';
 import { JobFailure } from '../../jobs/job-failure';
+import { Job } from '../../jobs/job.entity';
 import { JobRepository } from '../../jobs/job.repository';
 import { OutputFormat, planOutput } from '../engine/output-formats';
 import { RemotionRenderer } from '../engine/remotion-renderer';
 import { RenderFailure } from '../render-failure';
 import { RenderPipeline } from '../render-pipeline.service';
-import { chunkKey } from './chunked-render.service';
+import { chunkFolder, chunkKey } from './chunked-render.service';
 import { RenderChunkRepository } from './render-chunk.repository';
 
 /**
@@ -96,14 +97,11 @@ export class ChunkRenderer {
       const seconds = Math.round((performance.now() - started) / 10) / 100;
       if (await this.chunks.finish(jobId, index, key, seconds)) return 'done';
       await this.storage.delete(key); // cancelled while finishing
+      await this.discardIfParentEnded(job);
       return 'cancelled';
     } catch (error) {
       if (parentEnded) {
-        // The parent's own worker may be gone too: this chunk's files are not left behind.
-        if (!(await this.jobs.hasStatus(jobId, 'processing'))) {
-          const keys = await this.chunks.cancel(jobId);
-          await Promise.all(keys.map((key) => this.storage.delete(key)));
-        }
+        await this.discardIfParentEnded(job);
         return 'cancelled';
       }
       if (error instanceof JobFailure) {
@@ -120,5 +118,16 @@ export class ChunkRenderer {
       unmount();
       await rm(workDir, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * The parent's own worker may be gone too, or have cleaned up before this chunk stopped: the
+   * job's chunk files are not left behind.
+   */
+  private async discardIfParentEnded(job: Pick<Job, 'workspaceId' | 'id'>): Promise<void> {
+    if (await this.jobs.hasStatus(job.id, 'processing')) return;
+    const keys = await this.chunks.cancel(job.id);
+    await Promise.all(keys.map((key) => this.storage.delete(key)));
+    await this.storage.deleteFolder(chunkFolder(job));
   }
 }

@@ -35,7 +35,7 @@ export function chunkKey(job: Pick<Job, 'workspaceId' | 'id'>, index: number): s
   return `${chunkFolder(job)}${index}.mp4`;
 }
 
-function chunkFolder(job: Pick<Job, 'workspaceId' | 'id'>): string {
+export function chunkFolder(job: Pick<Job, 'workspaceId' | 'id'>): string {
   return `${job.workspaceId}/chunks/${job.id}/`;
 }
 
