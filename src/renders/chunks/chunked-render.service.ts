@@ -32,11 +32,11 @@ export function splitFrames(total: number, size: number): [number, number][] {
 
 /** Where a chunk's file is stored until the join: under the parent's workspace, by job and index. */
 export function chunkKey(job: Pick<Job, 'workspaceId' | 'id'>, index: number): string {
-  return `${chunkFolder(job)}${index}.mp4`;
+  return `${chunkFolder(job)}/${index}.mp4`;
 }
 
 export function chunkFolder(job: Pick<Job, 'workspaceId' | 'id'>): string {
-  return `${job.workspaceId}/chunks/${job.id}/`;
+  return `${job.workspaceId}/chunks/${job.id}`;
 }
 
 /**
