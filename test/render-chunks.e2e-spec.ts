@@ -199,6 +199,34 @@ describe('chunked renders (through the REST API)', () => {
     expect((await probe(file)).streams.find((stream) => stream.codec_type === 'video')!.nb_read_frames).toBe('60');
   }, 300_000);
 
+  it('a retried parent joins the chunks already done without drawing them again', async () => {
+    const submitted = await app.http.post('/v1/renders').set(bearer(key)).send(movingWithTone(2));
+    expect(submitted.status).toBe(202);
+    const id = submitted.body.id as string;
+    // The joined render cannot be stored while a folder stands where it goes: the parent's first
+    // attempt fails after every chunk is done, and the queue retries it.
+    const blocker = path.join(app.dataDir, 'storage', workspaceId, 'renders', `${id}.mp4`);
+    mkdirSync(blocker, { recursive: true });
+    writeFileSync(path.join(blocker, 'in-the-way'), '');
+    await waitFor(
+      async () => (await db.query(`SELECT retry_count FROM pgboss.job WHERE id = (SELECT queue_entry_id FROM jobs WHERE id = $1)`, [id])).rows[0]?.retry_count ?? 0,
+      (retries) => retries >= 1,
+      120_000,
+      100,
+    );
+    rmSync(blocker, { recursive: true, force: true });
+    const job = await waitFor(
+      async () => (await app.http.get(`/v1/renders/${id}`).set(bearer(key)).expect(200)).body,
+      (current) => ['completed', 'failed', 'cancelled'].includes(current.status),
+      120_000,
+      200,
+    );
+    expect({ status: job.status, error: job.error }).toEqual({ status: 'completed', error: null });
+    expect((await db.query('SELECT attempts FROM jobs WHERE id = $1', [id])).rows[0].attempts).toBe(2);
+    expect((await chunkRows(id)).map((row) => [row.state, row.attempts])).toEqual(Array.from({ length: 5 }, () => ['done', 1]));
+    expect(existsSync(chunkFolder(id))).toBe(false);
+  }, 300_000);
+
   it('cancels a chunked render: progress counts the chunks done, pending chunks stop, chunk files go', async () => {
     const submitted = await app.http.post('/v1/renders').set(bearer(key)).send(movingWithTone(5));
     expect(submitted.status).toBe(202);

@@ -29,6 +29,8 @@ import { RemotionRenderer, RenderReport, RenderStage } from './engine/remotion-r
 import { capViolations, renderCost } from './render-cost';
 import { CaptionSources } from './caption-sources';
 import { RenderFailure } from './render-failure';
+import { JobFailure } from '../jobs/job-failure';
+import { JobRepository } from '../jobs/job.repository';
 import { ChunkedRender } from './chunks/chunked-render.service';
 
 export type ProgressReporter = (stage: ProgressStage, percent: number) => void;
@@ -61,6 +63,7 @@ export class RenderPipeline {
     private readonly previews: PreviewRenderer,
     private readonly captions: CaptionSources,
     private readonly chunks: ChunkedRender,
+    private readonly jobs: JobRepository,
   ) {}
 
   async run(job: Job, signal: AbortSignal, report: ProgressReporter): Promise<RenderedArtifact> {
@@ -87,6 +90,8 @@ export class RenderPipeline {
       report('uploading', RENDER_SHARE[1]);
       const key = `${job.workspaceId}/renders/${job.id}.${drawn.extension}`;
       const { size } = await this.storage.putFile(key, drawn.file, drawn.contentType);
+      const diagnostics = 'report' in drawn ? (drawn.report as RenderReport) : undefined;
+      if (diagnostics?.render_path === 'chunks') await this.chunks.discardFiles(job);
       return {
         key,
         output: {
@@ -97,8 +102,13 @@ export class RenderPipeline {
           ...(loudness ? { loudness } : {}),
           ...(Object.keys(soundAnalysis).length > 0 ? { sound_analysis: soundAnalysis } : {}),
         },
-        ...('report' in drawn ? { diagnostics: drawn.report as RenderReport } : {}),
+        ...(diagnostics ? { diagnostics } : {}),
       };
+    } catch (error) {
+      // A split render that ends for good (cancelled, or failing) stops its chunks and leaves no
+      // chunk files; one the queue will retry keeps those done.
+      if (error instanceof JobFailure || !(await this.jobs.hasStatus(job.id, 'processing'))) await this.chunks.abandon(job);
+      throw error;
     } finally {
       unmount();
       await rm(workDir, { recursive: true, force: true });

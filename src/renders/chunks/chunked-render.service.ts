@@ -9,10 +9,9 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { QueueService } from '../../infra/queue/queue.service';
-import { Storage } from '../../infra/storage/storage';
+import { ObjectNotFoundError, Storage } from '../../infra/storage/storage';
 import { JobFailure } from '../../jobs/job-failure';
 import { Job } from '../../jobs/job.entity';
-import { JobRepository } from '../../jobs/job.repository';
 import { muxAacAudio, RemotionRenderer, RenderArgs, RenderReport } from '../engine/remotion-renderer';
 import { RENDER_CHUNK_QUEUE } from './render-chunk-queue';
 import { RenderChunk, RenderChunkRepository } from './render-chunk.repository';
@@ -55,7 +54,6 @@ export class ChunkedRender {
     private readonly queue: QueueService,
     private readonly storage: Storage,
     private readonly renderer: RemotionRenderer,
-    private readonly jobs: JobRepository,
   ) {}
 
   async render(job: Job, args: RenderArgs): Promise<RenderReport> {
@@ -71,38 +69,42 @@ export class ChunkedRender {
       return planned;
     });
     await Promise.all(staleKeys.map((key) => this.storage.delete(key)));
-    try {
-      const done = await this.waitForChunks(job.id, total, signal, (fraction) => args.onProgress('compositing', CHUNKS_SHARE * fraction));
-      const joinStarted = performance.now();
-      const workDir = path.dirname(args.outputPath);
-      const audioPath = path.join(workDir, 'audio.wav');
-      const sound = resolved.hasAudio && plan.kind === 'video' && plan.audioCodec ? await this.renderer.soundTrack({ ...args, outputPath: audioPath }) : null;
-      args.onProgress('encoding', CHUNKS_SHARE);
-      const videoPath = path.join(workDir, 'joined.mp4');
-      await this.join(done, workDir, videoPath, signal);
-      await muxAacAudio(videoPath, audioPath, args.outputPath, signal);
-      await this.storage.deleteFolder(chunkFolder(job));
-      await this.chunks.forgetFiles(job.id);
-      args.onProgress('encoding', 1);
-      return {
-        render_path: 'chunks',
-        frames_total: total,
-        frames_drawn: total,
-        chunks: done.length,
-        chunk_seconds: done.map((chunk) => chunk.renderSeconds ?? 0),
-        join_seconds: Math.round((performance.now() - joinStarted) / 10) / 100,
-        ...(sound ?? {}),
-      };
-    } catch (error) {
-      // The job has ended (cancelled, or failing for good): its chunks stop and their files go.
-      // After any other error the queue retries the job, which reuses the chunks done.
-      if (error instanceof JobFailure || !(await this.jobs.hasStatus(job.id, 'processing'))) await this.abandon(job);
-      throw error;
-    }
+    const done = await this.waitForChunks(job.id, total, signal, (fraction) => args.onProgress('compositing', CHUNKS_SHARE * fraction));
+    const joinStarted = performance.now();
+    const workDir = path.dirname(args.outputPath);
+    const audioPath = path.join(workDir, 'audio.wav');
+    const sound = resolved.hasAudio && plan.kind === 'video' && plan.audioCodec ? await this.renderer.soundTrack({ ...args, outputPath: audioPath }) : null;
+    args.onProgress('encoding', CHUNKS_SHARE);
+    const videoPath = path.join(workDir, 'joined.mp4');
+    await this.join(done, workDir, videoPath, signal);
+    await muxAacAudio(videoPath, audioPath, args.outputPath, signal);
+    args.onProgress('encoding', 1);
+    return {
+      render_path: 'chunks',
+      frames_total: total,
+      frames_drawn: total,
+      chunks: done.length,
+      chunk_seconds: done.map((chunk) => chunk.renderSeconds ?? 0),
+      join_seconds: Math.round((performance.now() - joinStarted) / 10) / 100,
+      ...(sound ?? {}),
+    };
   }
 
-  /** Stops the job's unfinished chunks (their workers see it within a second) and deletes every chunk file. */
+  /**
+   * Once the joined render is stored, its chunk files go (not before: a parent retried after a
+   * failed upload joins the same chunks again). The rows stay as the record of how it was drawn.
+   */
+  async discardFiles(job: Pick<Job, 'workspaceId' | 'id'>): Promise<void> {
+    await this.storage.deleteFolder(chunkFolder(job));
+    await this.chunks.forgetFiles(job.id);
+  }
+
+  /**
+   * Stops the job's unfinished chunks (their workers see it within a second) and deletes every
+   * chunk file; nothing to do for a job that was not split.
+   */
   async abandon(job: Pick<Job, 'workspaceId' | 'id'>): Promise<void> {
+    if (!(await this.chunks.exist(job.id))) return;
     const keys = await this.chunks.cancel(job.id);
     await Promise.all(keys.map((key) => this.storage.delete(key)));
     await this.storage.deleteFolder(chunkFolder(job));
@@ -136,7 +138,13 @@ export class ChunkedRender {
     const files: string[] = [];
     for (const chunk of chunks) {
       const file = path.join(workDir, `chunk-${chunk.index}.mp4`);
-      await this.storage.downloadTo(chunk.outputKey!, file);
+      try {
+        await this.storage.downloadTo(chunk.outputKey!, file);
+      } catch (error) {
+        // Its file is gone: the chunk is drawn again when the queue retries the job.
+        if (error instanceof ObjectNotFoundError) await this.chunks.reset(chunk.jobId, chunk.index);
+        throw error;
+      }
       files.push(file);
     }
     const list = path.join(workDir, 'chunks.txt');

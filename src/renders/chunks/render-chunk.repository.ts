@@ -27,8 +27,9 @@ const COLUMNS = `job_id AS "jobId", index, first_frame AS "firstFrame", last_fra
  * over a dead one's chunk, and a cancel racing a finish cannot both win.
  *
  *   pending ─claim─▶ processing ─finish─▶ done
- *      ▲                │ └──fail──▶ failed (no attempt left, or an error no retry can fix)
- *      └────release─────┘            any unfinished ─cancel─▶ cancelled (the parent ended)
+ *      ▲ ▲              │ └──fail──▶ failed (no attempt left, or an error no retry can fix)
+ *      │ └───release────┘            any unfinished ─cancel─▶ cancelled (the parent ended)
+ *      └────────reset (its file was lost)──────── done
  */
 @Injectable()
 export class RenderChunkRepository {
@@ -54,6 +55,10 @@ export class RenderChunkRepository {
       await tx.query(`UPDATE render_chunks SET state = 'pending', error = NULL WHERE job_id = $1 AND state IN ('failed', 'cancelled')`, [jobId]);
     }
     return { chunks: await tx.query(`SELECT ${COLUMNS} FROM render_chunks WHERE job_id = $1 ORDER BY index`, [jobId]), staleKeys };
+  }
+
+  async exist(jobId: string): Promise<boolean> {
+    return (await this.db.query(`SELECT 1 FROM render_chunks WHERE job_id = $1 LIMIT 1`, [jobId])).length > 0;
   }
 
   list(jobId: string): Promise<RenderChunk[]> {
@@ -108,6 +113,11 @@ export class RenderChunkRepository {
     await this.db.query(`UPDATE render_chunks SET state = 'cancelled', finished_at = now() WHERE job_id = $1 AND state IN ('pending', 'processing')`, [jobId]);
     const rows: { key: string }[] = await this.db.query(`SELECT output_key AS key FROM render_chunks WHERE job_id = $1 AND output_key IS NOT NULL`, [jobId]);
     return rows.map((row) => row.key);
+  }
+
+  /** done → pending: its stored file was lost, so it is drawn again. */
+  async reset(jobId: string, index: number): Promise<void> {
+    await this.db.query(`UPDATE render_chunks SET state = 'pending', output_key = NULL WHERE job_id = $1 AND index = $2 AND state = 'done'`, [jobId, index]);
   }
 
   /** Once joined, the chunk files are gone; the rows stay as the record of how the job was drawn. */
