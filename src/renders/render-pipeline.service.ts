@@ -31,6 +31,7 @@ import { CaptionSources } from './caption-sources';
 import { RenderFailure } from './render-failure';
 import { JobFailure } from '../jobs/job-failure';
 import { JobRepository } from '../jobs/job.repository';
+import { RENDER_RETRY_LIMIT } from './render-queue';
 import { ChunkedRender } from './chunks/chunked-render.service';
 
 export type ProgressReporter = (stage: ProgressStage, percent: number) => void;
@@ -105,9 +106,10 @@ export class RenderPipeline {
         ...(diagnostics ? { diagnostics } : {}),
       };
     } catch (error) {
-      // A split render that ends for good (cancelled, or failing) stops its chunks and leaves no
-      // chunk files; one the queue will retry keeps those done.
-      if (error instanceof JobFailure || !(await this.jobs.hasStatus(job.id, 'processing'))) await this.chunks.abandon(job);
+      // A split render that ends for good (cancelled, failing, or on its last attempt) stops its
+      // chunks and leaves no chunk files; one the queue will retry keeps those done.
+      const lastAttempt = job.attempts > RENDER_RETRY_LIMIT;
+      if (error instanceof JobFailure || lastAttempt || !(await this.jobs.hasStatus(job.id, 'processing'))) await this.chunks.abandon(job);
       throw error;
     } finally {
       unmount();
