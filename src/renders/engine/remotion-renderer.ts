@@ -179,7 +179,8 @@ export class RemotionRenderer implements OnModuleDestroy {
         },
       });
       if (separateAudio) await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
-      this.metrics.videoRendered(resolved.durationInFrames, (performance.now() - renderStarted) / 1000);
+      // The frames of this render only: a chunk or a clip preview draws a range.
+      this.metrics.videoRendered(frames, (performance.now() - renderStarted) / 1000);
       return { render_path: 'browser', frames_total: frames, frames_drawn: frames };
     } catch (error) {
       // The browser may be what broke; a fresh one costs about a second at the next render.
