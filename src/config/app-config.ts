@@ -97,6 +97,12 @@ export interface RenderConfig {
    * audio-only pass (`RENDER_MIX_SOUND`, default true; false always uses the browser's pass).
    */
   mixSound: boolean;
+  /**
+   * A whole-timeline H.264 render drawn in the browser that is longer than this many frames is
+   * split into chunks of this many frames, each a job of the `render-chunk` queue that any worker
+   * process can take, joined without re-encoding (`RENDER_CHUNK_FRAMES`, default 0: never split).
+   */
+  chunkFrames: number;
 }
 
 export class ConfigError extends Error {
@@ -178,6 +184,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     superviseSeconds: int('JOB_SUPERVISE_SECONDS', 30, 1, 3600),
     holdFrames: oneOf('RENDER_HOLD_FRAMES', ['true', 'false'] as const, 'true') === 'true',
     mixSound: oneOf('RENDER_MIX_SOUND', ['true', 'false'] as const, 'true') === 'true',
+    chunkFrames: int('RENDER_CHUNK_FRAMES', 0, 0, 1_000_000),
   };
 
   const gcsBucket = str('GCS_BUCKET');

@@ -29,6 +29,10 @@ import { RemotionRenderer, RenderReport, RenderStage } from './engine/remotion-r
 import { capViolations, renderCost } from './render-cost';
 import { CaptionSources } from './caption-sources';
 import { RenderFailure } from './render-failure';
+import { JobFailure } from '../jobs/job-failure';
+import { JobRepository } from '../jobs/job.repository';
+import { RENDER_RETRY_LIMIT } from './render-queue';
+import { ChunkedRender } from './chunks/chunked-render.service';
 
 export type ProgressReporter = (stage: ProgressStage, percent: number) => void;
 
@@ -59,6 +63,8 @@ export class RenderPipeline {
     private readonly quota: QuotaService,
     private readonly previews: PreviewRenderer,
     private readonly captions: CaptionSources,
+    private readonly chunks: ChunkedRender,
+    private readonly jobs: JobRepository,
   ) {}
 
   async run(job: Job, signal: AbortSignal, report: ProgressReporter): Promise<RenderedArtifact> {
@@ -71,43 +77,22 @@ export class RenderPipeline {
     const workDir = await mkdtemp(path.join(workRoot, `${job.id}-`));
     let unmount = () => undefined as void;
     try {
-      report('downloading', DOWNLOAD_SHARE[0]);
-      const inputs = await this.downloadInputs(job, request, workDir, signal, (fraction) =>
-        report('downloading', lerp(DOWNLOAD_SHARE, fraction)),
-      );
-      await this.renderer.mediaServer.start(); // normally already running since warm-up; idempotent
-      const mounted = this.renderer.mediaServer.mount(inputs.map((i) => ({ file: i.file, contentType: i.contentType })));
-      unmount = mounted.unmount;
-      const media: Record<string, MediaInfo> = {};
-      const sources: Record<string, string> = {};
-      inputs.forEach((input, index) => {
-        media[input.url] = input.info;
-        sources[input.url] = mounted.urls[index];
-      });
-      const soundAnalysis = await analyseSoundForDucking(request, inputs, media, signal);
-      const hasCaptions = CaptionSources.hasCaptions(request);
-      const resolvedForCost = resolveRequest(request, media);
-      await this.assertAffordable(job, request, resolvedForCost);
-      let transcripts: TranscriptWords | undefined;
-      if (hasCaptions) {
-        report('transcribing', TRANSCRIBE_SHARE[0]);
-        const fileOf = new Map(inputs.map((input) => [input.url, input.file]));
-        transcripts = await this.captions.words(job, request, (url) => fileOf.get(url)!, signal, (fraction) => report('transcribing', lerp(TRANSCRIBE_SHARE, fraction)));
-      }
-      // Captions' words are part of the composition's input, so a Player given the same props draws the same frames.
-      const resolved = transcripts ? resolveRequest(request, media, transcripts) : resolvedForCost;
-      const props: CompositionProps = { request, media, sources, ...(transcripts ? { transcripts } : {}) };
-      const renderShare = hasCaptions ? RENDER_AFTER_TRANSCRIBING_SHARE : RENDER_SHARE;
+      const prepared = await this.prepare(job, request, workDir, signal, report, { confirmCost: true });
+      unmount = prepared.unmount;
+      const { props, resolved, soundAnalysis } = prepared;
+      const renderShare = prepared.hasCaptions ? RENDER_AFTER_TRANSCRIBING_SHARE : RENDER_SHARE;
       const onProgress = (stage: RenderStage, fraction: number) => report(stage, lerp(renderShare, fraction));
       const drawn = job.preview
-        ? await this.previews.draw(job.preview, { props, media, resolved, workDir, signal, onProgress })
-        : await this.drawFull(props, resolved, workDir, signal, onProgress);
+        ? await this.previews.draw(job.preview, { props, media: props.media, resolved, workDir, signal, onProgress })
+        : await this.drawFull(job, props, resolved, workDir, signal, onProgress);
       signal.throwIfAborted();
       const loudness = !job.preview && request.audio_normalize ? await this.normalise(request.audio_normalize, drawn, workDir, signal) : undefined;
 
       report('uploading', RENDER_SHARE[1]);
       const key = `${job.workspaceId}/renders/${job.id}.${drawn.extension}`;
       const { size } = await this.storage.putFile(key, drawn.file, drawn.contentType);
+      const diagnostics = 'report' in drawn ? (drawn.report as RenderReport) : undefined;
+      if (diagnostics?.render_path === 'chunks') await this.chunks.discardFiles(job);
       return {
         key,
         output: {
@@ -118,16 +103,68 @@ export class RenderPipeline {
           ...(loudness ? { loudness } : {}),
           ...(Object.keys(soundAnalysis).length > 0 ? { sound_analysis: soundAnalysis } : {}),
         },
-        ...('report' in drawn ? { diagnostics: drawn.report as RenderReport } : {}),
+        ...(diagnostics ? { diagnostics } : {}),
       };
+    } catch (error) {
+      // A split render that ends for good (cancelled, failing, or on its last attempt) stops its
+      // chunks and leaves no chunk files; one the queue will retry keeps those done.
+      const lastAttempt = job.attempts > RENDER_RETRY_LIMIT;
+      if (error instanceof JobFailure || lastAttempt || !(await this.jobs.hasStatus(job.id, 'processing'))) await this.chunks.abandon(job);
+      throw error;
     } finally {
       unmount();
       await rm(workDir, { recursive: true, force: true });
     }
   }
 
+  /**
+   * Everything a render needs before its first frame: each input brought in and probed, served to
+   * the browser on loopback, the sound analysed for ducking, captions' words, the timeline resolved.
+   * `confirmCost`: the render's real size is checked against its plan and quota (the job's own
+   * attempt; a chunk of it does not bill again). The caller unmounts the inputs when done.
+   */
+  async prepare(
+    job: Job,
+    request: RenderRequest,
+    workDir: string,
+    signal: AbortSignal,
+    report: ProgressReporter,
+    options: { confirmCost: boolean },
+  ): Promise<{ props: CompositionProps; resolved: ResolvedRequest; soundAnalysis: Awaited<ReturnType<typeof analyseSoundForDucking>>; hasCaptions: boolean; unmount: () => void }> {
+    report('downloading', DOWNLOAD_SHARE[0]);
+    const inputs = await this.downloadInputs(job, request, workDir, signal, (fraction) => report('downloading', lerp(DOWNLOAD_SHARE, fraction)));
+    await this.renderer.mediaServer.start(); // normally already running since warm-up; idempotent
+    const mounted = this.renderer.mediaServer.mount(inputs.map((i) => ({ file: i.file, contentType: i.contentType })));
+    try {
+      const media: Record<string, MediaInfo> = {};
+      const sources: Record<string, string> = {};
+      inputs.forEach((input, index) => {
+        media[input.url] = input.info;
+        sources[input.url] = mounted.urls[index];
+      });
+      const soundAnalysis = await analyseSoundForDucking(request, inputs, media, signal);
+      const hasCaptions = CaptionSources.hasCaptions(request);
+      const resolvedForCost = resolveRequest(request, media);
+      if (options.confirmCost) await this.assertAffordable(job, request, resolvedForCost);
+      let transcripts: TranscriptWords | undefined;
+      if (hasCaptions) {
+        report('transcribing', TRANSCRIBE_SHARE[0]);
+        const fileOf = new Map(inputs.map((input) => [input.url, input.file]));
+        transcripts = await this.captions.words(job, request, (url) => fileOf.get(url)!, signal, (fraction) => report('transcribing', lerp(TRANSCRIBE_SHARE, fraction)));
+      }
+      // Captions' words are part of the composition's input, so a Player given the same props draws the same frames.
+      const resolved = transcripts ? resolveRequest(request, media, transcripts) : resolvedForCost;
+      const props: CompositionProps = { request, media, sources, ...(transcripts ? { transcripts } : {}) };
+      return { props, resolved, soundAnalysis, hasCaptions, unmount: mounted.unmount };
+    } catch (error) {
+      mounted.unmount();
+      throw error;
+    }
+  }
+
   /** The whole timeline in the requested format. */
   private async drawFull(
+    job: Job,
     props: CompositionProps,
     resolved: ResolvedRequest,
     workDir: string,
@@ -136,7 +173,9 @@ export class RenderPipeline {
   ): Promise<DrawnFile & { report: RenderReport }> {
     const plan = planOutput(resolved.outputFormat as OutputFormat, resolved.alpha);
     const outputPath = path.join(workDir, `output.${plan.extension}`);
-    const report = await this.renderer.render({ props, resolved, plan, outputPath, signal, onProgress });
+    const args = { props, resolved, plan, outputPath, signal, onProgress };
+    // A long browser-drawn render is split into chunks that any worker can take (render-chunks.ts).
+    const report = this.renderer.chunkable(args) ? await this.chunks.render(job, args) : await this.renderer.render(args);
     const duration = plan.kind === 'still' ? 0 : resolved.durationInFrames / resolved.fps;
     return { file: outputPath, extension: plan.extension, contentType: plan.contentType, width: resolved.width, height: resolved.height, duration, report };
   }

@@ -14,6 +14,10 @@ import { RenderTemplates } from './render-template';
 import { CaptionSources } from './caption-sources';
 import { RendersController } from './renders.controller';
 import { RendersService } from './renders.service';
+import { ChunkedRender } from './chunks/chunked-render.service';
+import { ChunkRenderer } from './chunks/chunk-renderer.service';
+import { RenderChunkRepository } from './chunks/render-chunk.repository';
+import { RenderChunkWorker } from './chunks/render-chunk-worker.service';
 
 /** Routes only where the REST API is served; the queue and worker everywhere (the worker idles in `api`). */
 @Module({})
@@ -29,7 +33,8 @@ export class RendersModule {
       imports: [JobsModule, AssetsModule.forRole(servesApi), WebhooksModule.forRole(servesApi), TasksModule.forRole(servesApi)],
       // Previews are render jobs (POST /v1/preview), drawn by the same worker.
       controllers: servesApi ? [RendersController, PreviewsController] : [],
-      providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer, PreviewsService, PreviewRenderer, RenderTemplates, BrandKitRepository, CaptionSources],
+      providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer, PreviewsService, PreviewRenderer, RenderTemplates, BrandKitRepository, CaptionSources,
+        ChunkedRender, ChunkRenderer, RenderChunkRepository, RenderChunkWorker],
       exports: [RendersService],
     };
     RendersModule.byRole.set(servesApi, module);

@@ -20,9 +20,10 @@ export type RenderStage = 'compositing' | 'encoding';
 /**
  * How a render was carried out. `browser`: Remotion captures and encodes every frame.
  * `held_frames`: the browser draws each distinct frame once and the encoder holds it.
+ * `chunks`: the browser path split into frame ranges rendered as separate jobs, then joined.
  */
 export interface RenderReport {
-  render_path: 'browser' | 'held_frames' | 'still';
+  render_path: 'browser' | 'held_frames' | 'still' | 'chunks';
   frames_total: number;
   frames_drawn: number;
   /** Held path: seconds spent drawing, mixing the sound and encoding. */
@@ -30,6 +31,11 @@ export interface RenderReport {
   /** Held path with sound: who mixed it (`soundTrack`), and why not ffmpeg when it did not. */
   sound_path?: SoundPath;
   sound_fallback?: string;
+  /** Chunked path: how many chunks, and each chunk's render seconds (frames to stored file) in order. */
+  chunks?: number;
+  chunk_seconds?: number[];
+  /** Chunked path: seconds spent waiting for the chunks, mixing the sound, joining and muxing. */
+  join_seconds?: number;
 }
 
 /** `ffmpeg`: mixed from the resolved timeline (timeline-sound.ts); `browser`: Remotion's audio-only render. */
@@ -48,6 +54,8 @@ export interface RenderArgs {
   scale?: number;
   /** Videos only: the first and last frame to draw (a clip preview); default all. */
   frameRange?: [number, number];
+  /** Videos only: no audio track at all (a chunk: the sound is mixed once for the whole timeline). */
+  muted?: boolean;
 }
 
 export interface StillsArgs {
@@ -140,7 +148,7 @@ export class RemotionRenderer implements OnModuleDestroy {
       // AAC: Remotion muxes a raw AAC stream without the encoder-delay edit list, so the sound
       // would play ~43 ms late. It hands over the mix as WAV instead and ffmpeg encodes and muxes
       // it, writing the edit list.
-      const separateAudio = plan.audioCodec === 'aac';
+      const separateAudio = plan.audioCodec === 'aac' && !args.muted;
       const videoPath = separateAudio ? withSuffix(args.outputPath, '.video') : args.outputPath;
       const audioPath = path.join(path.dirname(args.outputPath), 'audio.wav');
       const renderStarted = performance.now();
@@ -155,7 +163,7 @@ export class RemotionRenderer implements OnModuleDestroy {
         imageFormat: plan.imageFormat,
         pixelFormat: plan.pixelFormat,
         ...(plan.proResProfile ? { proResProfile: plan.proResProfile } : {}),
-        ...(separateAudio ? { separateAudioTo: audioPath } : plan.audioCodec ? { audioCodec: plan.audioCodec } : {}),
+        ...(args.muted ? { muted: true } : separateAudio ? { separateAudioTo: audioPath } : plan.audioCodec ? { audioCodec: plan.audioCodec } : {}),
         ...(plan.codec === 'h264' ? { colorSpace: 'bt709' as const } : {}),
         ...(plan.imageFormat === 'jpeg' ? { jpegQuality: 90 } : {}),
         concurrency: this.config.render.concurrency === 1 ? 1 : null,
@@ -171,7 +179,8 @@ export class RemotionRenderer implements OnModuleDestroy {
         },
       });
       if (separateAudio) await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
-      this.metrics.videoRendered(resolved.durationInFrames, (performance.now() - renderStarted) / 1000);
+      // The frames of this render only: a chunk or a clip preview draws a range.
+      this.metrics.videoRendered(frames, (performance.now() - renderStarted) / 1000);
       return { render_path: 'browser', frames_total: frames, frames_drawn: frames };
     } catch (error) {
       // The browser may be what broke; a fresh one costs about a second at the next render.
@@ -180,6 +189,19 @@ export class RemotionRenderer implements OnModuleDestroy {
     } finally {
       args.signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  /**
+   * Whether `render` would draw this whole-timeline H.264 render frame by frame in the browser and
+   * it is longer than RENDER_CHUNK_FRAMES: then it is split into chunks (chunked-render.service.ts).
+   * Other formats stay whole: only H.264 chunks are measured to join without re-encoding.
+   */
+  chunkable(args: RenderArgs): boolean {
+    const { plan, resolved } = args;
+    const chunkFrames = this.config.render.chunkFrames;
+    if (chunkFrames <= 0 || plan.kind !== 'video' || plan.codec !== 'h264' || args.frameRange || args.muted || (args.scale ?? 1) !== 1) return false;
+    if (plan.audioCodec !== 'aac' && plan.audioCodec !== null) return false;
+    return resolved.durationInFrames > chunkFrames && this.heldFramesPlan(args) === null;
   }
 
   /**
@@ -427,7 +449,7 @@ function withSuffix(file: string, suffix: string): string {
 }
 
 /** Video stream copied, WAV mix encoded to AAC with its priming recorded, moov atom up front. */
-async function muxAacAudio(videoPath: string, audioPath: string, outputPath: string, signal: AbortSignal): Promise<void> {
+export async function muxAacAudio(videoPath: string, audioPath: string, outputPath: string, signal: AbortSignal): Promise<void> {
   if (!existsSync(audioPath)) {
     await rename(videoPath, outputPath); // nothing audible: no audio track
     return;

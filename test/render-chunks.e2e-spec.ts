@@ -1,0 +1,267 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+import { APP_CONFIG } from '../src/config/config.module';
+import type { AppConfig } from '../src/config/app-config';
+import { audioSamples, probe, serveFolder, soundSpans, volumeDb, waitFor } from './helpers/media';
+import { renderThroughApi } from './helpers/render-through-api';
+import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
+
+const run = promisify(execFile);
+const CHUNK_FRAMES = 12;
+
+/** Every frame of a video as rgb24. */
+async function decodeFrames(file: string, width: number, height: number): Promise<Buffer[]> {
+  const { stdout } = await run('ffmpeg', ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 });
+  const data = stdout as unknown as Buffer;
+  const size = width * height * 3;
+  return Array.from({ length: data.length / size }, (_, i) => data.subarray(i * size, (i + 1) * size));
+}
+
+/** Peak signal-to-noise ratio of two rgb24 frames, in dB (Infinity when identical). */
+function psnr(a: Buffer, b: Buffer): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += (a[i] - b[i]) ** 2;
+  const mse = sum / a.length;
+  return mse === 0 ? Infinity : 10 * Math.log10((255 * 255) / mse);
+}
+
+/** Presentation times of every decoded video frame, in seconds. */
+async function frameTimes(file: string): Promise<number[]> {
+  // JSON: a keyframe's side data would add fields to a CSV line.
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'frame=best_effort_timestamp_time', '-of', 'json', file]);
+  return (JSON.parse(stdout) as { frames: { best_effort_timestamp_time: string }[] }).frames.map((frame) => Number(frame.best_effort_timestamp_time));
+}
+
+/**
+ * A render longer than RENDER_CHUNK_FRAMES is split into chunks rendered as separate queue jobs,
+ * joined without re-encoding, its sound mixed once. Checked against the same request rendered whole.
+ */
+describe('chunked renders (through the REST API)', () => {
+  let app: TestApp;
+  let key: string;
+  let workspaceId: string;
+  let db: Client;
+  let media: Awaited<ReturnType<typeof serveFolder>>;
+  const fixtures = mkdtempSync(path.join(tmpdir(), 'vrs-chunks-fixtures-'));
+  const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-chunks-outputs-'));
+
+  /** A box gliding across the frame (it moves on every frame, so every frame goes through the browser) over a steady tone. */
+  const movingWithTone = (seconds: number) => ({
+    width: 320,
+    height: 180,
+    duration: seconds,
+    frame_rate: 30,
+    background_color: '#102030',
+    custom_animations: { element: [{ name: 'glide', keyframes: [{ offset: 0, x: 0 }, { offset: 1, x: 270 }] }] },
+    elements: [
+      { type: 'shape', fill_color: '#ffcc00', x: 0, y: 60, width: 40, height: 40, motion: [{ custom: 'glide', time: 0, duration: seconds, easing: 'linear' }] },
+      { type: 'audio', source_url: `${media.url}/tone.wav` },
+    ],
+  });
+
+  beforeAll(async () => {
+    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=6', path.join(fixtures, 'tone.wav')]);
+    media = await serveFolder(fixtures);
+    app = await startTestApp({
+      env: { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true', RENDER_CHUNK_FRAMES: String(CHUNK_FRAMES), JOB_HEARTBEAT_SECONDS: '10', JOB_SUPERVISE_SECONDS: '1' },
+    });
+    ({ key, workspaceId } = await signupVerified(app));
+    db = new Client({ connectionString: app.databaseUrl });
+    await db.connect();
+  }, 180_000);
+
+  afterAll(async () => {
+    await db?.end();
+    await app?.close();
+    await media?.close();
+    rmSync(fixtures, { recursive: true, force: true });
+    rmSync(outputs, { recursive: true, force: true });
+  });
+
+  const diagnostics = async (id: string) => (await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [id])).rows[0].diagnostics;
+  const chunkRows = async (id: string) =>
+    (await db.query('SELECT index, first_frame, last_frame, state, attempts, output_key, error FROM render_chunks WHERE job_id = $1 ORDER BY index', [id])).rows;
+  const chunkFolder = (id: string) => path.join(app.dataDir, 'storage', workspaceId, 'chunks', id);
+
+  it('joins the chunks into the same frames, timestamps and continuous sound as the whole render', async () => {
+    const body = movingWithTone(2);
+    const chunked = await renderThroughApi(app, key, outputs, 'chunked', body, 180_000);
+    const report = await diagnostics(chunked.job.id);
+    expect(report).toMatchObject({ render_path: 'chunks', frames_total: 60, frames_drawn: 60, chunks: 5, sound_path: 'ffmpeg' });
+    expect(report.chunk_seconds).toHaveLength(5);
+    expect(report.chunk_seconds.every((seconds: number) => seconds > 0)).toBe(true);
+    const rows = await chunkRows(chunked.job.id);
+    expect(rows.map((row) => [row.first_frame, row.last_frame, row.state, row.attempts, row.output_key])).toEqual([
+      [0, 11, 'done', 1, null],
+      [12, 23, 'done', 1, null],
+      [24, 35, 'done', 1, null],
+      [36, 47, 'done', 1, null],
+      [48, 59, 'done', 1, null],
+    ]);
+    expect(existsSync(chunkFolder(chunked.job.id))).toBe(false); // chunk files deleted after the join
+
+    // The same request drawn whole (chunking switched off in this process for one render).
+    const config = app.running.app.get<AppConfig>(APP_CONFIG);
+    config.render.chunkFrames = 0;
+    let whole: Awaited<ReturnType<typeof renderThroughApi>>;
+    try {
+      whole = await renderThroughApi(app, key, outputs, 'whole', body, 180_000);
+    } finally {
+      config.render.chunkFrames = CHUNK_FRAMES;
+    }
+    expect(await diagnostics(whole.job.id)).toEqual({ render_path: 'browser', frames_total: 60, frames_drawn: 60 });
+
+    // Exact: frame count (decoded, not from the header) and every frame's timestamp.
+    const [chunkedProbe, wholeProbe] = [await probe(chunked.file), await probe(whole.file)];
+    const videoOf = (p: typeof chunkedProbe) => p.streams.find((stream) => stream.codec_type === 'video')!;
+    expect({ frames: videoOf(chunkedProbe).nb_read_frames, rate: videoOf(chunkedProbe).r_frame_rate, pix: videoOf(chunkedProbe).pix_fmt }).toEqual({
+      frames: videoOf(wholeProbe).nb_read_frames,
+      rate: '30/1',
+      pix: videoOf(wholeProbe).pix_fmt,
+    });
+    expect(videoOf(chunkedProbe).nb_read_frames).toBe('60');
+    const times = await frameTimes(chunked.file);
+    expect(times.map((t) => Math.round(t * 30))).toEqual(Array.from({ length: 60 }, (_, i) => i));
+    expect(times).toEqual(await frameTimes(whole.file));
+
+    // Pixels: the encoder and its settings are the same, but a chunk starts a new group of pictures,
+    // so the lossy frames differ slightly; each frame must match the whole render's same frame far
+    // better than its neighbour (the box moves ~4.5 px a frame), so no frame is lost, doubled or swapped.
+    const [a, b] = [await decodeFrames(chunked.file, 320, 180), await decodeFrames(whole.file, 320, 180)];
+    const boundaries = [11, 12, 23, 24, 35, 36, 47, 48, 59];
+    for (const frame of boundaries) {
+      const same = psnr(a[frame], b[frame]);
+      const neighbour = psnr(a[frame], b[frame === 59 ? 58 : frame + 1]);
+      expect({ frame, close: same >= 38, clearlyCloser: same - neighbour >= 6 }).toEqual({ frame, close: true, clearlyCloser: true });
+    }
+    const worst = Math.min(...a.map((frame, i) => psnr(frame, b[i])));
+    expect(worst).toBeGreaterThanOrEqual(38);
+
+    // Sound: mixed once, so as long as the whole render's, one span without a gap, and as loud at
+    // every chunk boundary as elsewhere.
+    const audioOf = (p: typeof chunkedProbe) => p.streams.find((stream) => stream.codec_type === 'audio')!;
+    expect(audioOf(chunkedProbe).codec_name).toBe('aac');
+    expect(Number(audioOf(chunkedProbe).duration)).toBeCloseTo(Number(audioOf(wholeProbe).duration), 2);
+    const spans = soundSpans(await audioSamples(chunked.file), 48000);
+    expect(spans).toHaveLength(1);
+    expect(spans[0].start).toBeLessThan(0.02);
+    expect(spans[0].end).toBeGreaterThan(1.98);
+    const overall = (await volumeDb(chunked.file, 0.1, 1.9)).mean;
+    for (const frame of [12, 24, 36, 48]) {
+      const at = frame / 30;
+      const level = (await volumeDb(chunked.file, at - 0.05, at + 0.05)).mean;
+      expect({ frame, within1Db: Math.abs(level - overall) <= 1 }).toEqual({ frame, within1Db: true });
+    }
+    expect(Math.abs(overall - (await volumeDb(whole.file, 0.1, 1.9)).mean)).toBeLessThanOrEqual(0.5);
+  }, 400_000);
+
+  it('retries a failing chunk alone, and re-runs a chunk a dead worker left processing', async () => {
+    const submitted = await app.http.post('/v1/renders').set(bearer(key)).send(movingWithTone(2));
+    expect(submitted.status).toBe(202);
+    const id = submitted.body.id as string;
+    // Chunk 2's file cannot be stored while a folder stands where it goes: its first attempt fails.
+    const blocker = path.join(chunkFolder(id), '2.mp4');
+    mkdirSync(blocker, { recursive: true });
+    writeFileSync(path.join(blocker, 'in-the-way'), '');
+    // Chunk 4 looks claimed by a worker that died a minute ago (never beat since).
+    await waitFor(async () => (await chunkRows(id)).length, (count) => count === 5, 60_000, 50);
+    const stale = await db.query(
+      `UPDATE render_chunks SET state = 'processing', attempts = 1, started_at = now() - interval '1 minute', heartbeat_at = now() - interval '1 minute'
+       WHERE job_id = $1 AND index = 4 AND state = 'pending'`,
+      [id],
+    );
+    expect(stale.rowCount).toBe(1);
+    await waitFor(async () => (await chunkRows(id))[2], (row) => row.error !== null, 120_000, 100);
+    rmSync(blocker, { recursive: true, force: true });
+    const job = await waitFor(
+      async () => (await app.http.get(`/v1/renders/${id}`).set(bearer(key)).expect(200)).body,
+      (current) => ['completed', 'failed', 'cancelled'].includes(current.status),
+      180_000,
+      200,
+    );
+    expect({ status: job.status, error: job.error }).toEqual({ status: 'completed', error: null });
+    const rows = await chunkRows(id);
+    expect(rows.map((row) => [row.index, row.state, row.attempts])).toEqual([
+      [0, 'done', 1],
+      [1, 'done', 1],
+      [2, 'done', 2],
+      [3, 'done', 1],
+      [4, 'done', 2],
+    ]);
+    expect(await diagnostics(id)).toMatchObject({ render_path: 'chunks', chunks: 5 });
+    const link = await app.http.get(`/v1/renders/${id}/download`).set(bearer(key)).expect(200);
+    const file = path.join(outputs, 'retried.mp4');
+    writeFileSync(file, Buffer.from(await (await fetch(link.body.url)).arrayBuffer()));
+    expect((await probe(file)).streams.find((stream) => stream.codec_type === 'video')!.nb_read_frames).toBe('60');
+  }, 300_000);
+
+  it('a retried parent joins the chunks already done without drawing them again', async () => {
+    const submitted = await app.http.post('/v1/renders').set(bearer(key)).send(movingWithTone(2));
+    expect(submitted.status).toBe(202);
+    const id = submitted.body.id as string;
+    // The joined render cannot be stored while a folder stands where it goes: the parent's first
+    // attempt fails after every chunk is done, and the queue retries it.
+    const blocker = path.join(app.dataDir, 'storage', workspaceId, 'renders', `${id}.mp4`);
+    mkdirSync(blocker, { recursive: true });
+    writeFileSync(path.join(blocker, 'in-the-way'), '');
+    await waitFor(
+      async () => (await db.query(`SELECT retry_count FROM pgboss.job WHERE id = (SELECT queue_entry_id FROM jobs WHERE id = $1)`, [id])).rows[0]?.retry_count ?? 0,
+      (retries) => retries >= 1,
+      120_000,
+      100,
+    );
+    rmSync(blocker, { recursive: true, force: true });
+    const job = await waitFor(
+      async () => (await app.http.get(`/v1/renders/${id}`).set(bearer(key)).expect(200)).body,
+      (current) => ['completed', 'failed', 'cancelled'].includes(current.status),
+      120_000,
+      200,
+    );
+    expect({ status: job.status, error: job.error }).toEqual({ status: 'completed', error: null });
+    expect((await db.query('SELECT attempts FROM jobs WHERE id = $1', [id])).rows[0].attempts).toBe(2);
+    expect((await chunkRows(id)).map((row) => [row.state, row.attempts])).toEqual(Array.from({ length: 5 }, () => ['done', 1]));
+    expect(existsSync(chunkFolder(id))).toBe(false);
+  }, 300_000);
+
+  it('cancels a chunked render: progress counts the chunks done, pending chunks stop, chunk files go', async () => {
+    const submitted = await app.http.post('/v1/renders').set(bearer(key)).send(movingWithTone(5));
+    expect(submitted.status).toBe(202);
+    const id = submitted.body.id as string;
+    // 150 frames in 13 chunks: progress moves as chunks finish, and never ahead of the frames done
+    // (the render stage spans 10 % → 95 %, the chunks 90 % of it).
+    const running = await waitFor(
+      async () => (await app.http.get(`/v1/renders/${id}`).set(bearer(key)).expect(200)).body,
+      (job) => ['completed', 'failed', 'cancelled'].includes(job.status) || (job.status === 'processing' && job.progress_percent > 10),
+      180_000,
+      100,
+    );
+    expect(running.status).toBe('processing');
+    const rowsSeen = await chunkRows(id);
+    expect(rowsSeen).toHaveLength(13);
+    const framesDone = rowsSeen.filter((row) => row.state === 'done').reduce((sum, row) => sum + row.last_frame - row.first_frame + 1, 0);
+    expect(framesDone).toBeGreaterThan(0);
+    expect(running.progress_percent).toBeLessThanOrEqual(Math.round(10 + 85 * 0.9 * (framesDone / 150)));
+    await waitFor(async () => (await chunkRows(id)).filter((row) => row.state === 'done').length, (done) => done >= 2, 120_000, 100);
+    const cancelled = await app.http.post(`/v1/renders/${id}/cancel`).set(bearer(key));
+    expect(cancelled.status).toBe(200);
+    const doneAtCancel = (await chunkRows(id)).filter((row) => row.state === 'done').length;
+    const settled = await waitFor(
+      async () => chunkRows(id),
+      (rows) => rows.every((row) => row.state === 'done' || row.state === 'cancelled') && !existsSync(chunkFolder(id)),
+      30_000,
+      200,
+    );
+    const states = settled.map((row) => row.state);
+    expect(states.filter((state) => state === 'cancelled').length).toBeGreaterThan(0);
+    expect(states.filter((state) => state === 'done').length).toBeLessThanOrEqual(doneAtCancel + 1); // at most the one running finished
+    expect(settled.every((row) => row.output_key === null || row.state === 'done')).toBe(true);
+    // No chunk is taken after the cancel.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect((await chunkRows(id)).map((row) => row.state)).toEqual(states);
+    expect((await app.http.get(`/v1/renders/${id}`).set(bearer(key)).expect(200)).body.status).toBe('cancelled');
+  }, 300_000);
+});
