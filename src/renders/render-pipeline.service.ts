@@ -35,8 +35,23 @@ export type ProgressReporter = (stage: ProgressStage, percent: number) => void;
 export interface RenderedArtifact {
   key: string;
   output: Omit<JobOutput, 'url'>;
-  /** How it was drawn (recorded on the job's row). */
-  diagnostics?: RenderReport;
+  /** How it was drawn and where the time went (recorded on the job's row). */
+  diagnostics: Partial<RenderReport> & { pipeline_seconds: PipelineSeconds };
+}
+
+/**
+ * Seconds of each stage of one render, recorded for every render (jobs.diagnostics). `queue`:
+ * created → started (includes copying inputs into storage for `ingest_external`); `inputs`:
+ * fetching and probing; `prepare`: sound analysis, the cost check and captions' speech; `draw`:
+ * the browser and encoder (and loudness normalisation); `upload`: storing the file. What follows
+ * (the completed row, cleanup) is after the report is written: completed_at − started_at − the sum.
+ */
+export interface PipelineSeconds {
+  queue: number;
+  inputs: number;
+  prepare: number;
+  draw: number;
+  upload: number;
 }
 
 /** Share of the progress bar each stage takes: inputs, speech of captions (when any), frames + encoding, upload. */
@@ -62,6 +77,7 @@ export class RenderPipeline {
   ) {}
 
   async run(job: Job, signal: AbortSignal, report: ProgressReporter): Promise<RenderedArtifact> {
+    const clock = stopwatch();
     // The queue is a trust boundary: the stored request is validated again before use.
     const parsed = validateRenderRequest(job.request);
     if (!parsed.ok) throw new RenderFailure('invalid_request', `Stored request is invalid: ${parsed.errors[0].msg}`);
@@ -70,6 +86,7 @@ export class RenderPipeline {
     await mkdir(workRoot, { recursive: true });
     const workDir = await mkdtemp(path.join(workRoot, `${job.id}-`));
     let unmount = () => undefined as void;
+    const queue = job.startedAt ? seconds(job.startedAt.getTime() - job.createdAt.getTime()) : 0;
     try {
       report('downloading', DOWNLOAD_SHARE[0]);
       const inputs = await this.downloadInputs(job, request, workDir, signal, (fraction) =>
@@ -84,6 +101,7 @@ export class RenderPipeline {
         media[input.url] = input.info;
         sources[input.url] = mounted.urls[index];
       });
+      const inputsSeconds = clock();
       const soundAnalysis = await analyseSoundForDucking(request, inputs, media, signal);
       const hasCaptions = CaptionSources.hasCaptions(request);
       const resolvedForCost = resolveRequest(request, media);
@@ -99,15 +117,18 @@ export class RenderPipeline {
       const props: CompositionProps = { request, media, sources, ...(transcripts ? { transcripts } : {}) };
       const renderShare = hasCaptions ? RENDER_AFTER_TRANSCRIBING_SHARE : RENDER_SHARE;
       const onProgress = (stage: RenderStage, fraction: number) => report(stage, lerp(renderShare, fraction));
+      const prepare = clock();
       const drawn = job.preview
         ? await this.previews.draw(job.preview, { props, media, resolved, workDir, signal, onProgress })
         : await this.drawFull(props, resolved, workDir, signal, onProgress);
       signal.throwIfAborted();
       const loudness = !job.preview && request.audio_normalize ? await this.normalise(request.audio_normalize, drawn, workDir, signal) : undefined;
 
+      const draw = clock();
       report('uploading', RENDER_SHARE[1]);
       const key = `${job.workspaceId}/renders/${job.id}.${drawn.extension}`;
       const { size } = await this.storage.putFile(key, drawn.file, drawn.contentType);
+      const pipelineSeconds: PipelineSeconds = { queue, inputs: inputsSeconds, prepare, draw, upload: clock() };
       return {
         key,
         output: {
@@ -118,7 +139,7 @@ export class RenderPipeline {
           ...(loudness ? { loudness } : {}),
           ...(Object.keys(soundAnalysis).length > 0 ? { sound_analysis: soundAnalysis } : {}),
         },
-        ...('report' in drawn ? { diagnostics: drawn.report as RenderReport } : {}),
+        diagnostics: { ...('report' in drawn ? (drawn.report as RenderReport) : {}), pipeline_seconds: pipelineSeconds },
       };
     } finally {
       unmount();
@@ -239,6 +260,21 @@ function extensionOf(url: string): string {
   } catch {
     return '';
   }
+}
+
+/** Seconds since the previous call (or since it was made), to three decimals. */
+function stopwatch(): () => number {
+  let last = performance.now();
+  return () => {
+    const now = performance.now();
+    const elapsed = seconds(now - last);
+    last = now;
+    return elapsed;
+  };
+}
+
+function seconds(milliseconds: number): number {
+  return Math.round(milliseconds) / 1000;
 }
 
 function lerp([from, to]: number[], fraction: number): number {
