@@ -97,6 +97,11 @@ export interface RenderConfig {
    * audio-only pass (`RENDER_MIX_SOUND`, default true; false always uses the browser's pass).
    */
   mixSound: boolean;
+  /**
+   * Draw stills on a browser tab kept open with the composition loaded, instead of Remotion's
+   * renderStill opening and loading a tab per still (`RENDER_WARM_STILLS`, default true).
+   */
+  warmStills: boolean;
 }
 
 export class ConfigError extends Error {
@@ -178,6 +183,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     superviseSeconds: int('JOB_SUPERVISE_SECONDS', 30, 1, 3600),
     holdFrames: oneOf('RENDER_HOLD_FRAMES', ['true', 'false'] as const, 'true') === 'true',
     mixSound: oneOf('RENDER_MIX_SOUND', ['true', 'false'] as const, 'true') === 'true',
+    warmStills: oneOf('RENDER_WARM_STILLS', ['true', 'false'] as const, 'true') === 'true',
   };
 
   const gcsBucket = str('GCS_BUCKET');
