@@ -137,7 +137,7 @@ export class WarmStillPage {
     const serializedProps = NoReactInternals.serializeJSONWithSpecialTypes({ data: composition.props, indent: undefined, staticBase: null }).serializedString;
     await steps.puppeteerEvaluateWithCatch({
       pageFunction: ((id: string, props: string, durationInFrames: number, fps: number, height: number, width: number) => {
-        (window as unknown as { remotion_setBundleMode: (mode: unknown) => void }).remotion_setBundleMode({
+        (globalThis as unknown as { remotion_setBundleMode: (mode: unknown) => void }).remotion_setBundleMode({
           type: 'composition',
           compositionName: id,
           serializedResolvedPropsWithSchema: props,
