@@ -125,6 +125,7 @@ export class RemotionRenderer implements OnModuleDestroy {
             imageFormat: plan.imageFormat,
             ...(plan.imageFormat === 'jpeg' ? { jpegQuality: 90 } : {}),
             output: args.outputPath,
+            mediaCacheSizeInBytes: this.mediaCacheBytes(),
             signal: args.signal,
           });
           args.onProgress('encoding', 1);
@@ -142,6 +143,7 @@ export class RemotionRenderer implements OnModuleDestroy {
           puppeteerInstance: browser,
           browserExecutable: this.config.render.browserExecutable,
           chromiumOptions: CHROMIUM_OPTIONS,
+          mediaCacheSizeInBytes: this.mediaCacheBytes(),
           cancelSignal,
           overwrite: true,
           logLevel: 'error',
@@ -182,6 +184,7 @@ export class RemotionRenderer implements OnModuleDestroy {
         // Also here: without it Remotion would look for (and try to download) its own browser.
         browserExecutable: this.config.render.browserExecutable,
         chromiumOptions: CHROMIUM_OPTIONS,
+        mediaCacheSizeInBytes: this.mediaCacheBytes(),
         cancelSignal,
         overwrite: true,
         logLevel: 'error',
@@ -243,6 +246,7 @@ export class RemotionRenderer implements OnModuleDestroy {
       puppeteerInstance: browser,
       browserExecutable: this.config.render.browserExecutable,
       chromiumOptions: CHROMIUM_OPTIONS,
+      mediaCacheSizeInBytes: this.mediaCacheBytes(),
       cancelSignal,
       logLevel: 'error' as const,
     };
@@ -318,6 +322,7 @@ export class RemotionRenderer implements OnModuleDestroy {
         puppeteerInstance: browser,
         browserExecutable: this.config.render.browserExecutable,
         chromiumOptions: CHROMIUM_OPTIONS,
+        mediaCacheSizeInBytes: this.mediaCacheBytes(),
         cancelSignal,
         logLevel: 'error',
       });
@@ -360,6 +365,7 @@ export class RemotionRenderer implements OnModuleDestroy {
         puppeteerInstance: browser,
         browserExecutable: this.config.render.browserExecutable,
         chromiumOptions: CHROMIUM_OPTIONS,
+        mediaCacheSizeInBytes: this.mediaCacheBytes(),
         cancelSignal,
         logLevel: 'error',
       });
@@ -371,6 +377,11 @@ export class RemotionRenderer implements OnModuleDestroy {
       args.signal.removeEventListener('abort', onAbort);
     }
     if (writeFailure) throw writeFailure;
+  }
+
+  /** RENDER_MEDIA_CACHE_MB in bytes; null (0) leaves the size to Remotion. */
+  private mediaCacheBytes(): number | null {
+    return this.config.render.mediaCacheMb > 0 ? this.config.render.mediaCacheMb * 1024 * 1024 : null;
   }
 
   private serveUrl(): Promise<string> {

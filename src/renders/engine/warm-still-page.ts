@@ -65,12 +65,15 @@ export interface WarmStillArgs {
   imageFormat: 'png' | 'jpeg';
   jpegQuality?: number;
   output: string;
+  /** The browser's media cache (null: Remotion's default); set when the tab opens. */
+  mediaCacheSizeInBytes: number | null;
   signal: AbortSignal;
 }
 
 interface Tab {
   browser: HeadlessBrowser;
   bundleDir: string;
+  mediaCacheSizeInBytes: number | null;
   page: RemotionPage;
   closeServer: () => Promise<unknown>;
   stopErrors: () => Promise<void>;
@@ -97,7 +100,7 @@ export class WarmStillPage {
     this.busy = true;
     try {
       args.signal.throwIfAborted();
-      const tab = await this.tabFor(args.browser, args.bundleDir);
+      const tab = await this.tabFor(args);
       await new Promise<void>((resolve, reject) => {
         const onAbort = () => reject(args.signal.reason ?? new Error('aborted'));
         args.signal.addEventListener('abort', onAbort, { once: true });
@@ -172,16 +175,16 @@ export class WarmStillPage {
     });
   }
 
-  private async tabFor(browser: HeadlessBrowser, bundleDir: string): Promise<Tab> {
+  private async tabFor({ browser, bundleDir, mediaCacheSizeInBytes }: WarmStillArgs): Promise<Tab> {
     const current = await this.tab?.catch(() => null);
-    if (current && current.browser === browser && current.bundleDir === bundleDir) return current;
+    if (current && current.browser === browser && current.bundleDir === bundleDir && current.mediaCacheSizeInBytes === mediaCacheSizeInBytes) return current;
     await this.close();
-    const opening = this.open(browser, bundleDir);
+    const opening = this.open(browser, bundleDir, mediaCacheSizeInBytes);
     this.tab = opening;
     return opening;
   }
 
-  private async open(browser: HeadlessBrowser, bundleDir: string): Promise<Tab> {
+  private async open(browser: HeadlessBrowser, bundleDir: string, mediaCacheSizeInBytes: number | null): Promise<Tab> {
     this.steps ??= remotionSteps();
     const steps = this.steps;
     const server = await steps.prepareServer({
@@ -210,6 +213,7 @@ export class WarmStillPage {
       const tab: Tab = {
         browser,
         bundleDir,
+        mediaCacheSizeInBytes,
         page: opened,
         closeServer: () => server.closeServer(false),
         stopErrors: async () => undefined,
@@ -232,7 +236,7 @@ export class WarmStillPage {
         logLevel: 'error',
         onServeUrlVisited: () => undefined,
         isMainTab: true,
-        mediaCacheSizeInBytes: null,
+        mediaCacheSizeInBytes,
         initialMemoryAvailable: steps.getAvailableMemory('error'),
         darkMode: false,
         sampleRate: 48000,
