@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { AppConfig } from '../src/config/app-config';
 import { APP_CONFIG } from '../src/config/config.module';
-import { Frame, frameAt, near, serveFolder } from './helpers/media';
+import { Frame, near, serveFolder } from './helpers/media';
 import { renderThroughApi } from './helpers/render-through-api';
 import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
@@ -62,6 +62,14 @@ describe('stills on the warm tab (through the REST API)', () => {
     ],
   });
 
+  /** The still's pixels (frameAt seeks, which a single JPEG does not survive). */
+  const imageOf = async (file: string): Promise<Frame> => {
+    const { stdout } = await run('ffmpeg', ['-v', 'error', '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { encoding: 'buffer', maxBuffer: 16 * 1024 * 1024 });
+    const data = stdout as unknown as Buffer;
+    expect(data.length).toBe(320 * 180 * 3);
+    return { width: 320, height: 180, data, at: (x, y) => [data[(y * 320 + x) * 3], data[(y * 320 + x) * 3 + 1], data[(y * 320 + x) * 3 + 2]] };
+  };
+
   /** Largest difference of any channel of any pixel between two frames of one size. */
   const maxDifference = (a: Frame, b: Frame) => {
     expect([a.width, a.height]).toEqual([b.width, b.height]);
@@ -86,7 +94,7 @@ describe('stills on the warm tab (through the REST API)', () => {
       config.render.warmStills = true;
       expect((await diagnostics(warm.job.id)).still_path).toBe('warm_page');
       expect((await diagnostics(cold.job.id)).still_path).toBe('render_still');
-      const [warmFrame, coldFrame] = [await frameAt(warm.file), await frameAt(cold.file)];
+      const [warmFrame, coldFrame] = [await imageOf(warm.file), await imageOf(cold.file)];
       const probes = {
         background: near(warmFrame.at(160, 20), [0x20, 0x40, 0x60], 8),
         shape: near(warmFrame.at(270, 60), [255, 0, 0], 8),
@@ -120,7 +128,7 @@ describe('stills on the warm tab (through the REST API)', () => {
       elements: [{ type: 'shape', x: 20, y: 40, width: 80, height: 60, x_anchor: '0%', y_anchor: '0%', fill_color: '#00ffff' }],
     });
     for (const { job } of [first, second]) expect((await diagnostics(job.id)).still_path).toBe('warm_page');
-    const [firstFrame, secondFrame] = [await frameAt(first.file), await frameAt(second.file)];
+    const [firstFrame, secondFrame] = [await imageOf(first.file), await imageOf(second.file)];
     expect({
       yellowPicture: near(firstFrame.at(160, 70), [255, 255, 0], 8),
       bluePicture: near(firstFrame.at(60, 70), [0, 0, 255], 8),
