@@ -4,7 +4,8 @@
 // of the service's process tree (Node, Chromium's processes, ffmpeg), sampled every 100 ms, as
 // bench:render measures it; beside it, the same peak split by process kind, and the wall time.
 // Renders the case once with the browser's media cache left to Remotion (half the machine's
-// available memory: "before", RENDER_MEDIA_CACHE_MB=0) and once as shipped ("after"). Set
+// available memory: "before", RENDER_MEDIA_CACHE_MB=0) and once as shipped ("after"), or with
+// the sizes listed in BENCH_MEMORY_CACHE_MB; BENCH_MEMORY_STILL_FIRST=true draws a still first. Set
 // DATABASE_URL to use a running PostgreSQL; otherwise the embedded one.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -35,15 +36,14 @@ await new Promise((resolve) => files.listen(0, '127.0.0.1', resolve));
 const filesUrl = `http://127.0.0.1:${files.address().port}`;
 /** What a process is, for the split: Node, a Chromium process by its --type, ffmpeg, other. */
 function kindOf(pid) {
+    if (pid === process.pid)
+        return 'node';
     try {
-        const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        const name = path.basename(argv[0]);
-        if (pid === process.pid)
-            return 'node';
-        if (/chrom/i.test(argv[0]) || argv.some((a) => a.startsWith('--type='))) {
-            const type = argv.find((a) => a.startsWith('--type='))?.slice(7);
-            return type === 'renderer' ? 'chromium renderer' : type ? `chromium ${type}` : 'chromium browser';
-        }
+        // Chromium rewrites its children's command lines into one space-separated string.
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+        const name = path.basename(cmdline.split(' ')[0]);
+        if (/chrom/i.test(name))
+            return `chromium ${/--type=(\S+)/.exec(cmdline)?.[1] ?? 'browser'}`;
         if (name.includes('ffmpeg') || name.includes('ffprobe'))
             return 'ffmpeg';
         return name || 'other';
@@ -136,6 +136,9 @@ const scene = {
 };
 // Warm-up: the first job opens the browser and loads the bundle; the clip is copied into storage.
 await renderThroughService({ ...scene, width: 320, height: 180, duration: 1 });
+// As bench:render's warm-up: a still first, so the warm still tab is open (unless parked) while the video renders.
+if (process.env.BENCH_MEMORY_STILL_FIRST === 'true')
+    await renderThroughService({ width: 64, height: 64, output_format: 'png', elements: [] });
 const load = loadavg()[0];
 const rows = [];
 const kinds = new Set();
