@@ -2,7 +2,8 @@
 // fading text: bench/render.mts's first case) through the built service (API + warm worker in one
 // process, real PostgreSQL, Debian Chromium), submitted over HTTP. Peak memory is the summed RSS
 // of the service's process tree (Node, Chromium's processes, ffmpeg), sampled every 100 ms, as
-// bench:render measures it; beside it, the same peak split by process kind, and the wall time.
+// bench:render measures it; beside it, the same peak split by process kind, the wall time and the
+// CPU seconds of the tree (steadier than wall time on a shared machine).
 // Renders the case once with the browser's media cache left to Remotion (half the machine's
 // available memory: "before", RENDER_MEDIA_CACHE_MB=0) and once as shipped ("after"), or with
 // the sizes listed in BENCH_MEMORY_CACHE_MB; BENCH_MEMORY_STILL_FIRST=true draws a still first. Set
@@ -75,6 +76,7 @@ function treeRss(pid: number): Map<string, number> {
       const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${current}/status`, 'utf8'))?.[1] ?? 0) * 1024;
       const kind = kindOf(current);
       byKind.set(kind, (byKind.get(kind) ?? 0) + rss);
+      byKind.set(`${kind} #`, (byKind.get(`${kind} #`) ?? 0) + 1);
     } catch {
       // gone
     }
@@ -82,7 +84,32 @@ function treeRss(pid: number): Map<string, number> {
   }
   return byKind;
 }
-const total = (byKind: Map<string, number>) => [...byKind.values()].reduce((a, b) => a + b, 0);
+/** CPU seconds (user + system, own and reaped children) of a process and its live descendants. */
+function treeCpuSeconds(pid: number): number {
+  const children = new Map<number, number[]>();
+  const cpu = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      children.set(Number(fields[1]), [...(children.get(Number(fields[1])) ?? []), Number(entry)]);
+      cpu.set(Number(entry), Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  let ticks = 0;
+  const stack = [pid];
+  while (stack.length) {
+    const current = stack.pop()!;
+    ticks += cpu.get(current) ?? 0;
+    stack.push(...(children.get(current) ?? []));
+  }
+  return ticks / 100;
+}
+
+const total = (byKind: Map<string, number>) => [...byKind].reduce((sum, [kind, value]) => (kind.endsWith(' #') ? sum : sum + value), 0);
 
 let databaseUrl: string | undefined;
 if (process.env.DATABASE_URL) {
@@ -150,13 +177,15 @@ for (const cacheMb of variants) {
     const now = treeRss(process.pid);
     if (total(now) > total(peak)) peak = now;
   }, 100);
+  const cpuBefore = treeCpuSeconds(process.pid);
   const started = performance.now();
   await renderThroughService(scene);
   const wall = (performance.now() - started) / 1000;
+  const cpu = treeCpuSeconds(process.pid) - cpuBefore;
   clearInterval(sampler);
-  peak.forEach((_, kind) => kinds.add(kind));
+  peak.forEach((_, kind) => kind.endsWith(' #') || kinds.add(kind));
   peaks.push(peak);
-  rows.push([`1080p30 10 s mp4, media cache ${cacheMb === 0 ? "Remotion's default" : `${cacheMb} MB`}`, wall.toFixed(1), (total(peak) / 1048576).toFixed(0)]);
+  rows.push([`1080p30 10 s mp4, media cache ${cacheMb === 0 ? "Remotion's default" : `${cacheMb} MB`}`, wall.toFixed(1), cpu.toFixed(1), (total(peak) / 1048576).toFixed(0)]);
   console.error(`done: ${rows.at(-1)!.join(' | ')}`);
 }
 await service.close();
@@ -170,8 +199,8 @@ files.close();
 rmSync(work, { recursive: true, force: true });
 
 const kindList = [...kinds].sort();
-const header = ['case', 'wall s', 'peak MB', ...kindList.map((k) => `${k} MB`)];
-const lines = rows.map((row, i) => [...row, ...kindList.map((k) => ((peaks[i].get(k) ?? 0) / 1048576).toFixed(0))]);
+const header = ['case', 'wall s', 'CPU s', 'peak MB', ...kindList.map((k) => `${k} MB (processes)`)];
+const lines = rows.map((row, i) => [...row, ...kindList.map((k) => `${((peaks[i].get(k) ?? 0) / 1048576).toFixed(0)} (${peaks[i].get(`${k} #`) ?? 0})`)]);
 const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
 const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
 console.log(`load average at start: ${load.toFixed(1)} (${new Date().toISOString()}); peak = summed RSS of the process tree, split at the peak sample`);

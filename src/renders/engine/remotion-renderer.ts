@@ -151,6 +151,9 @@ export class RemotionRenderer implements OnModuleDestroy {
         args.onProgress('encoding', 1);
         return { render_path: 'still', frames_total: 1, frames_drawn: 1, still_path: 'render_still' };
       }
+      // The warm still tab's page (≈ 180 MB measured) would add to a video's peak memory: it is
+      // closed for the video, and the next still opens it again.
+      await this.warmStills.park();
       const held = this.heldFramesPlan(args);
       if (held) {
         const renderStarted = performance.now();

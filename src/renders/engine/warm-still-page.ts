@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type { HeadlessBrowser } from '@remotion/renderer';
 import { NoReactInternals } from 'remotion/no-react';
@@ -26,8 +27,10 @@ interface RemotionPage {
 }
 
 function remotionSteps(): RemotionSteps {
-  const dist = path.dirname(require.resolve('@remotion/renderer'));
-  const from = (file: string) => require(path.join(dist, file)) as Record<string, unknown>;
+  // By absolute path: the package's `exports` map lets nothing but its entry points be imported.
+  const load = createRequire(__filename);
+  const dist = path.dirname(load.resolve('@remotion/renderer'));
+  const from = (file: string) => load(path.join(dist, file)) as Record<string, unknown>;
   return {
     ...(from('set-props-and-env.js') as Pick<RemotionSteps, 'setPropsAndEnv'>),
     ...(from('puppeteer-evaluate.js') as Pick<RemotionSteps, 'puppeteerEvaluateWithCatch'>),
@@ -88,7 +91,8 @@ interface Tab {
  * seeks to the frame and takes the screenshot. The composition remounts for every new request
  * (Root keys it by its props), so nothing of an earlier still's React state reaches the next.
  * One still at a time: `busy` tells the caller to use renderStill meanwhile. Any failure closes
- * the tab; the next still opens a new one.
+ * the tab, and so does a video render (its memory would add to the video's); the next still opens
+ * a new one.
  */
 export class WarmStillPage {
   private tab: Promise<Tab> | null = null;
@@ -120,6 +124,11 @@ export class WarmStillPage {
     } finally {
       this.busy = false;
     }
+  }
+
+  /** Closes the tab unless a still is being drawn on it (a video render starting). */
+  async park(): Promise<void> {
+    if (!this.busy) await this.close();
   }
 
   /** Closes the tab and its bundle server (a render error, the browser closing, shutdown). */
