@@ -113,8 +113,9 @@ describe('stills on the warm tab (through the REST API)', () => {
     for (const seconds of Object.values(report.pipeline_seconds as Record<string, number>)) expect(seconds).toBeGreaterThanOrEqual(0);
   }, 240_000);
 
-  it('shows nothing of the previous request on the reused tab: after a video of another scene, after a still with more elements', async () => {
-    // A video of another scene runs through the same browser between the stills.
+  it('shows nothing of the previous request: after a video of another scene, and on the reused tab after a still with more elements', async () => {
+    // A video of another scene runs through the same browser first (it closes the warm tab; the
+    // next still opens it again), then two stills of different requests share the tab.
     await renderThroughApi(app, key, outputs, 'between', {
       width: 320, height: 180, duration: 1, background_color: '#00ff00',
       elements: [{ type: 'text', text: 'VIDEO', x: '50%', y: 150, font_size: 40, fill_color: '#ffffff' }],
