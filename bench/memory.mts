@@ -4,9 +4,9 @@
 // of the service's process tree (Node, Chromium's processes, ffmpeg), sampled every 100 ms, as
 // bench:render measures it; beside it, the same peak split by process kind, the wall time and the
 // CPU seconds of the tree (steadier than wall time on a shared machine).
-// Renders the case once with the browser's media cache left to Remotion (half the machine's
-// available memory: "before", RENDER_MEDIA_CACHE_MB=0) and once as shipped ("after"), or with
-// the sizes listed in BENCH_MEMORY_CACHE_MB; BENCH_MEMORY_STILL_FIRST=true draws a still first. Set
+// Renders the case twice: right after a video warm-up, and right after a png still (as
+// bench:render's warm-up), when the worker's warm still tab has been opened. Chromium flags can be
+// tried without code changes through CHROMIUM_EXECUTABLE (a wrapper script adding them). Set
 // DATABASE_URL to use a running PostgreSQL; otherwise the embedded one.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -124,7 +124,6 @@ if (process.env.DATABASE_URL) {
 }
 const port = 18000 + Math.floor(Math.random() * 1000);
 const config = loadConfig({ ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), DATA_DIR: path.join(work, 'data'), PORT: String(port), HOST: '127.0.0.1', ALLOW_PRIVATE_NETWORK: 'true', LOG_LEVEL: 'error', EMBEDDED_PG_PORT: '54356' });
-const shipped = config.render.mediaCacheMb;
 const service = await createApp(config, 'all');
 await service.app.listen(port, '127.0.0.1');
 const api = `http://127.0.0.1:${port}`;
@@ -163,15 +162,12 @@ const scene = {
 
 // Warm-up: the first job opens the browser and loads the bundle; the clip is copied into storage.
 await renderThroughService({ ...scene, width: 320, height: 180, duration: 1 });
-// As bench:render's warm-up: a still first, so the warm still tab is open (unless parked) while the video renders.
-if (process.env.BENCH_MEMORY_STILL_FIRST === 'true') await renderThroughService({ width: 64, height: 64, output_format: 'png', elements: [] });
 const load = loadavg()[0];
 const rows: string[][] = [];
 const kinds = new Set<string>();
 const peaks: Map<string, number>[] = [];
-const variants = (process.env.BENCH_MEMORY_CACHE_MB ?? `0,${shipped}`).split(',').map(Number);
-for (const cacheMb of variants) {
-  config.render.mediaCacheMb = cacheMb;
+for (const stillFirst of [false, true]) {
+  if (stillFirst) await renderThroughService({ width: 64, height: 64, output_format: 'png', elements: [] });
   let peak = new Map<string, number>();
   const sampler = setInterval(() => {
     const now = treeRss(process.pid);
@@ -185,7 +181,7 @@ for (const cacheMb of variants) {
   clearInterval(sampler);
   peak.forEach((_, kind) => kind.endsWith(' #') || kinds.add(kind));
   peaks.push(peak);
-  rows.push([`1080p30 10 s mp4, media cache ${cacheMb === 0 ? "Remotion's default" : `${cacheMb} MB`}`, wall.toFixed(1), cpu.toFixed(1), (total(peak) / 1048576).toFixed(0)]);
+  rows.push([`1080p30 10 s mp4, ${stillFirst ? 'after a png still' : 'after a video'}`, wall.toFixed(1), cpu.toFixed(1), (total(peak) / 1048576).toFixed(0)]);
   console.error(`done: ${rows.at(-1)!.join(' | ')}`);
 }
 await service.close();

@@ -102,12 +102,6 @@ export interface RenderConfig {
    * renderStill opening and loading a tab per still (`RENDER_WARM_STILLS`, default true).
    */
   warmStills: boolean;
-  /**
-   * Megabytes of decoded video frames the browser keeps per render (`RENDER_MEDIA_CACHE_MB`,
-   * default 512, at least 240; 0 leaves it to Remotion: half the machine's available memory, which
-   * a long 1080p clip fills). Frames are drawn in order, so a small cache costs no speed.
-   */
-  mediaCacheMb: number;
 }
 
 export class ConfigError extends Error {
@@ -190,10 +184,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     holdFrames: oneOf('RENDER_HOLD_FRAMES', ['true', 'false'] as const, 'true') === 'true',
     mixSound: oneOf('RENDER_MIX_SOUND', ['true', 'false'] as const, 'true') === 'true',
     warmStills: oneOf('RENDER_WARM_STILLS', ['true', 'false'] as const, 'true') === 'true',
-    mediaCacheMb: int('RENDER_MEDIA_CACHE_MB', 512, 0, 20_000),
   };
-  // @remotion/media stops a render whose cache is set below 240 MB.
-  if (render.mediaCacheMb > 0 && render.mediaCacheMb < 240) problems.push(`RENDER_MEDIA_CACHE_MB must be 0 or from 240 to 20000 (got ${render.mediaCacheMb})`);
 
   const gcsBucket = str('GCS_BUCKET');
   const gcsApiEndpoint = url('GCS_API_ENDPOINT', ['http:', 'https:']);

@@ -125,7 +125,6 @@ export class RemotionRenderer implements OnModuleDestroy {
             imageFormat: plan.imageFormat,
             ...(plan.imageFormat === 'jpeg' ? { jpegQuality: 90 } : {}),
             output: args.outputPath,
-            mediaCacheSizeInBytes: this.mediaCacheBytes(),
             signal: args.signal,
           });
           args.onProgress('encoding', 1);
@@ -143,7 +142,6 @@ export class RemotionRenderer implements OnModuleDestroy {
           puppeteerInstance: browser,
           browserExecutable: this.config.render.browserExecutable,
           chromiumOptions: CHROMIUM_OPTIONS,
-          mediaCacheSizeInBytes: this.mediaCacheBytes(),
           cancelSignal,
           overwrite: true,
           logLevel: 'error',
@@ -187,7 +185,6 @@ export class RemotionRenderer implements OnModuleDestroy {
         // Also here: without it Remotion would look for (and try to download) its own browser.
         browserExecutable: this.config.render.browserExecutable,
         chromiumOptions: CHROMIUM_OPTIONS,
-        mediaCacheSizeInBytes: this.mediaCacheBytes(),
         cancelSignal,
         overwrite: true,
         logLevel: 'error',
@@ -249,7 +246,6 @@ export class RemotionRenderer implements OnModuleDestroy {
       puppeteerInstance: browser,
       browserExecutable: this.config.render.browserExecutable,
       chromiumOptions: CHROMIUM_OPTIONS,
-      mediaCacheSizeInBytes: this.mediaCacheBytes(),
       cancelSignal,
       logLevel: 'error' as const,
     };
@@ -325,7 +321,6 @@ export class RemotionRenderer implements OnModuleDestroy {
         puppeteerInstance: browser,
         browserExecutable: this.config.render.browserExecutable,
         chromiumOptions: CHROMIUM_OPTIONS,
-        mediaCacheSizeInBytes: this.mediaCacheBytes(),
         cancelSignal,
         logLevel: 'error',
       });
@@ -368,7 +363,6 @@ export class RemotionRenderer implements OnModuleDestroy {
         puppeteerInstance: browser,
         browserExecutable: this.config.render.browserExecutable,
         chromiumOptions: CHROMIUM_OPTIONS,
-        mediaCacheSizeInBytes: this.mediaCacheBytes(),
         cancelSignal,
         logLevel: 'error',
       });
@@ -380,11 +374,6 @@ export class RemotionRenderer implements OnModuleDestroy {
       args.signal.removeEventListener('abort', onAbort);
     }
     if (writeFailure) throw writeFailure;
-  }
-
-  /** RENDER_MEDIA_CACHE_MB in bytes; null (0) leaves the size to Remotion. */
-  private mediaCacheBytes(): number | null {
-    return this.config.render.mediaCacheMb > 0 ? this.config.render.mediaCacheMb * 1024 * 1024 : null;
   }
 
   private serveUrl(): Promise<string> {

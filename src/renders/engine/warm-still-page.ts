@@ -68,15 +68,12 @@ export interface WarmStillArgs {
   imageFormat: 'png' | 'jpeg';
   jpegQuality?: number;
   output: string;
-  /** The browser's media cache (null: Remotion's default); set when the tab opens. */
-  mediaCacheSizeInBytes: number | null;
   signal: AbortSignal;
 }
 
 interface Tab {
   browser: HeadlessBrowser;
   bundleDir: string;
-  mediaCacheSizeInBytes: number | null;
   page: RemotionPage;
   closeServer: () => Promise<unknown>;
   stopErrors: () => Promise<void>;
@@ -184,16 +181,16 @@ export class WarmStillPage {
     });
   }
 
-  private async tabFor({ browser, bundleDir, mediaCacheSizeInBytes }: WarmStillArgs): Promise<Tab> {
+  private async tabFor({ browser, bundleDir }: WarmStillArgs): Promise<Tab> {
     const current = await this.tab?.catch(() => null);
-    if (current && current.browser === browser && current.bundleDir === bundleDir && current.mediaCacheSizeInBytes === mediaCacheSizeInBytes) return current;
+    if (current && current.browser === browser && current.bundleDir === bundleDir) return current;
     await this.close();
-    const opening = this.open(browser, bundleDir, mediaCacheSizeInBytes);
+    const opening = this.open(browser, bundleDir);
     this.tab = opening;
     return opening;
   }
 
-  private async open(browser: HeadlessBrowser, bundleDir: string, mediaCacheSizeInBytes: number | null): Promise<Tab> {
+  private async open(browser: HeadlessBrowser, bundleDir: string): Promise<Tab> {
     this.steps ??= remotionSteps();
     const steps = this.steps;
     const server = await steps.prepareServer({
@@ -222,7 +219,6 @@ export class WarmStillPage {
       const tab: Tab = {
         browser,
         bundleDir,
-        mediaCacheSizeInBytes,
         page: opened,
         closeServer: () => server.closeServer(false),
         stopErrors: async () => undefined,
@@ -245,7 +241,7 @@ export class WarmStillPage {
         logLevel: 'error',
         onServeUrlVisited: () => undefined,
         isMainTab: true,
-        mediaCacheSizeInBytes,
+        mediaCacheSizeInBytes: null,
         initialMemoryAvailable: steps.getAvailableMemory('error'),
         darkMode: false,
         sampleRate: 48000,
