@@ -1,6 +1,6 @@
 import type React from 'react';
 import { Composition } from 'remotion';
-import { Main } from './Main';
+import { FreshPerRequest } from './FreshPerRequest';
 import { COMPOSITION_ID, resolveRequest, type CompositionProps } from './schema';
 
 /** Shown in Remotion Studio when no input props are given. */
@@ -21,7 +21,7 @@ const SAMPLE_PROPS: CompositionProps = {
 export const Root: React.FC = () => (
   <Composition
     id={COMPOSITION_ID}
-    component={Main}
+    component={FreshPerRequest}
     defaultProps={SAMPLE_PROPS}
     calculateMetadata={({ props }) => {
       const { width, height, fps, durationInFrames } = resolveRequest(props.request, props.media ?? {});

@@ -103,6 +103,11 @@ export interface RenderConfig {
    * process can take, joined without re-encoding (`RENDER_CHUNK_FRAMES`, default 0: never split).
    */
   chunkFrames: number;
+  /**
+   * Draw stills on a browser tab kept open with the composition loaded, instead of Remotion's
+   * renderStill opening and loading a tab per still (`RENDER_WARM_STILLS`, default true).
+   */
+  warmStills: boolean;
 }
 
 export class ConfigError extends Error {
@@ -185,6 +190,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     holdFrames: oneOf('RENDER_HOLD_FRAMES', ['true', 'false'] as const, 'true') === 'true',
     mixSound: oneOf('RENDER_MIX_SOUND', ['true', 'false'] as const, 'true') === 'true',
     chunkFrames: int('RENDER_CHUNK_FRAMES', 0, 0, 1_000_000),
+    warmStills: oneOf('RENDER_WARM_STILLS', ['true', 'false'] as const, 'true') === 'true',
   };
 
   const gcsBucket = str('GCS_BUCKET');

@@ -5,6 +5,7 @@ import { JobPresenter } from '../jobs/job.presenter';
 import { JobStore } from '../jobs/job-store';
 import type { JobView } from '../jobs/job.view';
 import { Workspace } from '../workspaces/workspace.entity';
+import { JobWakeups } from './job-wakeups';
 
 /**
  * How often a stream reads its job row. Progress is written at most every 500 ms
@@ -19,7 +20,8 @@ const KEEPALIVE_INTERVAL_MS = 15_000;
  * source (any API process can serve any stream, whichever worker runs the job): the row is read
  * every EVENT_POLL_INTERVAL_MS and a change is sent as `event: status` (the status changed; the
  * first event always is one) or `event: progress` (percent or stage changed), each carrying the
- * Job object as JSON. After the event of a final status the stream ends.
+ * Job object as JSON. After the event of a final status the stream ends. A job reaching its final
+ * status cuts the wait short (JobWakeups: the worker's NOTIFY), so that event leaves at once.
  */
 @Injectable()
 export class JobEventStream {
@@ -28,6 +30,7 @@ export class JobEventStream {
   constructor(
     private readonly store: JobStore,
     private readonly presenter: JobPresenter,
+    private readonly wakeups: JobWakeups,
   ) {}
 
   async stream(workspace: Workspace, kind: JobKind, id: string, req: Request, res: Response): Promise<void> {
@@ -57,7 +60,7 @@ export class JobEventStream {
         }
         previous = current;
         if (TERMINAL_STATUSES.includes(job.status)) break;
-        await new Promise((resolve) => setTimeout(resolve, EVENT_POLL_INTERVAL_MS));
+        await this.wakeups.wait(job.id, EVENT_POLL_INTERVAL_MS);
         if (closed) break;
         job = await this.store.find(workspace, kind, id);
       }

@@ -33,6 +33,9 @@ const UNFINISHED: JobStatus[] = ['ingesting', 'queued', 'processing'];
  *       │                  │                         │  └────fail──────▶ failed
  *       └──failIngest──────┴────────cancel───────────┴────────────────▶ cancelled
  */
+/** The channel a job's end is notified on (payload: the job id); JobWakeups listens. */
+export const JOB_FINISHED_CHANNEL = 'job_finished';
+
 @Injectable()
 export class JobRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -122,7 +125,7 @@ export class JobRepository {
 
   /** processing → completed. False when the job was cancelled while finishing. */
   async complete(id: string, done: JobCompletion): Promise<boolean> {
-    return rowsAffected(
+    return this.notifiedIf(id, rowsAffected(
       await this.db.query(
         `UPDATE jobs SET status = 'completed', output = $2, output_key = $3, output_seconds = $4, result = $5,
            diagnostics = $6, progress_percent = 100, progress_stage = NULL, completed_at = now(), updated_at = now()
@@ -136,18 +139,24 @@ export class JobRepository {
           done.diagnostics ? JSON.stringify(done.diagnostics) : null,
         ],
       ),
-    );
+    ));
   }
 
   /** queued or processing → failed; a cancelled job stays cancelled. (`queued`: every claim itself failed.) */
   async fail(id: string, error: JobError): Promise<boolean> {
-    return rowsAffected(
+    return this.notifiedIf(id, rowsAffected(
       await this.db.query(
         `UPDATE jobs SET status = 'failed', error = $2, progress_stage = NULL, completed_at = now(), updated_at = now()
          WHERE id = $1 AND status IN ('queued', 'processing')`,
         [id, JSON.stringify(error)],
       ),
-    );
+    ));
+  }
+
+  /** Tells the API processes' event streams that the job has ended (JobWakeups), when it has. */
+  private async notifiedIf(id: string, ended: boolean): Promise<boolean> {
+    if (ended) await this.db.query('SELECT pg_notify($1, $2)', [JOB_FINISHED_CHANNEL, id]);
+    return ended;
   }
 
   /** Any unfinished status → cancelled, in the caller's transaction. */

@@ -39,8 +39,23 @@ export type ProgressReporter = (stage: ProgressStage, percent: number) => void;
 export interface RenderedArtifact {
   key: string;
   output: Omit<JobOutput, 'url'>;
-  /** How it was drawn (recorded on the job's row). */
-  diagnostics?: RenderReport;
+  /** How it was drawn and where the time went (recorded on the job's row). */
+  diagnostics: Partial<RenderReport> & { pipeline_seconds: PipelineSeconds };
+}
+
+/**
+ * Seconds of each stage of one render, recorded for every render (jobs.diagnostics). `queue`:
+ * created → started (includes copying inputs into storage for `ingest_external`); `inputs`:
+ * fetching and probing; `prepare`: sound analysis, the cost check and captions' speech; `draw`:
+ * the browser and encoder (and loudness normalisation); `upload`: storing the file. What follows
+ * (the completed row, cleanup) is after the report is written: completed_at − started_at − the sum.
+ */
+export interface PipelineSeconds {
+  queue: number;
+  inputs: number;
+  prepare: number;
+  draw: number;
+  upload: number;
 }
 
 /** Share of the progress bar each stage takes: inputs, speech of captions (when any), frames + encoding, upload. */
@@ -68,6 +83,7 @@ export class RenderPipeline {
   ) {}
 
   async run(job: Job, signal: AbortSignal, report: ProgressReporter): Promise<RenderedArtifact> {
+    const clock = stopwatch();
     // The queue is a trust boundary: the stored request is validated again before use.
     const parsed = validateRenderRequest(job.request);
     if (!parsed.ok) throw new RenderFailure('invalid_request', `Stored request is invalid: ${parsed.errors[0].msg}`);
@@ -76,23 +92,27 @@ export class RenderPipeline {
     await mkdir(workRoot, { recursive: true });
     const workDir = await mkdtemp(path.join(workRoot, `${job.id}-`));
     let unmount = () => undefined as void;
+    const queue = job.startedAt ? seconds(job.startedAt.getTime() - job.createdAt.getTime()) : 0;
     try {
       const prepared = await this.prepare(job, request, workDir, signal, report, { confirmCost: true });
       unmount = prepared.unmount;
       const { props, resolved, soundAnalysis } = prepared;
       const renderShare = prepared.hasCaptions ? RENDER_AFTER_TRANSCRIBING_SHARE : RENDER_SHARE;
       const onProgress = (stage: RenderStage, fraction: number) => report(stage, lerp(renderShare, fraction));
+      const prepare = seconds(clock() * 1000 - prepared.inputsSeconds * 1000);
       const drawn = job.preview
         ? await this.previews.draw(job.preview, { props, media: props.media, resolved, workDir, signal, onProgress })
         : await this.drawFull(job, props, resolved, workDir, signal, onProgress);
       signal.throwIfAborted();
       const loudness = !job.preview && request.audio_normalize ? await this.normalise(request.audio_normalize, drawn, workDir, signal) : undefined;
 
+      const draw = clock();
       report('uploading', RENDER_SHARE[1]);
       const key = `${job.workspaceId}/renders/${job.id}.${drawn.extension}`;
       const { size } = await this.storage.putFile(key, drawn.file, drawn.contentType);
-      const diagnostics = 'report' in drawn ? (drawn.report as RenderReport) : undefined;
-      if (diagnostics?.render_path === 'chunks') await this.chunks.discardFiles(job);
+      const drawReport = 'report' in drawn ? (drawn.report as RenderReport) : undefined;
+      if (drawReport?.render_path === 'chunks') await this.chunks.discardFiles(job);
+      const pipelineSeconds: PipelineSeconds = { queue, inputs: prepared.inputsSeconds, prepare, draw, upload: clock() };
       return {
         key,
         output: {
@@ -103,7 +123,7 @@ export class RenderPipeline {
           ...(loudness ? { loudness } : {}),
           ...(Object.keys(soundAnalysis).length > 0 ? { sound_analysis: soundAnalysis } : {}),
         },
-        ...(diagnostics ? { diagnostics } : {}),
+        diagnostics: { ...drawReport, pipeline_seconds: pipelineSeconds },
       };
     } catch (error) {
       // A split render that ends for good (cancelled, failing, or on its last attempt) stops its
@@ -130,7 +150,16 @@ export class RenderPipeline {
     signal: AbortSignal,
     report: ProgressReporter,
     options: { confirmCost: boolean },
-  ): Promise<{ props: CompositionProps; resolved: ResolvedRequest; soundAnalysis: Awaited<ReturnType<typeof analyseSoundForDucking>>; hasCaptions: boolean; unmount: () => void }> {
+  ): Promise<{
+    props: CompositionProps;
+    resolved: ResolvedRequest;
+    soundAnalysis: Awaited<ReturnType<typeof analyseSoundForDucking>>;
+    hasCaptions: boolean;
+    unmount: () => void;
+    /** Seconds spent fetching and probing the inputs. */
+    inputsSeconds: number;
+  }> {
+    const started = performance.now();
     report('downloading', DOWNLOAD_SHARE[0]);
     const inputs = await this.downloadInputs(job, request, workDir, signal, (fraction) => report('downloading', lerp(DOWNLOAD_SHARE, fraction)));
     await this.renderer.mediaServer.start(); // normally already running since warm-up; idempotent
@@ -142,6 +171,7 @@ export class RenderPipeline {
         media[input.url] = input.info;
         sources[input.url] = mounted.urls[index];
       });
+      const inputsSeconds = seconds(performance.now() - started);
       const soundAnalysis = await analyseSoundForDucking(request, inputs, media, signal);
       const hasCaptions = CaptionSources.hasCaptions(request);
       const resolvedForCost = resolveRequest(request, media);
@@ -155,7 +185,7 @@ export class RenderPipeline {
       // Captions' words are part of the composition's input, so a Player given the same props draws the same frames.
       const resolved = transcripts ? resolveRequest(request, media, transcripts) : resolvedForCost;
       const props: CompositionProps = { request, media, sources, ...(transcripts ? { transcripts } : {}) };
-      return { props, resolved, soundAnalysis, hasCaptions, unmount: mounted.unmount };
+      return { props, resolved, soundAnalysis, hasCaptions, unmount: mounted.unmount, inputsSeconds };
     } catch (error) {
       mounted.unmount();
       throw error;
@@ -278,6 +308,21 @@ function extensionOf(url: string): string {
   } catch {
     return '';
   }
+}
+
+/** Seconds since the previous call (or since it was made), to three decimals. */
+function stopwatch(): () => number {
+  let last = performance.now();
+  return () => {
+    const now = performance.now();
+    const elapsed = seconds(now - last);
+    last = now;
+    return elapsed;
+  };
+}
+
+function seconds(milliseconds: number): number {
+  return Math.round(milliseconds) / 1000;
 }
 
 function lerp([from, to]: number[], fraction: number): number {

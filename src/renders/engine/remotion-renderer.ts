@@ -13,6 +13,7 @@ import { encodeHeldFrames, HELD_FRAMES_MAX_SHARE } from './held-frames';
 import { MediaServer } from './media-server';
 import { OutputPlan } from './output-formats';
 import { mixTimelineSound } from './timeline-sound';
+import { WarmStillPage } from './warm-still-page';
 import { Metrics } from '../../metrics/metrics';
 
 export type RenderStage = 'compositing' | 'encoding';
@@ -36,6 +37,8 @@ export interface RenderReport {
   chunk_seconds?: number[];
   /** Chunked path: seconds spent waiting for the chunks, mixing the sound, joining and muxing. */
   join_seconds?: number;
+  /** Stills: drawn on the worker's warm tab (warm-still-page.ts) or by Remotion's renderStill. */
+  still_path?: 'warm_page' | 'render_still';
 }
 
 /** `ffmpeg`: mixed from the resolved timeline (timeline-sound.ts); `browser`: Remotion's audio-only render. */
@@ -82,6 +85,7 @@ export class RemotionRenderer implements OnModuleDestroy {
   private bundle: Promise<string> | null = null;
   private browser: Promise<HeadlessBrowser> | null = null;
   readonly mediaServer = new MediaServer();
+  private readonly warmStills = new WarmStillPage();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -119,6 +123,21 @@ export class RemotionRenderer implements OnModuleDestroy {
     try {
       if (plan.kind === 'still') {
         args.onProgress('compositing', 0);
+        if (this.config.render.warmStills && !this.warmStills.busy) {
+          await this.warmStills.draw({
+            browser,
+            bundleDir: serveUrl,
+            composition,
+            frame: args.stillFrame ?? 0,
+            scale,
+            imageFormat: plan.imageFormat,
+            ...(plan.imageFormat === 'jpeg' ? { jpegQuality: 90 } : {}),
+            output: args.outputPath,
+            signal: args.signal,
+          });
+          args.onProgress('encoding', 1);
+          return { render_path: 'still', frames_total: 1, frames_drawn: 1, still_path: 'warm_page' };
+        }
         await renderStill({
           composition,
           serveUrl,
@@ -136,8 +155,11 @@ export class RemotionRenderer implements OnModuleDestroy {
           logLevel: 'error',
         });
         args.onProgress('encoding', 1);
-        return { render_path: 'still', frames_total: 1, frames_drawn: 1 };
+        return { render_path: 'still', frames_total: 1, frames_drawn: 1, still_path: 'render_still' };
       }
+      // The warm still tab's page (≈ 180 MB measured) would add to a video's peak memory: it is
+      // closed for the video, and the next still opens it again.
+      await this.warmStills.park();
       const held = this.heldFramesPlan(args);
       if (held) {
         const renderStarted = performance.now();
@@ -400,6 +422,7 @@ export class RemotionRenderer implements OnModuleDestroy {
   private async closeBrowser(): Promise<void> {
     const browser = this.browser;
     this.browser = null;
+    await this.warmStills.close();
     await browser?.then((b) => b.close({ silent: true })).catch(() => undefined);
   }
 

@@ -1,0 +1,256 @@
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import type { HeadlessBrowser } from '@remotion/renderer';
+import { NoReactInternals } from 'remotion/no-react';
+
+/**
+ * The parts of Remotion's renderer a still needs, by file: `renderStill` opens a tab, loads the
+ * bundle and its fonts and closes the tab on every call (≈ 1.5 s of a 1.8 s still here), and these
+ * are the steps it is made of. Not exported by the package, so they are reached by path; the
+ * renderer's version is pinned in package.json, and `warm-stills.e2e` draws through them.
+ */
+interface RemotionSteps {
+  setPropsAndEnv(options: Record<string, unknown>): Promise<void>;
+  puppeteerEvaluateWithCatch(options: { pageFunction: (...args: never[]) => unknown; args: unknown[]; frame: null; page: RemotionPage; timeoutInMilliseconds: number }): Promise<unknown>;
+  seekToFrame(options: { frame: number; page: RemotionPage; composition: string; timeoutInMilliseconds: number; indent: boolean; logLevel: 'error'; attempt: number }): Promise<void>;
+  takeFrame(options: Record<string, unknown>): Promise<unknown>;
+  handleJavascriptException(options: { page: RemotionPage; onError: (error: Error) => void; frame: null }): () => Promise<void>;
+  prepareServer(options: Record<string, unknown>): Promise<{ serveUrl: string; closeServer: (force: boolean) => Promise<unknown>; offthreadPort: number; sourceMap: () => unknown }>;
+  findRemotionRoot(): string;
+  defaultOnLog: unknown;
+  getAvailableMemory(logLevel: 'error'): number;
+}
+
+interface RemotionPage {
+  setViewport(viewport: { width: number; height: number; deviceScaleFactor: number }): Promise<void>;
+  close(): Promise<void>;
+}
+
+function remotionSteps(): RemotionSteps {
+  // By absolute path: the package's `exports` map lets nothing but its entry points be imported.
+  const load = createRequire(__filename);
+  const dist = path.dirname(load.resolve('@remotion/renderer'));
+  const from = (file: string) => load(path.join(dist, file)) as Record<string, unknown>;
+  return {
+    ...(from('set-props-and-env.js') as Pick<RemotionSteps, 'setPropsAndEnv'>),
+    ...(from('puppeteer-evaluate.js') as Pick<RemotionSteps, 'puppeteerEvaluateWithCatch'>),
+    ...(from('seek-to-frame.js') as Pick<RemotionSteps, 'seekToFrame'>),
+    ...(from('take-frame.js') as Pick<RemotionSteps, 'takeFrame'>),
+    ...(from('error-handling/handle-javascript-exception.js') as Pick<RemotionSteps, 'handleJavascriptException'>),
+    ...(from('prepare-server.js') as Pick<RemotionSteps, 'prepareServer'>),
+    ...(from('find-closest-package-json.js') as Pick<RemotionSteps, 'findRemotionRoot'>),
+    ...(from('default-on-log.js') as Pick<RemotionSteps, 'defaultOnLog'>),
+    ...(from('memory/get-available-memory.js') as Pick<RemotionSteps, 'getAvailableMemory'>),
+  };
+}
+
+/** As `renderStill`'s default (Remotion's puppeteer timeout). */
+const TIMEOUT_MS = 30_000;
+/** The tab is replaced after this many stills, so whatever its page accumulates (caches, decoders) stays bounded. */
+const STILLS_PER_TAB = 200;
+
+export interface StillComposition {
+  id: string;
+  width: number;
+  height: number;
+  fps: number;
+  durationInFrames: number;
+  props: Record<string, unknown>;
+}
+
+export interface WarmStillArgs {
+  browser: HeadlessBrowser;
+  /** The composition bundle's folder. */
+  bundleDir: string;
+  composition: StillComposition;
+  frame: number;
+  scale: number;
+  imageFormat: 'png' | 'jpeg';
+  jpegQuality?: number;
+  output: string;
+  signal: AbortSignal;
+}
+
+interface Tab {
+  browser: HeadlessBrowser;
+  bundleDir: string;
+  page: RemotionPage;
+  closeServer: () => Promise<unknown>;
+  stopErrors: () => Promise<void>;
+  /** Set by the page's uncaught exceptions; the still under way rejects with it. */
+  onError: (error: Error) => void;
+  stills: number;
+}
+
+/**
+ * One browser tab with the composition bundle loaded, kept open between stills: each still only
+ * sets the composition's props (`remotion_setBundleMode`, as renderStill does after loading),
+ * seeks to the frame and takes the screenshot. The composition remounts for every new request
+ * (Root keys it by its props), so nothing of an earlier still's React state reaches the next.
+ * One still at a time: `busy` tells the caller to use renderStill meanwhile. Any failure closes
+ * the tab, and so does a video render (its memory would add to the video's); the next still opens
+ * a new one.
+ */
+export class WarmStillPage {
+  private tab: Promise<Tab> | null = null;
+  private steps: RemotionSteps | null = null;
+  busy = false;
+
+  async draw(args: WarmStillArgs): Promise<void> {
+    if (this.busy) throw new Error('The warm still page is drawing another still');
+    this.busy = true;
+    try {
+      args.signal.throwIfAborted();
+      const tab = await this.tabFor(args);
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = () => reject(args.signal.reason ?? new Error('aborted'));
+        args.signal.addEventListener('abort', onAbort, { once: true });
+        tab.onError = reject;
+        this.drawOn(tab, args)
+          .then(resolve, reject)
+          .finally(() => {
+            args.signal.removeEventListener('abort', onAbort);
+            tab.onError = () => undefined;
+          });
+      });
+      tab.stills++;
+      if (tab.stills >= STILLS_PER_TAB) await this.close();
+    } catch (error) {
+      await this.close();
+      throw error;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Closes the tab unless a still is being drawn on it (a video render starting). */
+  async park(): Promise<void> {
+    if (!this.busy) await this.close();
+  }
+
+  /** Closes the tab and its bundle server (a render error, the browser closing, shutdown). */
+  async close(): Promise<void> {
+    const tab = this.tab;
+    this.tab = null;
+    const opened = await tab?.catch(() => null);
+    if (!opened) return;
+    await opened.stopErrors().catch(() => undefined);
+    await opened.page.close().catch(() => undefined);
+    await opened.closeServer().catch(() => undefined);
+  }
+
+  private async drawOn(tab: Tab, args: WarmStillArgs): Promise<void> {
+    const steps = this.steps!;
+    const { composition } = args;
+    await tab.page.setViewport({ width: composition.width, height: composition.height, deviceScaleFactor: args.scale });
+    const serializedProps = NoReactInternals.serializeJSONWithSpecialTypes({ data: composition.props, indent: undefined, staticBase: null }).serializedString;
+    await steps.puppeteerEvaluateWithCatch({
+      pageFunction: ((id: string, props: string, durationInFrames: number, fps: number, height: number, width: number) => {
+        (globalThis as unknown as { remotion_setBundleMode: (mode: unknown) => void }).remotion_setBundleMode({
+          type: 'composition',
+          compositionName: id,
+          serializedResolvedPropsWithSchema: props,
+          compositionDurationInFrames: durationInFrames,
+          compositionFps: fps,
+          compositionHeight: height,
+          compositionWidth: width,
+          compositionDefaultCodec: null,
+          compositionDefaultOutName: null,
+          compositionDefaultVideoImageFormat: null,
+          compositionDefaultPixelFormat: null,
+          compositionDefaultProResProfile: null,
+          compositionDefaultSampleRate: null,
+        });
+      }) as (...args: never[]) => unknown,
+      args: [composition.id, serializedProps, composition.durationInFrames, composition.fps, composition.height, composition.width],
+      frame: null,
+      page: tab.page,
+      timeoutInMilliseconds: TIMEOUT_MS,
+    });
+    await steps.seekToFrame({ frame: args.frame, page: tab.page, composition: composition.id, timeoutInMilliseconds: TIMEOUT_MS, indent: false, logLevel: 'error', attempt: 0 });
+    await steps.takeFrame({
+      freePage: tab.page,
+      height: composition.height,
+      width: composition.width,
+      imageFormat: args.imageFormat,
+      scale: args.scale,
+      output: args.output,
+      jpegQuality: args.jpegQuality,
+      wantsBuffer: false,
+      timeoutInMilliseconds: TIMEOUT_MS,
+    });
+  }
+
+  private async tabFor({ browser, bundleDir }: WarmStillArgs): Promise<Tab> {
+    const current = await this.tab?.catch(() => null);
+    if (current && current.browser === browser && current.bundleDir === bundleDir) return current;
+    await this.close();
+    const opening = this.open(browser, bundleDir);
+    this.tab = opening;
+    return opening;
+  }
+
+  private async open(browser: HeadlessBrowser, bundleDir: string): Promise<Tab> {
+    this.steps ??= remotionSteps();
+    const steps = this.steps;
+    const server = await steps.prepareServer({
+      webpackConfigOrServeUrl: bundleDir,
+      port: null,
+      remotionRoot: steps.findRemotionRoot(),
+      offthreadVideoThreads: 2,
+      logLevel: 'error',
+      indent: false,
+      offthreadVideoCacheSizeInBytes: null,
+      binariesDirectory: null,
+      forceIPv4: false,
+      sampleRate: 48000,
+    });
+    let page: RemotionPage | null = null;
+    try {
+      page = (await (browser as unknown as { newPage(options: Record<string, unknown>): Promise<RemotionPage> }).newPage({
+        context: server.sourceMap,
+        logLevel: 'error',
+        indent: false,
+        pageIndex: 0,
+        onBrowserLog: null,
+        onLog: steps.defaultOnLog,
+      })) as RemotionPage;
+      const opened = page;
+      const tab: Tab = {
+        browser,
+        bundleDir,
+        page: opened,
+        closeServer: () => server.closeServer(false),
+        stopErrors: async () => undefined,
+        onError: () => undefined,
+        stills: 0,
+      };
+      tab.stopErrors = steps.handleJavascriptException({ page: opened, onError: (error) => tab.onError(error), frame: null });
+      await steps.setPropsAndEnv({
+        serializedInputPropsWithCustomSchema: '{}',
+        envVariables: {},
+        page: opened,
+        serveUrl: server.serveUrl,
+        initialFrame: 0,
+        timeoutInMilliseconds: TIMEOUT_MS,
+        proxyPort: server.offthreadPort,
+        retriesRemaining: 2,
+        audioEnabled: false,
+        videoEnabled: true,
+        indent: false,
+        logLevel: 'error',
+        onServeUrlVisited: () => undefined,
+        isMainTab: true,
+        mediaCacheSizeInBytes: null,
+        initialMemoryAvailable: steps.getAvailableMemory('error'),
+        darkMode: false,
+        sampleRate: 48000,
+      });
+      return tab;
+    } catch (error) {
+      await page?.close().catch(() => undefined);
+      await server.closeServer(false).catch(() => undefined);
+      throw error;
+    }
+  }
+}

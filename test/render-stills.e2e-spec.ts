@@ -1,0 +1,146 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+import { AppConfig } from '../src/config/app-config';
+import { APP_CONFIG } from '../src/config/config.module';
+import { Frame, near, serveFolder } from './helpers/media';
+import { renderThroughApi } from './helpers/render-through-api';
+import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
+
+const run = promisify(execFile);
+
+/**
+ * Stills drawn on the worker's warm tab (RENDER_WARM_STILLS, the default) against Remotion's
+ * renderStill: the same pixels, the stage seconds recorded on the job, and no trace of an earlier
+ * request on the reused tab.
+ */
+describe('stills on the warm tab (through the REST API)', () => {
+  let app: TestApp;
+  let key: string;
+  let db: Client;
+  let config: AppConfig;
+  let media: Awaited<ReturnType<typeof serveFolder>>;
+  const fixtures = mkdtempSync(path.join(tmpdir(), 'vrs-stills-fixtures-'));
+  const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-stills-outputs-'));
+  const url = (name: string) => `${media.url}/${name}`;
+
+  beforeAll(async () => {
+    const ffmpeg = (...args: string[]) => run('ffmpeg', ['-v', 'error', '-y', ...args]);
+    await ffmpeg('-f', 'lavfi', '-i', 'color=c=0x0000ff:s=64x36,format=rgb24', '-frames:v', '1', path.join(fixtures, 'blue.png'));
+    await ffmpeg('-f', 'lavfi', '-i', 'color=c=0xffff00:s=64x36,format=rgb24', '-frames:v', '1', path.join(fixtures, 'yellow.png'));
+    media = await serveFolder(fixtures);
+    app = await startTestApp({ env: { ALLOW_PRIVATE_NETWORK: 'true' } });
+    ({ key } = await signupVerified(app));
+    config = app.running.app.get<AppConfig>(APP_CONFIG);
+    db = new Client({ connectionString: app.databaseUrl });
+    await db.connect();
+  }, 180_000);
+
+  afterAll(async () => {
+    await db?.end();
+    await app?.close();
+    await media?.close();
+    rmSync(fixtures, { recursive: true, force: true });
+    rmSync(outputs, { recursive: true, force: true });
+  });
+
+  const diagnostics = async (id: string) => (await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [id])).rows[0].diagnostics;
+
+  /** A small scene with every kind the tab must draw: background, shape, picture, text. */
+  const scene = (format: 'png' | 'jpg', title: string) => ({
+    width: 320,
+    height: 180,
+    output_format: format,
+    background_color: '#204060',
+    elements: [
+      { type: 'shape', x: 240, y: 40, width: 60, height: 40, x_anchor: '0%', y_anchor: '0%', fill_color: '#ff0000' },
+      { type: 'image', source_url: url('blue.png'), x: 20, y: 40, width: 80, height: 60, x_anchor: '0%', y_anchor: '0%' },
+      { type: 'text', text: title, x: '50%', y: 150, font_size: 24, fill_color: '#ffffff', font_family: 'Roboto' },
+    ],
+  });
+
+  /** The still's pixels (frameAt seeks, which a single JPEG does not survive). */
+  const imageOf = async (file: string): Promise<Frame> => {
+    const { stdout } = await run('ffmpeg', ['-v', 'error', '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { encoding: 'buffer', maxBuffer: 16 * 1024 * 1024 });
+    const data = stdout as unknown as Buffer;
+    expect(data.length).toBe(320 * 180 * 3);
+    return { width: 320, height: 180, data, at: (x, y) => [data[(y * 320 + x) * 3], data[(y * 320 + x) * 3 + 1], data[(y * 320 + x) * 3 + 2]] };
+  };
+
+  /** Largest difference of any channel of any pixel between two frames of one size. */
+  const maxDifference = (a: Frame, b: Frame) => {
+    expect([a.width, a.height]).toEqual([b.width, b.height]);
+    let max = 0;
+    for (let i = 0; i < a.data.length; i++) max = Math.max(max, Math.abs(a.data[i] - b.data[i]));
+    return max;
+  };
+
+  /** Pixels of the text's band that are close to white. */
+  const whiteInBand = (frame: Frame) => {
+    let white = 0;
+    for (let y = 135; y < 165; y++) for (let x = 60; x < 260; x++) if (near(frame.at(x, y), [255, 255, 255], 60)) white++;
+    return white;
+  };
+
+  it('draws the same pixels as renderStill (png and jpg) and records each stage in seconds', async () => {
+    for (const format of ['png', 'jpg'] as const) {
+      config.render.warmStills = true;
+      const warm = await renderThroughApi(app, key, outputs, `warm-${format}`, scene(format, 'Same pixels'));
+      config.render.warmStills = false;
+      const cold = await renderThroughApi(app, key, outputs, `cold-${format}`, scene(format, 'Same pixels'));
+      config.render.warmStills = true;
+      expect((await diagnostics(warm.job.id)).still_path).toBe('warm_page');
+      expect((await diagnostics(cold.job.id)).still_path).toBe('render_still');
+      const [warmFrame, coldFrame] = [await imageOf(warm.file), await imageOf(cold.file)];
+      const probes = {
+        background: near(warmFrame.at(160, 20), [0x20, 0x40, 0x60], 8),
+        shape: near(warmFrame.at(270, 60), [255, 0, 0], 8),
+        picture: near(warmFrame.at(60, 70), [0, 0, 255], 8),
+        text: whiteInBand(warmFrame) > 50,
+      };
+      expect({ format, ...probes }).toEqual({ format, background: true, shape: true, picture: true, text: true });
+      // Same browser, same page set-up: png is identical, jpg within the encoder's rounding.
+      expect({ format, difference: maxDifference(warmFrame, coldFrame) <= (format === 'png' ? 0 : 4) }).toEqual({ format, difference: true });
+    }
+
+    const { job } = await renderThroughApi(app, key, outputs, 'timed', scene('png', 'Timed'));
+    const report = await diagnostics(job.id);
+    const stage = expect.any(Number);
+    expect(report).toMatchObject({ render_path: 'still', still_path: 'warm_page', pipeline_seconds: { queue: stage, inputs: stage, prepare: stage, draw: stage, upload: stage } });
+    for (const seconds of Object.values(report.pipeline_seconds as Record<string, number>)) expect(seconds).toBeGreaterThanOrEqual(0);
+  }, 240_000);
+
+  it('shows nothing of the previous request: after a video of another scene, and on the reused tab after a still with more elements', async () => {
+    // A video of another scene runs through the same browser first (it closes the warm tab; the
+    // next still opens it again), then two stills of different requests share the tab.
+    await renderThroughApi(app, key, outputs, 'between', {
+      width: 320, height: 180, duration: 1, background_color: '#00ff00',
+      elements: [{ type: 'text', text: 'VIDEO', x: '50%', y: 150, font_size: 40, fill_color: '#ffffff' }],
+    }, 120_000);
+    const first = await renderThroughApi(app, key, outputs, 'first', {
+      ...scene('png', 'First title'),
+      elements: [...scene('png', 'First title').elements, { type: 'image', source_url: url('yellow.png'), x: 120, y: 40, width: 80, height: 60, x_anchor: '0%', y_anchor: '0%' }],
+    });
+    const second = await renderThroughApi(app, key, outputs, 'second', {
+      width: 320, height: 180, output_format: 'png', background_color: '#602040',
+      elements: [{ type: 'shape', x: 20, y: 40, width: 80, height: 60, x_anchor: '0%', y_anchor: '0%', fill_color: '#00ffff' }],
+    });
+    for (const { job } of [first, second]) expect((await diagnostics(job.id)).still_path).toBe('warm_page');
+    const [firstFrame, secondFrame] = [await imageOf(first.file), await imageOf(second.file)];
+    expect({
+      yellowPicture: near(firstFrame.at(160, 70), [255, 255, 0], 8),
+      bluePicture: near(firstFrame.at(60, 70), [0, 0, 255], 8),
+      title: whiteInBand(firstFrame) > 50,
+    }).toEqual({ yellowPicture: true, bluePicture: true, title: true });
+    // The second request has no picture, no red box and no title: its background shows there.
+    expect({
+      whereYellowWas: near(secondFrame.at(160, 70), [0x60, 0x20, 0x40], 8),
+      whereRedWas: near(secondFrame.at(270, 60), [0x60, 0x20, 0x40], 8),
+      ownShape: near(secondFrame.at(60, 70), [0, 255, 255], 8),
+      noTitle: whiteInBand(secondFrame),
+    }).toEqual({ whereYellowWas: true, whereRedWas: true, ownShape: true, noTitle: 0 });
+  }, 240_000);
+});
