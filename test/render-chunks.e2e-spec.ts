@@ -113,7 +113,7 @@ describe('chunked renders (through the REST API)', () => {
     } finally {
       config.render.chunkFrames = CHUNK_FRAMES;
     }
-    expect(await diagnostics(whole.job.id)).toEqual({ render_path: 'browser', frames_total: 60, frames_drawn: 60 });
+    expect(await diagnostics(whole.job.id)).toMatchObject({ render_path: 'browser', frames_total: 60, frames_drawn: 60 });
 
     // Exact: frame count (decoded, not from the header) and every frame's timestamp.
     const [chunkedProbe, wholeProbe] = [await probe(chunked.file), await probe(whole.file)];
