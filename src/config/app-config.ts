@@ -97,6 +97,12 @@ export interface RenderConfig {
    * audio-only pass (`RENDER_MIX_SOUND`, default true; false always uses the browser's pass).
    */
   mixSound: boolean;
+  /**
+   * H.264 timelines whose video clips need nothing only a browser can do: ffmpeg decodes, scales
+   * and composites the clips, the browser draws only the layers around them
+   * (`RENDER_COMPOSITE_MEDIA`; default in docs/decisions.md).
+   */
+  compositeMedia: boolean;
 }
 
 export class ConfigError extends Error {
@@ -178,6 +184,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     superviseSeconds: int('JOB_SUPERVISE_SECONDS', 30, 1, 3600),
     holdFrames: oneOf('RENDER_HOLD_FRAMES', ['true', 'false'] as const, 'true') === 'true',
     mixSound: oneOf('RENDER_MIX_SOUND', ['true', 'false'] as const, 'true') === 'true',
+    compositeMedia: oneOf('RENDER_COMPOSITE_MEDIA', ['true', 'false'] as const, 'false') === 'true',
   };
 
   const gcsBucket = str('GCS_BUCKET');

@@ -45,7 +45,7 @@ describe('mediaCompositePlan', () => {
   it('places a boxed clip: cover fit, trim, fade, layers below and above', () => {
     const choice = choose(scene);
     expect(choice).toMatchObject({ ok: true });
-    const plan = choice!.ok ? choice.plan : null;
+    const plan = choice?.ok ? choice.plan : null;
     expect(plan!.clips).toEqual([
       {
         index: 1, src: CLIP, left: 40, top: 30, width: 200, height: 100,
@@ -63,7 +63,7 @@ describe('mediaCompositePlan', () => {
 
   it('needs no pass above when nothing is there', () => {
     const choice = choose({ ...scene, elements: scene.elements!.filter((element) => element.type !== 'text') });
-    expect(choice!.ok && choice.plan.above).toBeNull();
+    expect(choice?.ok && choice.plan.above).toBeNull();
   });
 
   it('composites neighbouring clips in paint order and places a scaled box around its anchor', () => {
@@ -74,7 +74,7 @@ describe('mediaCompositePlan', () => {
         { type: 'video', source_url: CLIP, x: 0, y: 0, width: 64, height: 36, x_anchor: 0, y_anchor: 0, opacity: 0.5, speed: 2 },
       ],
     });
-    expect(choice!.ok && choice.plan.clips.map(({ left, top, width, height, opacity, playbackRate }) => ({ left, top, width, height, opacity, playbackRate }))).toEqual([
+    expect(choice?.ok && choice.plan.clips.map(({ left, top, width, height, opacity, playbackRate }) => ({ left, top, width, height, opacity, playbackRate }))).toEqual([
       { left: 0, top: 0, width: 320, height: 180, opacity: 1, playbackRate: 1 },
       { left: 0, top: 0, width: 64, height: 36, opacity: 0.5, playbackRate: 2 },
     ]);

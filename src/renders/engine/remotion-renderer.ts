@@ -10,6 +10,8 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ensureCompositionBundle } from './composition-bundle';
 import { encodeHeldFrames, HELD_FRAMES_MAX_SHARE } from './held-frames';
+import { renderMediaComposite } from './media-composite';
+import { mediaCompositePlan } from './media-composite-plan';
 import { MediaServer } from './media-server';
 import { OutputPlan } from './output-formats';
 import { mixTimelineSound } from './timeline-sound';
@@ -20,9 +22,12 @@ export type RenderStage = 'compositing' | 'encoding';
 /**
  * How a render was carried out. `browser`: Remotion captures and encodes every frame.
  * `held_frames`: the browser draws each distinct frame once and the encoder holds it.
+ * `media_composite`: ffmpeg draws the video clips, the browser the layers around them (media-composite.ts).
  */
 export interface RenderReport {
-  render_path: 'browser' | 'held_frames' | 'still';
+  render_path: 'browser' | 'held_frames' | 'still' | 'media_composite';
+  /** Why a timeline with video clips did not take the media-composite path. */
+  media_fallback?: string;
   frames_total: number;
   frames_drawn: number;
   /** Held path: seconds spent drawing, mixing the sound and encoding. */
@@ -130,12 +135,20 @@ export class RemotionRenderer implements OnModuleDestroy {
         args.onProgress('encoding', 1);
         return { render_path: 'still', frames_total: 1, frames_drawn: 1 };
       }
+      const composite = this.config.render.compositeMedia ? this.mediaComposite(args) : null;
+      if (composite?.ok) {
+        const renderStarted = performance.now();
+        const report = await renderMediaComposite(this, args, composite.plan, composite.files);
+        this.metrics.videoRendered(resolved.durationInFrames, (performance.now() - renderStarted) / 1000);
+        return report;
+      }
+      const fallback = composite ? { media_fallback: composite.reason } : {};
       const held = this.heldFramesPlan(args);
       if (held) {
         const renderStarted = performance.now();
         const { stageSeconds, sound } = await this.renderHeld(args, held, cancelSignal);
         this.metrics.videoRendered(resolved.durationInFrames, (performance.now() - renderStarted) / 1000);
-        return { render_path: 'held_frames', frames_total: held.durationInFrames, frames_drawn: held.frames.length, stage_seconds: stageSeconds, ...sound };
+        return { render_path: 'held_frames', frames_total: held.durationInFrames, frames_drawn: held.frames.length, stage_seconds: stageSeconds, ...sound, ...fallback };
       }
       // AAC: Remotion muxes a raw AAC stream without the encoder-delay edit list, so the sound
       // would play ~43 ms late. It hands over the mix as WAV instead and ffmpeg encodes and muxes
@@ -172,7 +185,7 @@ export class RemotionRenderer implements OnModuleDestroy {
       });
       if (separateAudio) await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
       this.metrics.videoRendered(resolved.durationInFrames, (performance.now() - renderStarted) / 1000);
-      return { render_path: 'browser', frames_total: frames, frames_drawn: frames };
+      return { render_path: 'browser', frames_total: frames, frames_drawn: frames, ...fallback };
     } catch (error) {
       // The browser may be what broke; a fresh one costs about a second at the next render.
       if (!args.signal.aborted) await this.closeBrowser();
@@ -180,6 +193,16 @@ export class RemotionRenderer implements OnModuleDestroy {
     } finally {
       args.signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** The media-composite plan with each clip's local file, or why the browser draws the clips; null without clips. */
+  private mediaComposite(args: RenderArgs) {
+    const choice = mediaCompositePlan(args.props, args.resolved, { plan: args.plan, scale: args.scale, frameRange: args.frameRange });
+    if (!choice?.ok) return choice;
+    const sources = args.props.sources ?? {};
+    const files = choice.plan.clips.map((clip) => (sources[clip.src] ? this.mediaServer.fileAt(sources[clip.src]) : null));
+    if (files.some((file) => file === null)) return { ok: false as const, reason: 'a video clip has no local copy' };
+    return { ...choice, files: files as string[] };
   }
 
   /**
@@ -427,7 +450,7 @@ function withSuffix(file: string, suffix: string): string {
 }
 
 /** Video stream copied, WAV mix encoded to AAC with its priming recorded, moov atom up front. */
-async function muxAacAudio(videoPath: string, audioPath: string, outputPath: string, signal: AbortSignal): Promise<void> {
+export async function muxAacAudio(videoPath: string, audioPath: string, outputPath: string, signal: AbortSignal): Promise<void> {
   if (!existsSync(audioPath)) {
     await rename(videoPath, outputPath); // nothing audible: no audio track
     return;
