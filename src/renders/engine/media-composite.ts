@@ -99,7 +99,9 @@ export function compositeArgs(o: {
     graph.push(`[${top}][above]overlay=eof_action=pass:format=gbrp[drawn]`);
     top = 'drawn';
   }
-  graph.push(`[${top}]${TO_BT709_TV_RANGE},format=yuv420p[out]`);
+  // Through 4:2:0 full-range BT.601 first, chroma averaged over 2x2 pixels: the browser path's
+  // JPEG capture does that to every frame before the same conversion, and chroma edges follow it.
+  graph.push(`[${top}]scale=out_color_matrix=bt601:out_range=full:flags=area,format=yuvj420p,setparams=colorspace=bt470bg:range=pc,${TO_BT709_TV_RANGE},format=yuv420p[out]`);
   return [
     '-v', 'error', '-y',
     ...inputs,
