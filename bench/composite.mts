@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname, '..');
@@ -76,8 +77,20 @@ async function measure(run: () => Promise<unknown>): Promise<{ wall: number; cpu
   return { wall: (performance.now() - started) / 1000, cpu: treeCpuSeconds(process.pid) - cpuBefore };
 }
 
+// A fresh database on the given server (dropped at the end), so runs never meet other data.
+let databaseUrl: string | undefined;
+if (process.env.DATABASE_URL) {
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  const name = `bench_composite_${process.pid}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = `/${name}`;
+  databaseUrl = url.toString();
+}
 const port = 18000 + Math.floor(Math.random() * 1000);
-const config = loadConfig({ ...process.env, DATA_DIR: path.join(work, 'data'), PORT: String(port), HOST: '127.0.0.1', ALLOW_PRIVATE_NETWORK: 'true', LOG_LEVEL: 'error', EMBEDDED_PG_PORT: '54361' });
+const config = loadConfig({ ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), DATA_DIR: path.join(work, 'data'), PORT: String(port), HOST: '127.0.0.1', ALLOW_PRIVATE_NETWORK: 'true', LOG_LEVEL: 'error', EMBEDDED_PG_PORT: '54361' });
 const service = await createApp(config, 'all');
 await service.app.listen(port, '127.0.0.1');
 const api = `http://127.0.0.1:${port}`;
@@ -93,12 +106,12 @@ const key: string = signup.body.api_key.key;
 const verified = await call('POST', '/v1/signup/verify', { email, code }, key);
 if (verified.status !== 200) throw new Error(`verify answered ${verified.status}`);
 
-async function renderThroughService(request: object): Promise<void> {
+async function renderThroughService(request: object): Promise<string> {
   const submitted = await call('POST', '/v1/renders', request, key);
   if (submitted.status !== 202) throw new Error(JSON.stringify(submitted.body));
   for (;;) {
     const job = (await call('GET', `/v1/renders/${submitted.body.id}`, undefined, key)).body;
-    if (job.status === 'completed') return;
+    if (job.status === 'completed') return job.id;
     if (job.status === 'failed' || job.status === 'cancelled') throw new Error(JSON.stringify(job.error));
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -117,13 +130,25 @@ const scene = {
 
 // Warm-up: the first job of a worker opens the browser and loads the bundle.
 await renderThroughService({ width: 64, height: 64, output_format: 'png', elements: [] });
+const db = new pg.Client({ connectionString: service.databaseUrl });
+await db.connect();
 const rows: [string, { wall: number; cpu: number }][] = [];
 for (const [label, composite] of [['service, clip drawn by the browser', false], ['service, clip composited by ffmpeg (RENDER_COMPOSITE_MEDIA)', true]] as const) {
   // The renderer reads the setting per render; the benchmark flips it between the two.
   config.render.compositeMedia = composite;
-  rows.push([label, await measure(() => renderThroughService(scene))]);
+  let id = '';
+  const measured = await measure(async () => (id = await renderThroughService(scene)));
+  const { diagnostics } = (await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [id])).rows[0];
+  rows.push([`${label}: ${diagnostics.render_path}, ${diagnostics.frames_drawn} frames drawn`, measured]);
 }
+await db.end();
 await service.close();
+if (databaseUrl) {
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE ${new URL(databaseUrl).pathname.slice(1)}`);
+  await admin.end();
+}
 
 // The floor: bench/render.mts's hand-written filter graph of the same scene (x264 medium, CRF 18).
 const font = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
