@@ -48,10 +48,11 @@ describe('media composite render path (through the REST API)', () => {
   const url = (name: string) => `${media.url}/${name}`;
 
   beforeAll(async () => {
-    // 4:3 colour bars with a tone: placed in a 16:9 box of its width, `cover` crops its top and bottom.
+    // A moving 4:3 test pattern with a tone: in a 16:9 box of half its width, `cover` crops its top
+    // and bottom and halves it.
     await run('ffmpeg', [
       '-v', 'error', '-y',
-      '-f', 'lavfi', '-i', 'smptebars=size=160x120:rate=30:duration=3',
+      '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=30:duration=3',
       '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=3',
       '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest',
       path.join(fixtures, 'clip.mp4'),
@@ -82,7 +83,7 @@ describe('media composite render path (through the REST API)', () => {
 
   const diagnostics = async (db: Client, id: string) => (await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [id])).rows[0].diagnostics;
 
-  const scene = () => ({
+  const scene = (): { duration: number; elements: Record<string, unknown>[] } & Record<string, unknown> => ({
     width: WIDTH,
     height: HEIGHT,
     duration: 2,

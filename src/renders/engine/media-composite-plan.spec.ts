@@ -27,7 +27,7 @@ const scene: RenderRequest = {
   duration: 2,
   elements: [
     { type: 'shape', fill_color: '#2040ff', x: 0, y: 0, width: 100, height: 60, x_anchor: 0, y_anchor: 0 },
-    { type: 'video', source_url: CLIP, x: 40, y: 30, width: 200, height: 100, x_anchor: 0, y_anchor: 0, fade_in_duration: 0.5, in_point: 1, volume: 0.5 },
+    { type: 'video', source_url: CLIP, x: 0, y: 10, width: 320, height: 160, x_anchor: 0, y_anchor: 0, fade_in_duration: 0.5, in_point: 1, volume: 0.5 },
     { type: 'text', text: 'Title', y: '80%', fade_in_duration: 0.5 },
     { type: 'audio', source_url: CLIP },
   ],
@@ -48,8 +48,8 @@ describe('mediaCompositePlan', () => {
     const plan = choice?.ok ? choice.plan : null;
     expect(plan!.clips).toEqual([
       {
-        index: 1, src: CLIP, left: 40, top: 30, width: 200, height: 100,
-        // 640x360 covering 200x100 (scaled by 0.3125): its middle 640x320
+        index: 1, src: CLIP, left: 0, top: 10, width: 320, height: 160,
+        // 640x360 covering 320x160 (scaled by 0.5): its middle 640x320
         sourceCrop: { x: 0, y: 20, width: 640, height: 320 },
         from: 0, durationInFrames: 60, startSeconds: 1, playbackRate: 1, opacity: 1, fadeInFrames: 15, fadeOutFrames: 0,
       },
@@ -71,12 +71,12 @@ describe('mediaCompositePlan', () => {
       width: 320, height: 180, duration: 1,
       elements: [
         { type: 'video', source_url: CLIP, width: 160, height: 90, x_scale: '200%', y_scale: '200%' },
-        { type: 'video', source_url: CLIP, x: 0, y: 0, width: 64, height: 36, x_anchor: 0, y_anchor: 0, opacity: 0.5, speed: 2 },
+        { type: 'video', source_url: CLIP, x: 0, y: 0, width: 320, height: 180, x_anchor: 0, y_anchor: 0, opacity: 0.5, speed: 2 },
       ],
     });
     expect(choice?.ok && choice.plan.clips.map(({ left, top, width, height, opacity, playbackRate }) => ({ left, top, width, height, opacity, playbackRate }))).toEqual([
       { left: 0, top: 0, width: 320, height: 180, opacity: 1, playbackRate: 1 },
-      { left: 0, top: 0, width: 64, height: 36, opacity: 0.5, playbackRate: 2 },
+      { left: 0, top: 0, width: 320, height: 180, opacity: 0.5, playbackRate: 2 },
     ]);
   });
 
@@ -90,6 +90,7 @@ describe('mediaCompositePlan', () => {
     ['a speed ramp', withVideo({ playback_rate_keyframes: [{ time: 0, rate: 2 }] }), 'sets playback_rate_keyframes'],
     ['a blend mode', withVideo({ blend_mode: 'multiply' }), 'has a blend mode'],
     ['a box off whole pixels', withVideo({ x: 40.5 }), 'not on whole pixels'],
+    ['a scale other than 1:1 or 1:2', withVideo({ width: 200, height: 100 }), 'is scaled by 0.313'],
     ['overlapping fades', withVideo({ fade_in_duration: 1.5, fade_out_duration: 1 }), 'fades overlap'],
   ])('falls back for %s', (_name, request, reason) => {
     expect(reasonOf(request)).toContain(reason);

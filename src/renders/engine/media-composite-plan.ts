@@ -122,6 +122,11 @@ export function mediaCompositePlan(
     const cover = Math.max(width / info.width, height / info.height);
     const cropWidth = Math.min(info.width, Math.max(1, Math.round(width / cover)));
     const cropHeight = Math.min(info.height, Math.max(1, Math.round(height / cover)));
+    // Measured against the page's drawing: swscale's area average is the page's scaling at 1:1 and
+    // 2:1 only (other factors differ at fine detail: docs/decisions.md).
+    const oneToOne = cropWidth === Math.round(width) && cropHeight === Math.round(height);
+    const halved = cropWidth === 2 * Math.round(width) && cropHeight === 2 * Math.round(height);
+    if (!oneToOne && !halved) return no(`${which} is scaled by ${(width / cropWidth).toFixed(3)} (only 1:1 and 1:2 are drawn as the browser draws them)`);
     clips.push({
       index: element.index,
       src: element.src,

@@ -4,10 +4,56 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { CompositionProps, DrawnFrames } from '../../../composition/src/schema';
 import { TO_BT709_TV_RANGE, writeFrameList, X264_ARGS } from './held-frames';
-import type { CompositeClip, CompositePlan } from './media-composite-plan';
+import { mediaCompositePlan, type CompositeClip, type CompositePlan } from './media-composite-plan';
 import { muxAacAudio, type RemotionRenderer, type RenderArgs, type RenderReport } from './remotion-renderer';
 
 const execFileAsync = promisify(execFile);
+
+/**
+ * The media-composite plan of a render with each clip's local file, or why the browser must draw
+ * the clips (`mediaCompositePlan`, then what only the files tell); null when there is no clip.
+ */
+export async function chooseMediaComposite(
+  args: RenderArgs,
+  fileAt: (url: string) => string | null,
+): Promise<{ ok: true; plan: CompositePlan; files: string[] } | { ok: false; reason: string } | null> {
+  const choice = mediaCompositePlan(args.props, args.resolved, { plan: args.plan, scale: args.scale, frameRange: args.frameRange });
+  if (!choice?.ok) return choice;
+  const sources = args.props.sources ?? {};
+  const files: string[] = [];
+  for (const clip of choice.plan.clips) {
+    const file = sources[clip.src] ? fileAt(sources[clip.src]) : null;
+    if (!file) return { ok: false, reason: `video element ${clip.index} has no local copy` };
+    const problem = await sourceProblem(file, args.signal);
+    if (problem) return { ok: false, reason: `video element ${clip.index}: ${problem}` };
+    files.push(file);
+  }
+  return { ok: true, plan: choice.plan, files };
+}
+
+/**
+ * Why ffmpeg would not convert a source's pictures to RGB as the page does (libyuvBt709Cube); null
+ * when it would: 8-bit 4:2:0 in TV range, BT.709 or untagged (the page treats untagged as BT.709),
+ * not rotated.
+ */
+async function sourceProblem(file: string, signal: AbortSignal): Promise<string | null> {
+  const { stdout } = await execFileAsync(
+    'ffprobe',
+    ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=pix_fmt,color_space,color_range,color_transfer,color_primaries:stream_tags=rotate:stream_side_data=rotation', '-of', 'json', file],
+    { signal, timeout: 60_000 },
+  );
+  const stream = (JSON.parse(stdout) as { streams?: Record<string, unknown>[] }).streams?.[0];
+  if (!stream) return 'no picture stream';
+  if (stream.pix_fmt !== 'yuv420p') return `pixel format ${String(stream.pix_fmt)} (only 8-bit 4:2:0 in TV range is converted as the browser does)`;
+  const untaggedOr = (field: string, allowed: string) => stream[field] === undefined || stream[field] === 'unknown' || stream[field] === allowed;
+  if (!untaggedOr('color_range', 'tv')) return `colour range ${String(stream.color_range)}`;
+  for (const field of ['color_space', 'color_transfer', 'color_primaries']) {
+    if (!untaggedOr(field, 'bt709')) return `${field.replace('_', ' ')} ${String(stream[field])} (only BT.709 or untagged)`;
+  }
+  const rotated = (stream.tags as Record<string, string> | undefined)?.rotate ?? (stream.side_data_list as { rotation?: number }[] | undefined)?.find((data) => data.rotation)?.rotation;
+  if (rotated && Number(rotated) % 360 !== 0) return 'the source is rotated';
+  return null;
+}
 
 /**
  * The media-composite render path: the browser draws the layers below the video clips (JPEG, as
@@ -55,7 +101,9 @@ export async function renderMediaComposite(
 
   args.onProgress('encoding', 0.7);
   const videoPath = path.join(workDir, 'composite.video.mp4');
-  await execFileAsync('ffmpeg', compositeArgs({ plan, clipFiles, belowList, aboveList, fps, durationInFrames, outputPath: videoPath }), {
+  const cube = path.join(workDir, 'yuv-to-rgb.cube');
+  await writeFile(cube, libyuvBt709Cube());
+  await execFileAsync('ffmpeg', compositeArgs({ plan, clipFiles, belowList, aboveList, cube, fps, durationInFrames, outputPath: videoPath }), {
     signal: args.signal,
     timeout: 30 * 60_000,
     maxBuffer: 16 * 1024 * 1024,
@@ -77,6 +125,8 @@ export function compositeArgs(o: {
   clipFiles: string[];
   belowList: string;
   aboveList: string | null;
+  /** The file written from libyuvBt709Cube(). */
+  cube: string;
   fps: number;
   durationInFrames: number;
   outputPath: string;
@@ -89,7 +139,7 @@ export function compositeArgs(o: {
     // Enough source for the clip's frames plus a frame of slack; nothing decoded beyond it.
     const sourceSeconds = ((clip.durationInFrames + 2) * clip.playbackRate) / o.fps;
     inputs.push('-ss', seconds(clip.startSeconds), '-t', seconds(sourceSeconds), '-i', o.clipFiles[index]);
-    graph.push(`[${input}:v]${clipFilters(clip, o.fps)}[clip${index}]`);
+    graph.push(`[${input}:v]${clipFilters(clip, o.fps, o.cube)}[clip${index}]`);
     graph.push(`[base${index}][clip${index}]overlay=x=${clip.left}:y=${clip.top}:eof_action=pass:format=gbrp[base${index + 1}]`);
   });
   let top = `base${o.plan.clips.length}`;
@@ -119,14 +169,22 @@ export function compositeArgs(o: {
  * one), its `cover` part scaled to the box, opacity × the linear fades of `fadeMultiplier`, then
  * moved to its first frame on the timeline.
  */
-function clipFilters(clip: CompositeClip, fps: number): string {
+function clipFilters(clip: CompositeClip, fps: number, cube: string): string {
   const { sourceCrop: crop } = clip;
   const filters = [
     `setpts=(PTS-STARTPTS)/${clip.playbackRate}`,
     `fps=${fps}:round=up`,
     `trim=end_frame=${clip.durationInFrames}`,
-    `crop=${crop.width}:${crop.height}:${crop.x}:${crop.y}:exact=1`,
-    `scale=${clip.width}:${clip.height}:flags=${CLIP_SCALER}:in_color_matrix=bt709:in_range=tv`,
+    // Chromium converts a video frame to RGB with libyuv: each chroma sample stands for its 2x2
+    // pixels (no interpolation), then BT.709 limited-range coefficients in 6-bit fixed point, blue's
+    // clamped to 2.0. The planes are relabelled (G=Y, B=U, R=V) so a 3D LUT can apply that affine
+    // map exactly (trilinear interpolation of an affine map is the map; output clamped).
+    'scale=flags=neighbor,format=yuv444p',
+    `crop=${crop.width}:${crop.height}:${crop.x}:${crop.y}`,
+    'mergeplanes=0x000102:gbrp',
+    `lut3d=file=${escapeFilterPath(cube)}:interp=trilinear`,
+    // The page then scales the picture to its box; swscale's area average matches it at 1:1 and 2:1.
+    ...(crop.width === clip.width && crop.height === clip.height ? [] : [`scale=${clip.width}:${clip.height}:flags=area`]),
     'format=rgba',
   ];
   if (clip.fadeInFrames > 0) filters.push(`fade=t=in:s=0:n=${clip.fadeInFrames}:alpha=1`);
@@ -136,8 +194,27 @@ function clipFilters(clip: CompositeClip, fps: number): string {
   return filters.join(',');
 }
 
-/** swscale's scaler closest to the browser's drawing of a scaled video (docs/decisions.md). */
-const CLIP_SCALER = 'bilinear';
+/**
+ * The `.cube` LUT of libyuv's BT.709 limited-range YUV→RGB conversion (its `kYuvH709Constants`),
+ * over planes relabelled r=V, g=Y, b=U. The map is affine, so the 2x2x2 corners define it; values
+ * outside 0..1 are kept and clamped by lut3d on output, as libyuv clamps.
+ */
+export function libyuvBt709Cube(): string {
+  const [UB, UG, VG, VR, YG, YB] = [128, 14, 34, 115, 18997, -1160];
+  const rgb = (y: number, u: number, v: number) => {
+    const y1 = (y * 257 * YG) / 65536;
+    return [(y1 + YB + VR * (v - 128)) / 64, (y1 + YB - UG * (u - 128) - VG * (v - 128)) / 64, (y1 + YB + UB * (u - 128)) / 64];
+  };
+  const lines = ['LUT_3D_SIZE 2'];
+  // .cube order: red varies fastest, then green, then blue.
+  for (const u of [0, 255]) for (const y of [0, 255]) for (const v of [0, 255]) lines.push(rgb(y, u, v).map((value) => (value / 255).toFixed(6)).join(' '));
+  return `${lines.join('\n')}\n`;
+}
+
+/** A path inside a filter-graph option value: `\`, `'` and `:` escaped for both levels. */
+function escapeFilterPath(file: string): string {
+  return file.replace(/[\\':]/g, (char) => `\\\\\\${char}`);
+}
 
 function seconds(value: number): string {
   return value.toFixed(6);

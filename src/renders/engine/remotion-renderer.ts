@@ -10,8 +10,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ensureCompositionBundle } from './composition-bundle';
 import { encodeHeldFrames, HELD_FRAMES_MAX_SHARE } from './held-frames';
-import { renderMediaComposite } from './media-composite';
-import { mediaCompositePlan } from './media-composite-plan';
+import { chooseMediaComposite, renderMediaComposite } from './media-composite';
 import { MediaServer } from './media-server';
 import { OutputPlan } from './output-formats';
 import { mixTimelineSound } from './timeline-sound';
@@ -135,7 +134,7 @@ export class RemotionRenderer implements OnModuleDestroy {
         args.onProgress('encoding', 1);
         return { render_path: 'still', frames_total: 1, frames_drawn: 1 };
       }
-      const composite = this.config.render.compositeMedia ? this.mediaComposite(args) : null;
+      const composite = this.config.render.compositeMedia ? await chooseMediaComposite(args, (url) => this.mediaServer.fileAt(url)) : null;
       if (composite?.ok) {
         const renderStarted = performance.now();
         const report = await renderMediaComposite(this, args, composite.plan, composite.files);
@@ -193,16 +192,6 @@ export class RemotionRenderer implements OnModuleDestroy {
     } finally {
       args.signal.removeEventListener('abort', onAbort);
     }
-  }
-
-  /** The media-composite plan with each clip's local file, or why the browser draws the clips; null without clips. */
-  private mediaComposite(args: RenderArgs) {
-    const choice = mediaCompositePlan(args.props, args.resolved, { plan: args.plan, scale: args.scale, frameRange: args.frameRange });
-    if (!choice?.ok) return choice;
-    const sources = args.props.sources ?? {};
-    const files = choice.plan.clips.map((clip) => (sources[clip.src] ? this.mediaServer.fileAt(sources[clip.src]) : null));
-    if (files.some((file) => file === null)) return { ok: false as const, reason: 'a video clip has no local copy' };
-    return { ...choice, files: files as string[] };
   }
 
   /**
