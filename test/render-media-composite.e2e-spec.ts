@@ -48,11 +48,11 @@ describe('media composite render path (through the REST API)', () => {
   const url = (name: string) => `${media.url}/${name}`;
 
   beforeAll(async () => {
-    // A moving 4:3 test pattern with a tone: in a 16:9 box of half its width, `cover` crops its top
-    // and bottom and halves it.
+    // 4:3 colour bars with a tone: in a 16:9 box of half its width, `cover` crops the top and bottom
+    // and halves the rest.
     await run('ffmpeg', [
       '-v', 'error', '-y',
-      '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=30:duration=3',
+      '-f', 'lavfi', '-i', 'smptebars=size=320x240:rate=30:duration=3',
       '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=3',
       '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest',
       path.join(fixtures, 'clip.mp4'),
@@ -122,14 +122,15 @@ describe('media composite render path (through the REST API)', () => {
     const [fastFrames, referenceFrames] = await Promise.all([framesOf(fast.file), framesOf(reference.file)]);
     expect(fastFrames.length).toBe(60);
     expect(referenceFrames.length).toBe(60);
-    // Measured: at most 4.9% of a frame's pixels off by more than 8/255 (edges of the bars and of
-    // the shape: chroma and JPEG capture), 0.4% by more than 32/255, 1/255 on average. The issue's
-    // bar (1% by more than 8/255) is not met yet, which is why RENDER_COMPOSITE_MEDIA is off by
-    // default (docs/decisions.md); these bounds keep what is reached from getting worse.
+    // Measured: at most 2.2% of a frame's pixels off by more than 8/255 (mid-fade; 1.4% once the
+    // fades are over), 0.2% by more than 16/255, none by more than 32/255: the colour edges of the
+    // bars, the shape and the title, where the browser path's JPEG capture rings. The issue's bar
+    // (1% by more than 8/255) is not met yet, which is why RENDER_COMPOSITE_MEDIA is off by default
+    // (docs/decisions.md); these bounds keep what is reached from getting worse.
     const worst = (tolerance: number) => Math.max(...fastFrames.map((frame, index) => differingShare(frame, referenceFrames[index], tolerance)));
-    expect({ over8: worst(8) <= 0.06, over32: worst(32) <= 0.01 }).toEqual({ over8: true, over32: true });
+    expect({ over8: worst(8) <= 0.03, over32: worst(32) <= 0.002 }).toEqual({ over8: true, over32: true });
     const meanDifference = Math.max(...fastFrames.map((frame, index) => frame.reduce((sum, value, offset) => sum + Math.abs(value - referenceFrames[index][offset]), 0) / frame.length));
-    expect(meanDifference).toBeLessThan(1.5);
+    expect(meanDifference).toBeLessThan(1);
     // The picture is really there: the clip differs from the shape and background it covers.
     const middle = fastFrames[45];
     const at = (x: number, y: number) => [...middle.subarray((y * WIDTH + x) * 3, (y * WIDTH + x) * 3 + 3)];
