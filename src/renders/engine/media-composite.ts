@@ -139,7 +139,7 @@ export function compositeArgs(o: {
     // Enough source for the clip's frames plus a frame of slack; nothing decoded beyond it.
     const sourceSeconds = ((clip.durationInFrames + 2) * clip.playbackRate) / o.fps;
     inputs.push('-ss', seconds(clip.startSeconds), '-t', seconds(sourceSeconds), '-i', o.clipFiles[index]);
-    graph.push(`[${input}:v]${clipFilters(clip, o.fps, o.cube)}[clip${index}]`);
+    graph.push(...clipGraph(clip, `${input}:v`, `clip${index}`, o.fps, o.cube));
     graph.push(`[base${index}][clip${index}]overlay=x=${clip.left}:y=${clip.top}:eof_action=pass:format=gbrp[base${index + 1}]`);
   });
   let top = `base${o.plan.clips.length}`;
@@ -164,34 +164,50 @@ export function compositeArgs(o: {
 }
 
 /**
- * One clip as the composition draws it: source time (start + frame × speed) / fps, the latest
- * source frame at or before each instant (`round=up` puts a frame between two ticks on the later
- * one), its `cover` part scaled to the box, opacity × the linear fades of `fadeMultiplier`, then
+ * One clip as the composition draws it, as filter-graph chains from `[input]` to `[output]`:
+ * source time (start + frame × speed) / fps, the latest source frame at or before each instant
+ * (`round=up` puts a frame between two ticks on the later one), its `cover` part converted to RGB
+ * and scaled to the box as the page does, opacity × the linear fades of `fadeMultiplier`, then
  * moved to its first frame on the timeline.
+ *
+ * Chromium converts a video frame to RGB with libyuv: each chroma sample stands for its 2x2 pixels
+ * (no interpolation), then BT.709 limited-range coefficients in 6-bit fixed point, blue's clamped
+ * to 2.0; the page then scales the picture to its box (swscale's area average matches it at 1:1 and
+ * 2:1). The planes are relabelled (G=Y, B=U, R=V) so a 3D LUT applies that affine map exactly
+ * (trilinear interpolation of an affine map is the map; output clamped).
  */
-function clipFilters(clip: CompositeClip, fps: number, cube: string): string {
+function clipGraph(clip: CompositeClip, input: string, output: string, fps: number, cube: string): string[] {
   const { sourceCrop: crop } = clip;
-  const filters = [
-    `setpts=(PTS-STARTPTS)/${clip.playbackRate}`,
-    `fps=${fps}:round=up`,
-    `trim=end_frame=${clip.durationInFrames}`,
-    // Chromium converts a video frame to RGB with libyuv: each chroma sample stands for its 2x2
-    // pixels (no interpolation), then BT.709 limited-range coefficients in 6-bit fixed point, blue's
-    // clamped to 2.0. The planes are relabelled (G=Y, B=U, R=V) so a 3D LUT can apply that affine
-    // map exactly (trilinear interpolation of an affine map is the map; output clamped).
-    'scale=flags=neighbor,format=yuv444p',
-    `crop=${crop.width}:${crop.height}:${crop.x}:${crop.y}`,
-    'mergeplanes=0x000102:gbrp',
-    `lut3d=file=${escapeFilterPath(cube)}:interp=trilinear`,
-    // The page then scales the picture to its box; swscale's area average matches it at 1:1 and 2:1.
-    ...(crop.width === clip.width && crop.height === clip.height ? [] : [`scale=${clip.width}:${clip.height}:flags=area`]),
-    'format=rgba',
-  ];
-  if (clip.fadeInFrames > 0) filters.push(`fade=t=in:s=0:n=${clip.fadeInFrames}:alpha=1`);
-  if (clip.fadeOutFrames > 0) filters.push(`fade=t=out:s=${clip.durationInFrames - clip.fadeOutFrames}:n=${clip.fadeOutFrames}:alpha=1`);
-  if (clip.opacity < 1) filters.push(`colorchannelmixer=aa=${clip.opacity}`);
-  filters.push(`setpts=PTS+${clip.from}/(${fps}*TB)`);
-  return filters.join(',');
+  const label = `c${clip.index}`;
+  const timing = [`setpts=(PTS-STARTPTS)/${clip.playbackRate}`, `fps=${fps}:round=up`, `trim=end_frame=${clip.durationInFrames}`].join(',');
+  const lut = `lut3d=file=${escapeFilterPath(cube)}:interp=trilinear`;
+  const halved = crop.width === 2 * clip.width && crop.height === 2 * clip.height;
+  const chromaAligned = [crop.x, crop.y, crop.width, crop.height].every((value) => value % 2 === 0);
+  const chains: string[] = [];
+  if (halved && chromaAligned) {
+    // At 2:1 each chroma sample covers exactly one output pixel: averaging luma alone and
+    // converting the half-size picture equals converting first and averaging (up to rounding and
+    // the clamp of out-of-gamut colours), at a quarter of the cost.
+    chains.push(
+      `[${input}]${timing},format=yuv420p,crop=${crop.width}:${crop.height}:${crop.x}:${crop.y},extractplanes=y+u+v[${label}y][${label}u][${label}v]`,
+      `[${label}y]scale=${clip.width}:${clip.height}:flags=area[${label}ys]`,
+      `[${label}ys][${label}u][${label}v]mergeplanes=0x001020:gbrp,${lut}[${label}rgb]`,
+    );
+  } else {
+    chains.push(
+      // Cropped after the chroma is repeated, so an odd crop keeps each row with its chroma.
+      `[${input}]${timing},format=yuv420p,scale=flags=neighbor,format=yuv444p,crop=${crop.width}:${crop.height}:${crop.x}:${crop.y},mergeplanes=0x000102:gbrp,${lut}${
+        halved ? `,scale=${clip.width}:${clip.height}:flags=area` : ''
+      }[${label}rgb]`,
+    );
+  }
+  const look = ['format=rgba'];
+  if (clip.fadeInFrames > 0) look.push(`fade=t=in:s=0:n=${clip.fadeInFrames}:alpha=1`);
+  if (clip.fadeOutFrames > 0) look.push(`fade=t=out:s=${clip.durationInFrames - clip.fadeOutFrames}:n=${clip.fadeOutFrames}:alpha=1`);
+  if (clip.opacity < 1) look.push(`colorchannelmixer=aa=${clip.opacity}`);
+  look.push(`setpts=PTS+${clip.from}/(${fps}*TB)`);
+  chains.push(`[${label}rgb]${look.join(',')}[${output}]`);
+  return chains;
 }
 
 /**
