@@ -98,7 +98,7 @@ describe('media composite render path (through the REST API)', () => {
     ],
   });
 
-  it('draws the clip with ffmpeg within the parity bar of the browser path, with the same frames and sound', async () => {
+  it('draws the clip with ffmpeg close to the browser path (bounds as measured), with the same frames and sound', async () => {
     const [fast, reference] = await Promise.all([
       renderThroughApi(composite, compositeKey, outputs, 'composite', scene(), 180_000),
       renderThroughApi(browser, browserKey, outputs, 'browser', scene(), 180_000),
