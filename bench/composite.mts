@@ -139,7 +139,8 @@ for (const [label, composite] of [['service, clip drawn by the browser', false],
   let id = '';
   const measured = await measure(async () => (id = await renderThroughService(scene)));
   const { diagnostics } = (await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [id])).rows[0];
-  rows.push([`${label}: ${diagnostics.render_path}, ${diagnostics.frames_drawn} frames drawn`, measured]);
+  const stages = diagnostics.stage_seconds ? ` (draw ${diagnostics.stage_seconds.draw} s, sound ${diagnostics.stage_seconds.audio} s, encode ${diagnostics.stage_seconds.encode} s)` : '';
+  rows.push([`${label}: ${diagnostics.render_path}, ${diagnostics.frames_drawn} frames drawn${stages}`, measured]);
 }
 await db.end();
 await service.close();

@@ -95,27 +95,34 @@ export async function renderMediaComposite(
   const aboveList = plan.above ? await draw('above', plan.above.hidden, plan.above.frames, 'png') : null;
   const drawSeconds = clock();
 
+  // The sound is mixed while ffmpeg composites (each its own process): the two share the cores.
   const audioPath = path.join(workDir, 'audio.wav');
-  const sound = args.resolved.hasAudio && args.plan.kind === 'video' && args.plan.audioCodec ? await renderer.soundTrack({ ...args, outputPath: audioPath }) : null;
-  const audioSeconds = clock();
-
+  const mixing = timed(async () =>
+    args.resolved.hasAudio && args.plan.kind === 'video' && args.plan.audioCodec ? renderer.soundTrack({ ...args, outputPath: audioPath }) : null,
+  );
   args.onProgress('encoding', 0.7);
   const videoPath = path.join(workDir, 'composite.video.mp4');
   const cube = path.join(workDir, 'yuv-to-rgb.cube');
-  await writeFile(cube, libyuvBt709Cube());
-  await execFileAsync('ffmpeg', compositeArgs({ plan, clipFiles, belowList, aboveList, cube, fps, durationInFrames, outputPath: videoPath }), {
-    signal: args.signal,
-    timeout: 30 * 60_000,
-    maxBuffer: 16 * 1024 * 1024,
+  const compositing = timed(async () => {
+    await writeFile(cube, libyuvBt709Cube());
+    await execFileAsync('ffmpeg', compositeArgs({ plan, clipFiles, belowList, aboveList, cube, fps, durationInFrames, outputPath: videoPath }), {
+      signal: args.signal,
+      timeout: 30 * 60_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
   });
+  const [sound, encoded] = await Promise.allSettled([mixing, compositing]);
+  if (sound.status === 'rejected') throw sound.reason;
+  if (encoded.status === 'rejected') throw encoded.reason;
   await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
   args.onProgress('encoding', 1);
   return {
     render_path: 'media_composite',
     frames_total: durationInFrames,
     frames_drawn: toDraw,
-    stage_seconds: { draw: drawSeconds, audio: audioSeconds, encode: clock() },
-    ...sound,
+    // audio and encode overlap: each is its own duration.
+    stage_seconds: { draw: drawSeconds, audio: sound.value.seconds, encode: encoded.value.seconds },
+    ...sound.value.value,
   };
 }
 
@@ -234,6 +241,13 @@ function escapeFilterPath(file: string): string {
 
 function seconds(value: number): string {
   return value.toFixed(6);
+}
+
+/** The value of `run` and the seconds it took, to two decimals. */
+async function timed<T>(run: () => Promise<T>): Promise<{ value: T; seconds: number }> {
+  const started = performance.now();
+  const value = await run();
+  return { value, seconds: Math.round((performance.now() - started) / 10) / 100 };
 }
 
 /** Seconds since the previous call (or since it was made), to two decimals. */
