@@ -37,12 +37,19 @@ export async function chooseMediaComposite(
  * not rotated.
  */
 async function sourceProblem(file: string, signal: AbortSignal): Promise<string | null> {
-  const { stdout } = await execFileAsync(
-    'ffprobe',
-    ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=pix_fmt,color_space,color_range,color_transfer,color_primaries:stream_tags=rotate:stream_side_data=rotation', '-of', 'json', file],
-    { signal, timeout: 60_000 },
-  );
-  const stream = (JSON.parse(stdout) as { streams?: Record<string, unknown>[] }).streams?.[0];
+  let stream: Record<string, unknown> | undefined;
+  try {
+    const { stdout } = await execFileAsync(
+      'ffprobe',
+      ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=pix_fmt,color_space,color_range,color_transfer,color_primaries:stream_tags=rotate:stream_side_data=rotation', '-of', 'json', file],
+      { signal, timeout: 60_000 },
+    );
+    stream = (JSON.parse(stdout) as { streams?: Record<string, unknown>[] }).streams?.[0];
+  } catch (error) {
+    signal.throwIfAborted();
+    // The browser path reports an undecodable source in its own words.
+    return `the source could not be probed (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
+  }
   if (!stream) return 'no picture stream';
   if (stream.pix_fmt !== 'yuv420p') return `pixel format ${String(stream.pix_fmt)} (only 8-bit 4:2:0 in TV range is converted as the browser does)`;
   const untaggedOr = (field: string, allowed: string) => stream[field] === undefined || stream[field] === 'unknown' || stream[field] === allowed;
