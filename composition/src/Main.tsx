@@ -25,15 +25,16 @@ const TOP = 1_000_000;
  * bundle, the browser plays it with `<Player component={Main}>`. Every URL goes through
  * `sources` first, so the worker can substitute its local copies.
  */
-export const Main: React.FC<CompositionProps> = ({ request, media, sources, transcripts }) => {
+export const Main: React.FC<CompositionProps> = ({ request, media, sources, transcripts, hidden }) => {
   const resolved = useMemo(() => resolveRequest(request, media ?? {}, transcripts ?? {}), [request, media, transcripts]);
   const frame = useCurrentFrame();
   const load = (url: string) => sources?.[url] ?? url;
   const matteSources = useMemo(() => matteSourceIds(request), [request]);
+  const hiddenElements = useMemo(() => new Set(hidden?.elements ?? []), [hidden]);
   const scene = (
     <>
-      <Background request={resolved} load={load} />
-      {resolved.elements.filter((element) => element.id === null || !matteSources.has(element.id)).map((element) => (
+      {hidden?.background ? null : <Background request={resolved} load={load} />}
+      {resolved.elements.filter((element) => (element.id === null || !matteSources.has(element.id)) && !hiddenElements.has(element.index)).map((element) => (
         <Sequence
           key={element.index}
           from={element.from}
@@ -51,7 +52,7 @@ export const Main: React.FC<CompositionProps> = ({ request, media, sources, tran
         </Sequence>
       ))}
       <TransitionOverlays transitions={resolved.transitions} zIndex={TOP - 1} />
-      {resolved.watermarkUrl ? (
+      {resolved.watermarkUrl && !hidden?.watermark ? (
         <AbsoluteFill style={{ zIndex: TOP }}>
           <Watermark src={load(resolved.watermarkUrl)} />
         </AbsoluteFill>

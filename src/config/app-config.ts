@@ -108,6 +108,12 @@ export interface RenderConfig {
    * renderStill opening and loading a tab per still (`RENDER_WARM_STILLS`, default true).
    */
   warmStills: boolean;
+  /**
+   * H.264 timelines whose video clips need nothing only a browser can do: ffmpeg decodes, scales
+   * and composites the clips, the browser draws only the layers around them
+   * (`RENDER_COMPOSITE_MEDIA`; default in docs/decisions.md).
+   */
+  compositeMedia: boolean;
 }
 
 export class ConfigError extends Error {
@@ -191,6 +197,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     mixSound: oneOf('RENDER_MIX_SOUND', ['true', 'false'] as const, 'true') === 'true',
     chunkFrames: int('RENDER_CHUNK_FRAMES', 0, 0, 1_000_000),
     warmStills: oneOf('RENDER_WARM_STILLS', ['true', 'false'] as const, 'true') === 'true',
+    compositeMedia: oneOf('RENDER_COMPOSITE_MEDIA', ['true', 'false'] as const, 'false') === 'true',
   };
 
   const gcsBucket = str('GCS_BUCKET');

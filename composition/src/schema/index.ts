@@ -47,6 +47,20 @@ export type CompositionProps = {
   sources?: Record<string, string>;
   /** Words of each `transcript.source` (resolved by the server before rendering); captions without them are empty. */
   transcripts?: TranscriptWords;
+  /**
+   * Parts of the scene left undrawn (transparent): the worker draws the layers below and above
+   * video clips it composites itself with ffmpeg. Absent: everything is drawn.
+   */
+  hidden?: HiddenLayers;
+};
+
+/** Parts of the scene `Main` leaves out. */
+export type HiddenLayers = {
+  /** Positions in `request.elements`. */
+  elements?: number[];
+  /** background_color, background_image_url and background_gradient. */
+  background?: boolean;
+  watermark?: boolean;
 };
 
 export const COMPOSITION_ID = 'Main';

@@ -11,6 +11,16 @@ const execFileAsync = promisify(execFile);
  */
 export const HELD_FRAMES_MAX_SHARE = 0.6;
 
+/** Conversion of the drawn pictures to BT.709 in TV range, as Remotion's encoder does it. */
+export const TO_BT709_TV_RANGE = 'zscale=matrix=709:range=limited:primariesin=709:primaries=709:transferin=709:transfer=709';
+
+/** Remotion's H.264 encoder settings (see encodeHeldFrames). */
+export const X264_ARGS = [
+  '-c:v', 'libx264',
+  '-colorspace:v', 'bt709', '-color_primaries:v', 'bt709', '-color_trc:v', 'bt709', '-color_range', 'tv',
+  '-pix_fmt', 'yuv420p', '-crf', '18', '-video_track_timescale', '90000',
+];
+
 export interface HeldFrame {
   /** A JPEG of the frame as the browser drew it. */
   file: string;
@@ -33,32 +43,37 @@ export async function encodeHeldFrames(args: {
   signal: AbortSignal;
 }): Promise<void> {
   const list = path.join(path.dirname(args.outputPath), 'held-frames.txt');
-  // Durations in microseconds from cumulative frame positions, so rounding never adds up to a frame.
-  const lines: string[] = [];
-  let position = 0;
-  for (const frame of args.frames) {
-    const start = Math.round((position * 1e6) / args.fps);
-    position += frame.hold;
-    const end = Math.round((position * 1e6) / args.fps);
-    lines.push(`file ${quote(frame.file)}`, `duration ${end - start}us`);
-  }
-  // The concat demuxer ignores the last entry's duration unless the file is listed once more.
-  lines.push(`file ${quote(args.frames[args.frames.length - 1].file)}`);
-  await writeFile(list, `ffconcat version 1.0\n${lines.join('\n')}\n`);
+  await writeFrameList(list, args.frames, args.fps);
   await execFileAsync(
     'ffmpeg',
     [
       '-v', 'error', '-y',
       '-f', 'concat', '-safe', '0', '-i', list,
-      '-vf', `zscale=matrix=709:range=limited:primariesin=709:primaries=709:transferin=709:transfer=709,fps=${args.fps}`,
+      '-vf', `${TO_BT709_TV_RANGE},fps=${args.fps}`,
       '-frames:v', String(args.totalFrames),
-      '-c:v', 'libx264',
-      '-colorspace:v', 'bt709', '-color_primaries:v', 'bt709', '-color_trc:v', 'bt709', '-color_range', 'tv',
-      '-pix_fmt', 'yuv420p', '-crf', '18', '-video_track_timescale', '90000',
+      ...X264_ARGS,
       '-an', args.outputPath,
     ],
     { signal: args.signal, timeout: 30 * 60_000 },
   );
+}
+
+/**
+ * An ffconcat list showing each frame file for `hold` frames at `fps`, for ffmpeg's concat demuxer.
+ * Durations in microseconds from cumulative frame positions, so rounding never adds up to a frame.
+ */
+export async function writeFrameList(list: string, frames: HeldFrame[], fps: number): Promise<void> {
+  const lines: string[] = [];
+  let position = 0;
+  for (const frame of frames) {
+    const start = Math.round((position * 1e6) / fps);
+    position += frame.hold;
+    const end = Math.round((position * 1e6) / fps);
+    lines.push(`file ${quote(frame.file)}`, `duration ${end - start}us`);
+  }
+  // The concat demuxer ignores the last entry's duration unless the file is listed once more.
+  lines.push(`file ${quote(frames[frames.length - 1].file)}`);
+  await writeFile(list, `ffconcat version 1.0\n${lines.join('\n')}\n`);
 }
 
 function quote(file: string): string {

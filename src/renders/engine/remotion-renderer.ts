@@ -10,6 +10,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ensureCompositionBundle } from './composition-bundle';
 import { encodeHeldFrames, HELD_FRAMES_MAX_SHARE } from './held-frames';
+import { chooseMediaComposite, renderMediaComposite } from './media-composite';
 import { MediaServer } from './media-server';
 import { OutputPlan } from './output-formats';
 import { mixTimelineSound } from './timeline-sound';
@@ -22,9 +23,12 @@ export type RenderStage = 'compositing' | 'encoding';
  * How a render was carried out. `browser`: Remotion captures and encodes every frame.
  * `held_frames`: the browser draws each distinct frame once and the encoder holds it.
  * `chunks`: the browser path split into frame ranges rendered as separate jobs, then joined.
+ * `media_composite`: ffmpeg draws the video clips, the browser the layers around them (media-composite.ts).
  */
 export interface RenderReport {
-  render_path: 'browser' | 'held_frames' | 'still' | 'chunks';
+  render_path: 'browser' | 'held_frames' | 'still' | 'chunks' | 'media_composite';
+  /** Why a timeline with video clips did not take the media-composite path. */
+  media_fallback?: string;
   frames_total: number;
   frames_drawn: number;
   /** Held path: seconds spent drawing, mixing the sound and encoding. */
@@ -160,12 +164,20 @@ export class RemotionRenderer implements OnModuleDestroy {
       // The warm still tab's page (≈ 180 MB measured) would add to a video's peak memory: it is
       // closed for the video, and the next still opens it again.
       await this.warmStills.park();
+      const composite = this.config.render.compositeMedia ? await chooseMediaComposite(args, (url) => this.mediaServer.fileAt(url)) : null;
+      if (composite?.ok) {
+        const renderStarted = performance.now();
+        const report = await renderMediaComposite(this, args, composite.plan, composite.files);
+        this.metrics.videoRendered(resolved.durationInFrames, (performance.now() - renderStarted) / 1000);
+        return report;
+      }
+      const fallback = composite ? { media_fallback: composite.reason } : {};
       const held = this.heldFramesPlan(args);
       if (held) {
         const renderStarted = performance.now();
         const { stageSeconds, sound } = await this.renderHeld(args, held, cancelSignal);
         this.metrics.videoRendered(resolved.durationInFrames, (performance.now() - renderStarted) / 1000);
-        return { render_path: 'held_frames', frames_total: held.durationInFrames, frames_drawn: held.frames.length, stage_seconds: stageSeconds, ...sound };
+        return { render_path: 'held_frames', frames_total: held.durationInFrames, frames_drawn: held.frames.length, stage_seconds: stageSeconds, ...sound, ...fallback };
       }
       // AAC: Remotion muxes a raw AAC stream without the encoder-delay edit list, so the sound
       // would play ~43 ms late. It hands over the mix as WAV instead and ffmpeg encodes and muxes
@@ -203,7 +215,7 @@ export class RemotionRenderer implements OnModuleDestroy {
       if (separateAudio) await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
       // The frames of this render only: a chunk or a clip preview draws a range.
       this.metrics.videoRendered(frames, (performance.now() - renderStarted) / 1000);
-      return { render_path: 'browser', frames_total: frames, frames_drawn: frames };
+      return { render_path: 'browser', frames_total: frames, frames_drawn: frames, ...fallback };
     } catch (error) {
       // The browser may be what broke; a fresh one costs about a second at the next render.
       if (!args.signal.aborted) await this.closeBrowser();

@@ -1,0 +1,180 @@
+// `npm run bench:composite`: the standard 1080p30 10 s scene (gradient, shape, video clip, image,
+// fading title; bench/render.mts's first case) through the service twice — video clips drawn by the
+// browser, and by ffmpeg with the browser drawing only the layers around them
+// (RENDER_COMPOSITE_MEDIA) — next to the hand-written ffmpeg filter graph of bench/render.mts.
+// Prints wall and CPU seconds (this process and its children) and each path's ratio to that graph.
+// Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded one.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+const require = createRequire(import.meta.url);
+const root = path.resolve(import.meta.dirname, '..');
+const { createApp } = require(path.join(root, 'dist/src/bootstrap.js'));
+const { loadConfig } = require(path.join(root, 'dist/src/config/app-config.js'));
+
+const work = mkdtempSync(path.join(tmpdir(), 'bench-composite-'));
+const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
+const clip = path.join(work, 'clip.mp4');
+const logo = path.join(work, 'logo.png');
+ffmpeg('-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30:duration=10', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=10',
+  '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709',
+  '-c:a', 'aac', '-shortest', clip);
+ffmpeg('-f', 'lavfi', '-i', 'color=c=orange:s=200x200', '-frames:v', '1', logo);
+
+const files = createServer((req, res) => {
+  const file = path.join(work, path.basename(req.url ?? ''));
+  try {
+    const body = readFileSync(file);
+    res.writeHead(200, { 'Content-Type': file.endsWith('.png') ? 'image/png' : 'video/mp4', 'Content-Length': body.length }).end(body);
+  } catch {
+    res.writeHead(404).end();
+  }
+});
+await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+const filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+
+/** CPU seconds of a process tree so far: its own, its reaped children's and its live descendants'. */
+function treeCpuSeconds(pid: number): number {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  let ticks = 0;
+  const stack = [pid];
+  while (stack.length) {
+    const current = stack.pop()!;
+    try {
+      const fields = readFileSync(`/proc/${current}/stat`, 'utf8');
+      const rest = fields.slice(fields.lastIndexOf(')') + 2).split(' ');
+      // utime, stime, cutime, cstime: fields 14–17 of /proc/PID/stat (rest starts at field 3).
+      ticks += Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14]);
+    } catch {
+      // gone
+    }
+    stack.push(...(children.get(current) ?? []));
+  }
+  return ticks / 100; // USER_HZ
+}
+
+/** Wall and CPU seconds of `run`; children that ended are in this process's cutime/cstime. */
+async function measure(run: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
+  const cpuBefore = treeCpuSeconds(process.pid);
+  const started = performance.now();
+  await run();
+  return { wall: (performance.now() - started) / 1000, cpu: treeCpuSeconds(process.pid) - cpuBefore };
+}
+
+// A fresh database on the given server (dropped at the end), so runs never meet other data.
+let databaseUrl: string | undefined;
+if (process.env.DATABASE_URL) {
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  const name = `bench_composite_${process.pid}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = `/${name}`;
+  databaseUrl = url.toString();
+}
+const port = 18000 + Math.floor(Math.random() * 1000);
+const config = loadConfig({ ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), DATA_DIR: path.join(work, 'data'), PORT: String(port), HOST: '127.0.0.1', ALLOW_PRIVATE_NETWORK: 'true', LOG_LEVEL: 'error', EMBEDDED_PG_PORT: '54361' });
+const service = await createApp(config, 'all');
+await service.app.listen(port, '127.0.0.1');
+const api = `http://127.0.0.1:${port}`;
+const call = async (method: string, route: string, body?: unknown, key?: string) => {
+  const res = await fetch(api + route, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  return { status: res.status, body: await res.json() };
+};
+const email = 'bench@example.com';
+const signup = await call('POST', '/v1/signup', { workspace_name: 'bench', email });
+const mailDir = path.join(config.dataDir, 'mail');
+const code = /verification code is (\d{6})/.exec(readFileSync(path.join(mailDir, readdirSync(mailDir)[0]), 'utf8'))![1];
+const key: string = signup.body.api_key.key;
+const verified = await call('POST', '/v1/signup/verify', { email, code }, key);
+if (verified.status !== 200) throw new Error(`verify answered ${verified.status}`);
+
+async function renderThroughService(request: object): Promise<string> {
+  const submitted = await call('POST', '/v1/renders', request, key);
+  if (submitted.status !== 202) throw new Error(JSON.stringify(submitted.body));
+  for (;;) {
+    const job = (await call('GET', `/v1/renders/${submitted.body.id}`, undefined, key)).body;
+    if (job.status === 'completed') return job.id;
+    if (job.status === 'failed' || job.status === 'cancelled') throw new Error(JSON.stringify(job.error));
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const scene = {
+  width: 1920, height: 1080, duration: 10, frame_rate: 30,
+  background_gradient: 'linear-gradient(90deg, #1d4ed8, #9333ea)',
+  elements: [
+    { type: 'shape', shape: 'rectangle', x: '70%', y: '50%', width: '20%', height: '20%', fill_color: '#ef4444' },
+    { type: 'video', source_url: `${filesUrl}/clip.mp4`, x: '35%', y: '50%', width: '50%', height: '50%', out_point: 10 },
+    { type: 'image', source_url: `${filesUrl}/logo.png`, x: '10%', y: '15%', width: '10%', height: '18%' },
+    { type: 'text', text: 'Render service benchmark', x: '50%', y: '85%', width: '80%', height: '12%', font_size: 72, fill_color: '#ffffff', fade_in_duration: 1 },
+  ],
+};
+
+// Warm-up: the first job of a worker opens the browser and loads the bundle.
+await renderThroughService({ width: 64, height: 64, output_format: 'png', elements: [] });
+const db = new pg.Client({ connectionString: service.databaseUrl });
+await db.connect();
+const rows: [string, { wall: number; cpu: number }][] = [];
+for (const [label, composite] of [['service, clip drawn by the browser', false], ['service, clip composited by ffmpeg (RENDER_COMPOSITE_MEDIA)', true]] as const) {
+  // The renderer reads the setting per render; the benchmark flips it between the two.
+  config.render.compositeMedia = composite;
+  let id = '';
+  const measured = await measure(async () => (id = await renderThroughService(scene)));
+  const { diagnostics } = (await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [id])).rows[0];
+  const stages = diagnostics.stage_seconds ? ` (draw ${diagnostics.stage_seconds.draw} s, sound ${diagnostics.stage_seconds.audio} s, encode ${diagnostics.stage_seconds.encode} s)` : '';
+  rows.push([`${label}: ${diagnostics.render_path}, ${diagnostics.frames_drawn} frames drawn${stages}`, measured]);
+}
+await db.end();
+await service.close();
+if (databaseUrl) {
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE ${new URL(databaseUrl).pathname.slice(1)}`);
+  await admin.end();
+}
+
+// The floor: bench/render.mts's hand-written filter graph of the same scene (x264 medium, CRF 18).
+const font = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+const graph = [
+  'gradients=s=1920x1080:c0=0x1d4ed8:c1=0x9333ea:x0=0:y0=540:x1=1920:y1=540:d=10:r=30[bg]',
+  '[bg]drawbox=x=1152:y=432:w=384:h=216:color=0xef4444:t=fill[b1]',
+  '[0:v]scale=960:540[clip]',
+  '[b1][clip]overlay=x=192:y=270[b2]',
+  `[b2][1:v]overlay=x='100+t*140':y=60[b3]`,
+  `[b3]drawtext=fontfile=${font}:text='Render service benchmark':fontsize=72:fontcolor=white:x=(w-tw)/2:y=900:alpha='min(1,t)'[v]`,
+].join(';');
+const floor = await measure(() => new Promise<void>((resolve, reject) => {
+  const child = spawn('ffmpeg', ['-v', 'error', '-y', '-i', clip, '-loop', '1', '-i', logo, '-filter_complex', graph, '-map', '[v]', '-map', '0:a',
+    '-t', '10', '-c:v', 'libx264', '-preset', 'medium', '-crf', '18', '-pix_fmt', 'yuv420p', '-c:a', 'aac', path.join(work, 'ffmpeg.mp4')]);
+  child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}`))));
+}));
+rows.push(['floor: ffmpeg filter graph', floor]);
+files.close();
+rmSync(work, { recursive: true, force: true });
+
+const header = ['case (1080p30 10 s H.264)', 'wall s', 'CPU s', 'wall / floor', 'CPU / floor'];
+const lines = rows.map(([label, m]) => [label, m.wall.toFixed(1), m.cpu.toFixed(1), (m.wall / floor.wall).toFixed(1), (m.cpu / floor.cpu).toFixed(1)]);
+const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+console.log(fmt(header));
+console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+for (const line of lines) console.log(fmt(line));
+process.exit(0);

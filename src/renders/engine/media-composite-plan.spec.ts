@@ -1,0 +1,129 @@
+import { resolveRequest, type MediaInfo, type RenderRequest } from '../../../composition/src/schema';
+import { mediaCompositePlan } from './media-composite-plan';
+import { planOutput } from './output-formats';
+
+const CLIP = 'https://example.com/clip.mp4';
+const PHOTO = 'https://example.com/photo.png';
+const media: Record<string, MediaInfo> = {
+  [CLIP]: { duration: 4, width: 640, height: 360, has_audio: true, has_video: true },
+  [PHOTO]: { width: 100, height: 100 },
+};
+const mp4 = planOutput('mp4', false);
+
+function choose(request: RenderRequest, output: Partial<Parameters<typeof mediaCompositePlan>[2]> = {}) {
+  return mediaCompositePlan({ request, media }, resolveRequest(request, media), { plan: mp4, ...output });
+}
+
+function reasonOf(request: RenderRequest, output: Partial<Parameters<typeof mediaCompositePlan>[2]> = {}): string {
+  const choice = choose(request, output);
+  if (!choice || choice.ok) throw new Error(`expected a fallback, got ${JSON.stringify(choice)}`);
+  return choice.reason;
+}
+
+/** A 320x180 canvas: a shape below a boxed clip that fades in, a title above it. */
+const scene: RenderRequest = {
+  width: 320,
+  height: 180,
+  duration: 2,
+  elements: [
+    { type: 'shape', fill_color: '#2040ff', x: 0, y: 0, width: 100, height: 60, x_anchor: 0, y_anchor: 0 },
+    { type: 'video', source_url: CLIP, x: 0, y: 10, width: 320, height: 160, x_anchor: 0, y_anchor: 0, fade_in_duration: 0.5, in_point: 1, volume: 0.5 },
+    { type: 'text', text: 'Title', y: '80%', fade_in_duration: 0.5 },
+    { type: 'audio', source_url: CLIP },
+  ],
+};
+
+function withVideo(fields: Record<string, unknown>): RenderRequest {
+  return { ...scene, elements: scene.elements!.map((element) => (element.type === 'video' ? { ...element, ...fields } : element)) as RenderRequest['elements'] };
+}
+
+describe('mediaCompositePlan', () => {
+  it('leaves a render without video alone', () => {
+    expect(choose({ duration: 1, elements: [{ type: 'shape' }] })).toBeNull();
+  });
+
+  it('places a boxed clip: cover fit, trim, fade, layers below and above', () => {
+    const choice = choose(scene);
+    expect(choice).toMatchObject({ ok: true });
+    const plan = choice?.ok ? choice.plan : null;
+    expect(plan!.clips).toEqual([
+      {
+        index: 1, src: CLIP, left: 0, top: 10, width: 320, height: 160,
+        // 640x360 covering 320x160 (scaled by 0.5): its middle 640x320
+        sourceCrop: { x: 0, y: 20, width: 640, height: 320 },
+        from: 0, durationInFrames: 60, startSeconds: 1, playbackRate: 1, opacity: 1, fadeInFrames: 15, fadeOutFrames: 0,
+      },
+    ]);
+    // Below: the background and the shape (still: one frame); above: the fading title on a transparent page.
+    expect(plan!.below.hidden).toEqual({ elements: [1, 2], watermark: true });
+    expect(plan!.below.frames.frames).toEqual([0]);
+    expect(plan!.above!.hidden).toEqual({ elements: [0, 1], background: true });
+    expect(plan!.above!.frames.frames).toEqual(Array.from({ length: 17 }, (_, frame) => frame));
+  });
+
+  it('needs no pass above when nothing is there', () => {
+    const choice = choose({ ...scene, elements: scene.elements!.filter((element) => element.type !== 'text') });
+    expect(choice?.ok && choice.plan.above).toBeNull();
+  });
+
+  it('composites neighbouring clips in paint order and places a scaled box around its anchor', () => {
+    const choice = choose({
+      width: 320, height: 180, duration: 1,
+      elements: [
+        { type: 'video', source_url: CLIP, width: 160, height: 90, x_scale: '200%', y_scale: '200%' },
+        { type: 'video', source_url: CLIP, x: 0, y: 0, width: 320, height: 180, x_anchor: 0, y_anchor: 0, opacity: 0.5, speed: 2 },
+      ],
+    });
+    expect(choice?.ok && choice.plan.clips.map(({ left, top, width, height, opacity, playbackRate }) => ({ left, top, width, height, opacity, playbackRate }))).toEqual([
+      { left: 0, top: 0, width: 320, height: 180, opacity: 1, playbackRate: 1 },
+      { left: 0, top: 0, width: 320, height: 180, opacity: 0.5, playbackRate: 2 },
+    ]);
+  });
+
+  it.each([
+    ['a rotated clip', withVideo({ z_rotation: 10 }), 'is rotated'],
+    ['a flipped clip', withVideo({ flip_horizontal: true }), 'is flipped'],
+    ['a colour grade', withVideo({ brightness: 10 }), 'sets brightness'],
+    ['rounded corners', withVideo({ border_radius: 8 }), 'sets border_radius'],
+    ['an effect', withVideo({ effects: [{ type: 'grayscale' }] }), 'sets effects'],
+    ['a motion', withVideo({ motion: [{ type: 'fade' }] }), 'sets motion'],
+    ['a speed ramp', withVideo({ playback_rate_keyframes: [{ time: 0, rate: 2 }] }), 'sets playback_rate_keyframes'],
+    ['a blend mode', withVideo({ blend_mode: 'multiply' }), 'has a blend mode'],
+    ['a box off whole pixels', withVideo({ x: 40.5 }), 'not on whole pixels'],
+    ['a scale other than 1:1 or 1:2', withVideo({ width: 200, height: 100 }), 'is scaled by 0.313'],
+    ['overlapping fades', withVideo({ fade_in_duration: 1.5, fade_out_duration: 1 }), 'fades overlap'],
+  ])('falls back for %s', (_name, request, reason) => {
+    expect(reasonOf(request)).toContain(reason);
+  });
+
+  it('falls back when something above needs the clip\'s pixels', () => {
+    const over = (fields: Record<string, unknown>) => ({ ...scene, elements: scene.elements!.map((element) => (element.type === 'text' ? { ...element, ...fields } : element)) }) as RenderRequest;
+    expect(reasonOf(over({ blend_mode: 'screen' }))).toContain('text element 2 above a video clip has a blend mode');
+    const blurred: RenderRequest = { ...scene, elements: [...scene.elements!, { type: 'image', source_url: PHOTO, backdrop_blur: 4 }] };
+    expect(reasonOf(blurred)).toContain('backdrop blur');
+  });
+
+  it('falls back for an element between two clips, transitions and motion blur', () => {
+    const between: RenderRequest = { ...scene, elements: [...scene.elements!, { type: 'video', source_url: CLIP }] };
+    expect(reasonOf(between)).toContain('between two video clips');
+    expect(reasonOf({ ...scene, motion_blur: {} })).toContain('motion blur');
+    const cut: RenderRequest = {
+      width: 320, height: 180,
+      elements: [{ type: 'video', id: 'a', source_url: CLIP, track: 1 }, { type: 'video', id: 'b', source_url: CLIP, track: 1 }],
+      transitions: [{ type: 'cross_dissolve', from_id: 'a', to_id: 'b' }],
+    };
+    expect(reasonOf(cut)).toContain('transitions');
+  });
+
+  it('falls back for outputs other than a whole H.264 timeline', () => {
+    expect(reasonOf(scene, { plan: planOutput('webm', false) })).toContain('not H.264');
+    expect(reasonOf(scene, { scale: 0.5 })).toContain('preview');
+    expect(reasonOf(scene, { frameRange: [0, 10] })).toContain('preview');
+    expect(reasonOf({ ...scene, width: 321 })).toContain('odd canvas');
+  });
+
+  it('falls back when the source size is unknown', () => {
+    const request: RenderRequest = { ...scene, elements: [{ type: 'video', source_url: 'https://example.com/other.mp4', out_point: 2 }] };
+    expect(reasonOf(request)).toContain('source size is unknown');
+  });
+});
