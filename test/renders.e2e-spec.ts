@@ -278,7 +278,9 @@ describe('renders', () => {
   });
 
   it('cancels a running render (the work stops) and refuses to cancel a finished one', async () => {
-    const res = await submit({ width: 320, height: 180, duration: 30, frame_rate: 30, background_color: '#0000ff', elements: [redBox] });
+    // The box wiggles on every frame, so every frame goes through the browser: a still scene would
+    // be drawn once and held, and could finish before the test sees it running.
+    const res = await submit({ width: 320, height: 180, duration: 30, frame_rate: 30, background_color: '#0000ff', elements: [{ ...redBox, motion: [{ type: 'wiggle', loop: true }] }] });
     await waitFor(
       async () => (await app.http.get(`/v1/renders/${res.body.id}`).set(bearer(key))).body,
       (job) => job.status === 'processing' && job.progress_percent > 10,
