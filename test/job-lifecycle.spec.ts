@@ -128,8 +128,12 @@ describe('job lifecycle against the real database', () => {
     return id;
   }
 
-  const ended = (id: string) =>
-    waitFor(() => jobs.findById(id), (job) => job !== null && ['completed', 'failed', 'cancelled'].includes(job.status), 60_000, 50) as Promise<Job>;
+  const ended = async (id: string): Promise<Job> => {
+    const job = (await waitFor(() => jobs.findById(id), (found) => found !== null && ['completed', 'failed', 'cancelled'].includes(found.status), 60_000, 50)) as Job;
+    // The outcome event is published just after the row is written (JobRunner.publishOutcome).
+    if (job.status !== 'cancelled') await waitFor(async () => events.seen.some((event) => event.jobId === id), (seen) => seen, 10_000, 20);
+    return job;
+  };
 
   it('retries an unexpected error and completes on a later attempt', async () => {
     const id = await submit(async (attempt) => {

@@ -67,15 +67,21 @@ export async function runMcpBridge(settings: Settings, uploadFile: (path: string
       }
     }
     const token = request.params._meta?.progressToken;
-    return (await remote.callTool({ name: request.params.name, arguments: request.params.arguments }, undefined, {
+    // Forwarded in order, and all of them before the result: the last one (100 %) must not arrive after it.
+    let forwarded: Promise<void> = Promise.resolve();
+    const result = (await remote.callTool({ name: request.params.name, arguments: request.params.arguments }, undefined, {
       signal: extra.signal,
       timeout: CALL_TIMEOUT_MS,
       resetTimeoutOnProgress: true,
       onprogress:
         token === undefined
           ? undefined
-          : (progress) => void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken: token } }),
+          : (progress) => {
+              forwarded = forwarded.then(() => extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken: token } })).catch(() => undefined);
+            },
     })) as CallToolResult;
+    await forwarded;
+    return result;
   });
 
   local.setRequestHandler(ListResourcesRequestSchema, (request) => remote.listResources(request.params));

@@ -424,7 +424,6 @@ export class RemotionRenderer implements OnModuleDestroy {
       .then(({ openBrowser }) =>
         openBrowser('chrome', { browserExecutable: this.config.render.browserExecutable, chromiumOptions: CHROMIUM_OPTIONS, logLevel: 'error' }),
       )
-      .then(closeStartPages)
       .catch((error) => {
         this.browser = null;
         throw error;
@@ -448,21 +447,6 @@ export class RemotionRenderer implements OnModuleDestroy {
 }
 
 const execFileAsync = promisify(execFile);
-
-/**
- * Debian's Chromium runs the full browser headless: it starts with an `about:blank` tab no render
- * uses (each render opens its own) and the address bar's popup pages, each in a renderer process
- * held through every render (≈ 330 MB together, bench:memory). Closed once at launch; a render's
- * own window brings one popup process back.
- */
-async function closeStartPages(browser: HeadlessBrowser): Promise<HeadlessBrowser> {
-  for (const target of browser.targets()) {
-    if (target.url() === 'about:blank' || target.url().startsWith('chrome://')) {
-      await browser.connection.send('Target.closeTarget', { targetId: target._targetId }).catch(() => undefined);
-    }
-  }
-  return browser;
-}
 
 /** Seconds since the previous call (or since it was made), to two decimals. */
 function stopwatch(): () => number {
