@@ -3,7 +3,7 @@
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
-# Remotion and puppeteer use Debian's chromium; nothing downloads a browser.
+# Remotion and puppeteer use Debian's chromium headless shell; nothing downloads a browser.
 ENV PUPPETEER_SKIP_DOWNLOAD=1
 COPY package.json package-lock.json ./
 # The command-line tool and the typed client are linked packages of the repository (dev dependencies).
@@ -16,7 +16,7 @@ RUN npm run build && npm prune --omit=dev
 FROM node:24-bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      chromium ffmpeg fonts-dejavu-core fonts-liberation fonts-noto-color-emoji ca-certificates tini \
+      chromium chromium-headless-shell ffmpeg fonts-dejavu-core fonts-liberation fonts-noto-color-emoji ca-certificates tini \
       pocketsphinx pocketsphinx-en-us \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app

@@ -4,7 +4,8 @@
 set -euo pipefail
 
 PACKAGES=(
-  chromium            # headless browser Remotion renders with (no browser download)
+  chromium            # Debian's browser (its shared resources; the fallback browser)
+  chromium-headless-shell # the headless shell Remotion renders with (no browser download)
   ffmpeg              # full ffmpeg/ffprobe for probing and tests (Remotion's own build is stripped)
   fonts-dejavu-core
   fonts-liberation
