@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../src/config/config.module';
+import { QueueService } from '../src/infra/queue/queue.service';
+import { RENDER_DEAD_LETTER_QUEUE } from '../src/renders/render-queue';
 import type { AppConfig } from '../src/config/app-config';
 import { audioSamples, probe, serveFolder, soundSpans, volumeDb, waitFor } from './helpers/media';
 import { renderThroughApi } from './helpers/render-through-api';
@@ -225,6 +228,41 @@ describe('chunked renders (through the REST API)', () => {
     expect((await db.query('SELECT attempts FROM jobs WHERE id = $1', [id])).rows[0].attempts).toBe(2);
     expect((await chunkRows(id)).map((row) => [row.state, row.attempts])).toEqual(Array.from({ length: 5 }, () => ['done', 1]));
     expect(existsSync(chunkFolder(id))).toBe(false);
+  }, 300_000);
+
+  it('a parent whose every attempt died leaves no chunk files', async () => {
+    const submitted = await app.http.post('/v1/renders').set(bearer(key)).send(movingWithTone(2));
+    expect(submitted.status).toBe(202);
+    const id = submitted.body.id as string;
+    // The first attempt fails after every chunk is done (its output cannot be stored), keeping the
+    // chunk files for the next attempt; then pg-boss dead-letters the job as it does when each
+    // attempt's worker was killed (no error handler ran).
+    const blocker = path.join(app.dataDir, 'storage', workspaceId, 'renders', `${id}.mp4`);
+    mkdirSync(blocker, { recursive: true });
+    writeFileSync(path.join(blocker, 'in-the-way'), '');
+    try {
+      await waitFor(
+        async () => (await db.query(`SELECT retry_count FROM pgboss.job WHERE id = (SELECT queue_entry_id FROM jobs WHERE id = $1)`, [id])).rows[0]?.retry_count ?? 0,
+        (retries) => retries >= 1,
+        120_000,
+        100,
+      );
+      expect((await chunkRows(id)).map((row) => row.state)).toEqual(Array.from({ length: 5 }, () => 'done'));
+      expect(existsSync(chunkFolder(id))).toBe(true);
+      const queue = app.running.app.get(QueueService);
+      await app.running.app.get(DataSource).transaction((tx) => queue.sendInTransaction(tx, RENDER_DEAD_LETTER_QUEUE, { job_id: id }));
+      const job = await waitFor(
+        async () => (await app.http.get(`/v1/renders/${id}`).set(bearer(key)).expect(200)).body,
+        (current) => ['completed', 'failed', 'cancelled'].includes(current.status),
+        60_000,
+        200,
+      );
+      expect({ status: job.status, code: job.error?.code }).toEqual({ status: 'failed', code: 'internal' });
+      await waitFor(async () => existsSync(chunkFolder(id)), (exists) => !exists, 30_000, 100);
+      expect((await chunkRows(id)).every((row) => row.output_key === null)).toBe(true);
+    } finally {
+      rmSync(blocker, { recursive: true, force: true });
+    }
   }, 300_000);
 
   it('cancels a chunked render: progress counts the chunks done, pending chunks stop, chunk files go', async () => {

@@ -43,6 +43,11 @@ export interface JobWork {
   advance?(tx: EntityManager, job: Job): Promise<void>;
   /** The job was cancelled after its work finished: discard what it made. */
   discard?(outcome: JobOutcome): Promise<void>;
+  /**
+   * Every attempt died without ending (its worker was killed each time, so no error handler ran)
+   * and the job was marked failed: clean up what the attempts left behind.
+   */
+  afterDeath?(job: Job): Promise<void>;
 }
 
 /**
@@ -150,7 +155,9 @@ export class JobRunner {
 
   private async failDead(dead: QueueJob<JobPayload>, work: JobWork): Promise<void> {
     const job = await this.jobs.findById(dead.data.job_id);
-    if (job) await this.fail(job, work.stage ?? 'processing', work.failureCode ?? 'internal', `${work.label} failed after ${work.retryLimit + 1} attempts`);
+    if (!job) return;
+    await this.fail(job, work.stage ?? 'processing', work.failureCode ?? 'internal', `${work.label} failed after ${work.retryLimit + 1} attempts`);
+    await work.afterDeath?.(job);
   }
 
   /** Only a live job fails: a cancelled one stays cancelled. */

@@ -5,6 +5,7 @@ import { QueueService } from '../infra/queue/queue.service';
 import { Storage } from '../infra/storage/storage';
 import { ReadinessRegistry } from '../infra/readiness/readiness.registry';
 import { JobRunner, JobWork } from '../jobs/job-runner';
+import { ChunkedRender } from './chunks/chunked-render.service';
 import { RemotionRenderer } from './engine/remotion-renderer';
 import { RenderPipeline } from './render-pipeline.service';
 import { RENDER_DEAD_LETTER_QUEUE, RENDER_QUEUE, RENDER_RETRY_LIMIT } from './render-queue';
@@ -25,6 +26,7 @@ export class RenderWorker implements OnApplicationBootstrap {
     private readonly pipeline: RenderPipeline,
     private readonly renderer: RemotionRenderer,
     private readonly storage: Storage,
+    private readonly chunks: ChunkedRender,
     private readonly readiness: ReadinessRegistry,
   ) {}
 
@@ -49,5 +51,7 @@ export class RenderWorker implements OnApplicationBootstrap {
     discard: async (outcome) => {
       if (outcome.outputKey) await this.storage.delete(outcome.outputKey);
     },
+    // A split render's chunk files are kept between its attempts; none is left once it is dead.
+    afterDeath: (job) => this.chunks.abandon(job),
   };
 }

@@ -108,6 +108,7 @@ export class ChunkedRender {
     const keys = await this.chunks.cancel(job.id);
     await Promise.all(keys.map((key) => this.storage.delete(key)));
     await this.storage.deleteFolder(chunkFolder(job));
+    await this.chunks.forgetFiles(job.id);
   }
 
   /** Until every chunk is done; a chunk failed for good fails the job with its error. */
