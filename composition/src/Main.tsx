@@ -13,6 +13,7 @@ import { WaveformLayer } from './layers/WaveformLayer';
 import { LookLayer, matteSourceIds } from './look/LookLayer';
 import { AudioLevelsProvider } from './motion/audio-levels';
 import { paintOrderAt } from './motion/element-style';
+import { FixedOpacityContext, fixedOpacityByFrame } from './motion/fixed-opacity';
 import { MotionBlur } from './motion/motion-blur';
 import { TransitionOverlays } from './motion/transition-overlays';
 import { resolveRequest, type CompositionProps, type ResolvedElement } from './schema';
@@ -25,12 +26,14 @@ const TOP = 1_000_000;
  * bundle, the browser plays it with `<Player component={Main}>`. Every URL goes through
  * `sources` first, so the worker can substitute its local copies.
  */
-export const Main: React.FC<CompositionProps> = ({ request, media, sources, transcripts, hidden }) => {
+export const Main: React.FC<CompositionProps> = ({ request, media, sources, transcripts, hidden, fixedOpacity }) => {
   const resolved = useMemo(() => resolveRequest(request, media ?? {}, transcripts ?? {}), [request, media, transcripts]);
   const frame = useCurrentFrame();
   const load = (url: string) => sources?.[url] ?? url;
   const matteSources = useMemo(() => matteSourceIds(request), [request]);
   const hiddenElements = useMemo(() => new Set(hidden?.elements ?? []), [hidden]);
+  const fixedByFrame = useMemo(() => fixedOpacityByFrame(fixedOpacity), [fixedOpacity]);
+  const fixedNow = fixedByFrame.get(frame);
   const scene = (
     <>
       {hidden?.background ? null : <Background request={resolved} load={load} />}
@@ -46,7 +49,13 @@ export const Main: React.FC<CompositionProps> = ({ request, media, sources, tran
             <Layer element={element} load={load} />
           ) : (
             <LookLayer element={element} request={request} resolved={resolved} load={load} zIndex={paintOrderAt(element, frame, resolved.fps)}>
-              <Layer element={element} load={load} />
+              {fixedNow?.has(element.index) ? (
+                <FixedOpacityContext.Provider value={fixedNow.get(element.index)!}>
+                  <Layer element={element} load={load} />
+                </FixedOpacityContext.Provider>
+              ) : (
+                <Layer element={element} load={load} />
+              )}
             </LookLayer>
           )}
         </Sequence>

@@ -1,8 +1,10 @@
 import type React from 'react';
+import { useContext } from 'react';
 import { useCurrentFrame, useVideoConfig } from 'remotion';
-import { fadeMultiplier } from '../animation';
 import { LookFrame } from '../look/context';
+import { FixedOpacityContext } from '../motion/fixed-opacity';
 import { useElementMotion } from '../motion/use-element-motion';
+import { varyingOpacity } from '../motion/varying-opacity';
 import type { RelativeLength, ResolvedBox, ResolvedTiming } from '../schema';
 
 function css(length: RelativeLength): string {
@@ -17,6 +19,7 @@ export const ElementBox: React.FC<{ box: ResolvedBox; timing: ResolvedTiming; ch
   const frame = useCurrentFrame();
   const { width: canvasWidth, height: canvasHeight } = useVideoConfig();
   const motion = useElementMotion(timing, box);
+  const fixedOpacity = useContext(FixedOpacityContext);
   const anchorX = css(box.xAnchor);
   const anchorY = css(box.yAnchor);
   // x/y rotations need depth; a viewer about two canvas sizes away looks natural.
@@ -32,7 +35,7 @@ export const ElementBox: React.FC<{ box: ResolvedBox; timing: ResolvedTiming; ch
         height: box.height ?? 'auto',
         transformOrigin: `${anchorX} ${anchorY}`,
         transform: `${motion.groups} translate(-${anchorX}, -${anchorY}) ${motion.translate} ${perspective}rotateX(${box.xRotation}deg) rotateY(${box.yRotation}deg) rotateZ(${box.zRotation}deg) scale(${box.scaleX}, ${box.scaleY}) ${motion.rotateScale}`,
-        opacity: box.opacity * fadeMultiplier(frame, timing) * motion.opacity,
+        opacity: box.opacity * (fixedOpacity ?? varyingOpacity(frame, timing, motion)),
         clipPath: motion.clipPath,
         zIndex: motion.zIndex,
       }}

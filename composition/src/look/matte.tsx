@@ -1,7 +1,7 @@
 import type React from 'react';
 import { useLayoutEffect } from 'react';
 import { useCurrentFrame, useDelayRender, useVideoConfig } from 'remotion';
-import { fadeMultiplier } from '../animation';
+import { fadeMultiplier } from '../motion/fades';
 import { motionsState } from '../motion/element-motion';
 import type { ResolvedElement, VisualElement } from '../schema';
 import { anchorPixels } from '../schema/resolve';

@@ -1,4 +1,4 @@
-import { fadeMultiplier } from '../animation';
+import { fadeMultiplier } from './fades';
 import type { ResolvedMedia, ResolvedTiming } from '../schema/resolve';
 import { duckGain } from './ducking';
 import { transitionVolume } from './element-style';

@@ -64,7 +64,7 @@ export function drawnFrames(request: RenderRequest, resolved: ResolvedRequest): 
 const STILL_ELEMENT_TYPES: ReadonlySet<string> = new Set(['image', 'shape', 'text']);
 
 /** Whether an element may look different on every frame it is visible. */
-function changesThroughout(element: Exclude<ResolvedElement, { type: 'audio' }>, request: RenderRequest): boolean {
+export function changesThroughout(element: Exclude<ResolvedElement, { type: 'audio' }>, request: RenderRequest): boolean {
   // Only element types known to draw the same picture on every frame may be held; a new type
   // (a waveform follows the sound) changes until it is listed here.
   if (!STILL_ELEMENT_TYPES.has(element.type)) return true;

@@ -21,6 +21,7 @@ export {
   type ResolvedVideo, type RelativeLength, type ResolvedCaptions, type ResolvedCaptionPage, type ResolvedCaptionWord, type TranscriptWords,
 } from './resolve';
 export { drawnFrames, type DrawnFrames } from './drawn-frames';
+export { blendedFrames, MAX_BLENDED_FACTORS, type BlendedFrames, type BlendedRun } from './blended-frames';
 export { captionPages, CAPTION_DEFAULTS, pageText, toSrt, toVtt, type CaptionLayout, type CaptionPage, type CaptionWord } from '../captions/pages';
 export { TASK_ID_PATTERN } from './transcript-references';
 export { externalSources, type ExternalSource } from './sources';
@@ -52,7 +53,16 @@ export type CompositionProps = {
    * video clips it composites itself with ffmpeg. Absent: everything is drawn.
    */
   hidden?: HiddenLayers;
+  /**
+   * Frames drawn with the time-varying opacity factor of some elements (fades, transitions and
+   * motions' opacity) forced to 0 or 1: the corner pictures the worker blends fading frames from
+   * (blended-frames.ts). Absent: every factor as the timeline says.
+   */
+  fixedOpacity?: FixedOpacity[];
 };
+
+/** At composition frame `frame`, element `element` (position in `request.elements`) draws with factor `factor`. */
+export type FixedOpacity = { frame: number; element: number; factor: 0 | 1 };
 
 /** Parts of the scene `Main` leaves out. */
 export type HiddenLayers = {
