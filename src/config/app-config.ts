@@ -93,6 +93,12 @@ export interface RenderConfig {
    */
   holdFrames: boolean;
   /**
+   * Held renders: frames that differ only by elements' opacity (fades, cross-dissolves) are mixed
+   * from a few drawn corner frames instead of drawn (`RENDER_BLEND_FADES`, default true; false
+   * draws each of them, as the held path did before).
+   */
+  blendFades: boolean;
+  /**
    * Mix a held render's sound with ffmpeg from the resolved timeline instead of Remotion's
    * audio-only pass (`RENDER_MIX_SOUND`, default true; false always uses the browser's pass).
    */
@@ -194,6 +200,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     heartbeatSeconds: int('JOB_HEARTBEAT_SECONDS', 30, 10, 3600),
     superviseSeconds: int('JOB_SUPERVISE_SECONDS', 30, 1, 3600),
     holdFrames: oneOf('RENDER_HOLD_FRAMES', ['true', 'false'] as const, 'true') === 'true',
+    blendFades: oneOf('RENDER_BLEND_FADES', ['true', 'false'] as const, 'true') === 'true',
     mixSound: oneOf('RENDER_MIX_SOUND', ['true', 'false'] as const, 'true') === 'true',
     chunkFrames: int('RENDER_CHUNK_FRAMES', 0, 0, 1_000_000),
     warmStills: oneOf('RENDER_WARM_STILLS', ['true', 'false'] as const, 'true') === 'true',

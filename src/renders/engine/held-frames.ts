@@ -69,10 +69,12 @@ export async function writeFrameList(list: string, frames: HeldFrame[], fps: num
     const start = Math.round((position * 1e6) / fps);
     position += frame.hold;
     const end = Math.round((position * 1e6) / fps);
-    lines.push(`file ${quote(frame.file)}`, `duration ${end - start}us`);
+    // Without the frame rate, the image demuxer stamps each picture in 1/25 s and at 30 fps every
+    // sixth one-frame picture lands on its neighbour's slot (one dropped, one shown twice).
+    lines.push(`file ${quote(frame.file)}`, `option framerate ${fps}`, `duration ${end - start}us`);
   }
   // The concat demuxer ignores the last entry's duration unless the file is listed once more.
-  lines.push(`file ${quote(frames[frames.length - 1].file)}`);
+  lines.push(`file ${quote(frames[frames.length - 1].file)}`, `option framerate ${fps}`);
   await writeFile(list, `ffconcat version 1.0\n${lines.join('\n')}\n`);
 }
 

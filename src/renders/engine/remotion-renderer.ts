@@ -5,9 +5,10 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import type { HeadlessBrowser } from '@remotion/renderer';
-import { COMPOSITION_ID, CompositionProps, drawnFrames, ResolvedRequest } from '../../../composition/src/schema';
+import { blendedFrames, type BlendedFrames, COMPOSITION_ID, CompositionProps, drawnFrames, type DrawnFrames, ResolvedRequest } from '../../../composition/src/schema';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { BlendedFramesEncoder } from './blended-frames';
 import { ensureCompositionBundle } from './composition-bundle';
 import { encodeHeldFrames, HELD_FRAMES_MAX_SHARE } from './held-frames';
 import { chooseMediaComposite, renderMediaComposite } from './media-composite';
@@ -21,7 +22,9 @@ export type RenderStage = 'compositing' | 'encoding';
 
 /**
  * How a render was carried out. `browser`: Remotion captures and encodes every frame.
- * `held_frames`: the browser draws each distinct frame once and the encoder holds it.
+ * `held_frames`: the browser draws each distinct frame once and the encoder holds it; with
+ * `frames_blended` > 0, frames that differ only by elements' opacity are mixed from drawn corner
+ * frames instead of drawn (blended-frames.ts).
  * `chunks`: the browser path split into frame ranges rendered as separate jobs, then joined.
  * `media_composite`: ffmpeg draws the video clips, the browser the layers around them (media-composite.ts).
  */
@@ -31,7 +34,12 @@ export interface RenderReport {
   media_fallback?: string;
   frames_total: number;
   frames_drawn: number;
-  /** Held path: seconds spent drawing, mixing the sound and encoding. */
+  /** Held path: output frames mixed from drawn corner frames rather than drawn or held. */
+  frames_blended?: number;
+  /**
+   * Held path: seconds spent drawing, mixing the sound and encoding. Blended (frames_blended > 0):
+   * encoding runs while drawing, `encode` is what is left of it after the last frame is drawn.
+   */
   stage_seconds?: { draw: number; audio: number; encode: number };
   /** Held path with sound: who mixed it (`soundTrack`), and why not ffmpeg when it did not. */
   sound_path?: SoundPath;
@@ -177,7 +185,16 @@ export class RemotionRenderer implements OnModuleDestroy {
         const renderStarted = performance.now();
         const { stageSeconds, sound } = await this.renderHeld(args, held, cancelSignal);
         this.metrics.videoRendered(resolved.durationInFrames, (performance.now() - renderStarted) / 1000);
-        return { render_path: 'held_frames', frames_total: held.durationInFrames, frames_drawn: held.frames.length, stage_seconds: stageSeconds, ...sound, ...fallback };
+        const plan = held.kind === 'held' ? held.drawn : held.blended;
+        return {
+          render_path: 'held_frames',
+          frames_total: plan.durationInFrames,
+          frames_drawn: plan.frames.length,
+          frames_blended: held.kind === 'blended' ? held.blended.blended : 0,
+          stage_seconds: stageSeconds,
+          ...sound,
+          ...fallback,
+        };
       }
       // AAC: Remotion muxes a raw AAC stream without the encoder-delay edit list, so the sound
       // would play ~43 ms late. It hands over the mix as WAV instead and ffmpeg encodes and muxes
@@ -240,74 +257,105 @@ export class RemotionRenderer implements OnModuleDestroy {
 
   /**
    * The distinct frames of a whole-timeline H.264 render when few enough of its frames change
-   * (drawnFrames); null when every frame goes through the browser.
+   * (drawnFrames), or with RENDER_BLEND_FADES the frames to draw and to mix (blendedFrames) when
+   * any are mixed; null when every frame goes through the browser.
    */
-  private heldFramesPlan(args: RenderArgs) {
+  private heldFramesPlan(args: RenderArgs): HeldPlan | null {
     const { plan, resolved } = args;
     if (!this.config.render.holdFrames || plan.kind !== 'video' || plan.codec !== 'h264' || args.frameRange || (args.scale ?? 1) !== 1) return null;
     if (plan.audioCodec !== 'aac' && plan.audioCodec !== null) return null;
     // Remotion evens odd sizes for H.264 itself; the held path leaves them to the browser path.
     if (resolved.width % 2 !== 0 || resolved.height % 2 !== 0) return null;
+    const fewEnough = (plan: { frames: number[] }) => plan.frames.length <= resolved.durationInFrames * HELD_FRAMES_MAX_SHARE;
+    if (this.config.render.blendFades) {
+      const blended = blendedFrames(args.props.request, resolved);
+      if (blended.blended > 0 && fewEnough(blended)) return { kind: 'blended', blended };
+    }
     const drawn = drawnFrames(args.props.request, resolved);
-    return drawn.frames.length <= resolved.durationInFrames * HELD_FRAMES_MAX_SHARE ? drawn : null;
+    return fewEnough(drawn) ? { kind: 'held', drawn } : null;
   }
 
   /**
    * Draws each distinct frame once (JPEG, as the browser path captures), then ffmpeg encodes them
-   * with their holds; the sound is Remotion's own mix of the whole timeline (an audio-only render
-   * seeks every frame but captures none), muxed like the browser path's.
+   * with their holds; the sound is mixed from the timeline (soundTrack), muxed like the browser
+   * path's. A blended plan encodes while it draws: each drawn frame goes to BlendedFramesEncoder,
+   * which mixes the fading frames from their corners.
    */
   private async renderHeld(
     args: RenderArgs,
-    held: ReturnType<typeof drawnFrames>,
+    held: HeldPlan,
     cancelSignal: ReturnType<Awaited<typeof import('@remotion/renderer')>['makeCancelSignal']>['cancelSignal'],
   ): Promise<{ stageSeconds: NonNullable<RenderReport['stage_seconds']>; sound: Awaited<ReturnType<RemotionRenderer['soundTrack']>> | null }> {
     const { renderFrames } = await import('@remotion/renderer');
     const clock = stopwatch();
     const [serveUrl, browser] = await Promise.all([this.serveUrl(), this.openBrowser()]);
-    const inputProps = args.props as unknown as Record<string, unknown>;
+    const props: CompositionProps = held.kind === 'blended' ? { ...args.props, fixedOpacity: held.blended.fixedOpacity } : args.props;
+    const inputProps = props as unknown as Record<string, unknown>;
     const composition = compositionOf(args.resolved, inputProps);
     const workDir = path.dirname(args.outputPath);
+    const videoPath = withSuffix(args.outputPath, '.video');
+    const toDraw = held.kind === 'blended' ? held.blended.frames : held.drawn.frames;
+    const blending = held.kind === 'blended'
+      ? new BlendedFramesEncoder(held.blended, { width: args.resolved.width, height: args.resolved.height, fps: args.resolved.fps, outputPath: videoPath }, args.signal)
+      : null;
     const framesDir = path.join(workDir, 'frames');
-    await mkdir(framesDir, { recursive: true });
+    if (!blending) await mkdir(framesDir, { recursive: true });
     const fileOf = (frame: number) => path.join(framesDir, `${String(frame).padStart(6, '0')}.jpeg`);
     const writes: Promise<void>[] = [];
-    const common = {
-      composition,
-      serveUrl,
-      inputProps,
-      concurrency: this.config.render.concurrency === 1 ? 1 : null,
-      puppeteerInstance: browser,
-      browserExecutable: this.config.render.browserExecutable,
-      chromiumOptions: CHROMIUM_OPTIONS,
-      cancelSignal,
-      logLevel: 'error' as const,
-    };
     // Drawing takes most of the time; the sound and the encoding share the rest.
-    await renderFrames({
-      ...common,
-      frames: held.frames,
-      imageFormat: 'jpeg',
-      jpegQuality: 90,
-      outputDir: null,
-      onFrameBuffer: (buffer, frame) => void writes.push(writeFile(fileOf(frame), buffer)),
-      onStart: () => undefined,
-      onFrameUpdate: (rendered) => args.onProgress('compositing', (0.7 * rendered) / held.frames.length),
-    });
-    await Promise.all(writes);
+    try {
+      await renderFrames({
+        composition,
+        serveUrl,
+        inputProps,
+        concurrency: this.config.render.concurrency === 1 ? 1 : null,
+        puppeteerInstance: browser,
+        browserExecutable: this.config.render.browserExecutable,
+        chromiumOptions: CHROMIUM_OPTIONS,
+        cancelSignal,
+        logLevel: 'error',
+        frames: toDraw,
+        imageFormat: 'jpeg',
+        jpegQuality: 90,
+        outputDir: null,
+        onFrameBuffer: (buffer, frame) => {
+          if (blending) blending.addDrawn(frame, buffer);
+          else writes.push(writeFile(fileOf(frame), buffer));
+        },
+        onStart: () => undefined,
+        onFrameUpdate: (rendered) => args.onProgress('compositing', (0.7 * rendered) / toDraw.length),
+      });
+      await Promise.all(writes);
+    } catch (error) {
+      blending?.abort(error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    }
     const draw = clock();
     const audioPath = path.join(workDir, 'audio.wav');
-    const sound = args.resolved.hasAudio && args.plan.kind === 'video' && args.plan.audioCodec ? await this.soundTrack({ ...args, outputPath: audioPath }) : null;
-    const audio = clock();
-    args.onProgress('encoding', 0.75);
-    const videoPath = withSuffix(args.outputPath, '.video');
-    await encodeHeldFrames({
-      frames: held.frames.map((frame, index) => ({ file: fileOf(frame), hold: held.holds[index] })),
-      fps: args.resolved.fps,
-      totalFrames: held.durationInFrames,
-      outputPath: videoPath,
-      signal: args.signal,
-    });
+    const mixSound = async () => {
+      const started = performance.now();
+      const mixed = args.resolved.hasAudio && args.plan.kind === 'video' && args.plan.audioCodec ? await this.soundTrack({ ...args, outputPath: audioPath }) : null;
+      return { mixed, seconds: Math.round((performance.now() - started) / 10) / 100 };
+    };
+    let sound: Awaited<ReturnType<RemotionRenderer['soundTrack']>> | null = null;
+    let audio = 0;
+    if (blending) {
+      // The encoder is still catching up with the last frames: the sound is mixed meanwhile.
+      args.onProgress('encoding', 0.75);
+      const [, mixed] = await Promise.all([blending.done(), mixSound()]);
+      ({ mixed: sound, seconds: audio } = mixed);
+    } else if (held.kind === 'held') {
+      ({ mixed: sound, seconds: audio } = await mixSound());
+      clock();
+      args.onProgress('encoding', 0.75);
+      await encodeHeldFrames({
+        frames: held.drawn.frames.map((frame, index) => ({ file: fileOf(frame), hold: held.drawn.holds[index] })),
+        fps: args.resolved.fps,
+        totalFrames: held.drawn.durationInFrames,
+        outputPath: videoPath,
+        signal: args.signal,
+      });
+    }
     await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
     args.onProgress('encoding', 1);
     return { stageSeconds: { draw, audio, encode: clock() }, sound };
@@ -447,6 +495,9 @@ export class RemotionRenderer implements OnModuleDestroy {
 }
 
 const execFileAsync = promisify(execFile);
+
+/** A held render's plan: distinct frames with their holds, or frames drawn and mixed. */
+type HeldPlan = { kind: 'held'; drawn: DrawnFrames } | { kind: 'blended'; blended: BlendedFrames };
 
 /** Seconds since the previous call (or since it was made), to two decimals. */
 function stopwatch(): () => number {
