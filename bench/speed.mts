@@ -1,9 +1,10 @@
 // `npm run bench:speed`: the render paths of issue 16, before/after in one run. The built service
 // (API + warm worker in one process, real PostgreSQL, Debian Chromium) renders each case over
 // HTTP, once with every frame drawn by the browser ("before": RENDER_HOLD_FRAMES off) and once as
-// shipped ("after"). Prints wall time (submit → completed), × real time, CPU seconds of the whole
-// process tree (Node, Chromium, ffmpeg), the path taken and frames drawn, and the after/before
-// ratios. Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded one.
+// shipped ("after"); a held case also once with RENDER_BLEND_FADES off ("after, fades drawn": each
+// fading frame drawn, as the held path did before blending). Prints wall time (submit → completed), × real time, CPU seconds of the whole
+// process tree (Node, Chromium, ffmpeg), the path taken, frames drawn and blended, the held path's
+// stage seconds (draw / audio / encode), and the ratios to "before". Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded one.
 // The sound case renders a short held slideshow twice, its sound once by Remotion's audio pass in
 // the browser ("before": RENDER_MIX_SOUND off) and once mixed by ffmpeg ("after"), and prints the
 // audio stage seconds of each (jobs.diagnostics.stage_seconds.audio).
@@ -107,7 +108,9 @@ async function renderThroughService(request: object) {
       const { rows } = await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [job.id]);
       return {
         seconds: job.output.duration as number,
-        diagnostics: rows[0].diagnostics as { render_path: string; frames_drawn: number; sound_path?: string; stage_seconds?: { audio: number } },
+        diagnostics: rows[0].diagnostics as {
+          render_path: string; frames_drawn: number; frames_blended?: number; sound_path?: string; stage_seconds?: { draw: number; audio: number; encode: number };
+        },
       };
     }
     if (job.status === 'failed' || job.status === 'cancelled') throw new Error(JSON.stringify(job.error));
@@ -189,24 +192,32 @@ if (!only.length || only.some((word) => soundLabel.includes(word))) {
 }
 for (const [label, request, compare] of cases) {
   if (only.length && !only.some((word) => label.includes(word))) continue;
-  const runs: { wall: number; cpu: number; path: string; drawn: number; media: number }[] = [];
-  for (const hold of compare ? [false, true] : [true]) {
+  const runs: { wall: number; cpu: number; path: string; drawn: number; blended: number; stages: string; media: number; label: string }[] = [];
+  const variants = compare
+    ? [{ hold: false, blend: true, label: ' — before' }, { hold: true, blend: false, label: ' — after, fades drawn' }, { hold: true, blend: true, label: ' — after' }]
+    : [{ hold: true, blend: true, label: '' }];
+  for (const { hold, blend, label: variant } of variants) {
     config.render.holdFrames = hold;
+    config.render.blendFades = blend;
     const cpuBefore = treeCpuSeconds(process.pid);
     const started = performance.now();
     const result = await renderThroughService(request);
     const wall = (performance.now() - started) / 1000;
-    runs.push({ wall, cpu: treeCpuSeconds(process.pid) - cpuBefore, path: result.diagnostics.render_path, drawn: result.diagnostics.frames_drawn, media: result.seconds });
-  }
-  runs.forEach((r, i) => {
+    const stages = result.diagnostics.stage_seconds;
+    runs.push({
+      wall, cpu: treeCpuSeconds(process.pid) - cpuBefore, path: result.diagnostics.render_path, drawn: result.diagnostics.frames_drawn,
+      blended: result.diagnostics.frames_blended ?? 0, stages: stages ? `${stages.draw} / ${stages.audio} / ${stages.encode}` : '–', media: result.seconds, label: variant,
+    });
+    const r = runs.at(-1)!;
     rows.push([
-      `${label}${compare ? (i === 0 ? ' — before' : ' — after') : ''}`,
-      r.wall.toFixed(1), r.media ? (r.media / r.wall).toFixed(2) : '–', r.cpu.toFixed(1), r.path, String(r.drawn),
-      i === 1 ? `${(r.wall / runs[0].wall).toFixed(2)} / ${(r.cpu / runs[0].cpu).toFixed(2)}` : '',
+      `${label}${r.label}`,
+      r.wall.toFixed(1), r.media ? (r.media / r.wall).toFixed(2) : '–', r.cpu.toFixed(1), r.path, String(r.drawn), String(r.blended), r.stages,
+      runs.length > 1 ? `${(r.wall / runs[0].wall).toFixed(2)} / ${(r.cpu / runs[0].cpu).toFixed(2)}` : '',
     ]);
     console.error(`done: ${rows.at(-1)!.join(' | ')}`); // long runs: each row as soon as it is measured
-  });
+  }
 }
+config.render.blendFades = true;
 await db.end();
 await service.close();
 if (databaseUrl) {
@@ -218,7 +229,7 @@ if (databaseUrl) {
 files.close();
 rmSync(work, { recursive: true, force: true });
 
-const header = ['case', 'wall s', '× real time', 'CPU s', 'path', 'frames drawn', 'after/before wall / CPU'];
+const header = ['case', 'wall s', '× real time', 'CPU s', 'path', 'frames drawn', 'frames blended', 'draw / audio / encode s', 'to before: wall / CPU'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((l) => l[i].length)));
 const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
 console.log(`load average at start: ${load.toFixed(1)} (${new Date().toISOString()})`);

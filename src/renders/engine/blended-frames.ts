@@ -40,7 +40,7 @@ export class BlendedFramesEncoder {
     this.converter = spawn(
       'ffmpeg',
       ['-v', 'error', '-threads', '1', '-f', 'image2pipe', '-c:v', 'mjpeg', '-framerate', String(fps), '-i', 'pipe:0',
-        '-vf', TO_BT709_TV_RANGE, '-pix_fmt', 'yuv420p', '-fps_mode', 'passthrough', '-f', 'rawvideo', 'pipe:1'],
+        '-vf', TO_BT709_TV_RANGE, '-pix_fmt', 'yuv420p', '-fps_mode', 'passthrough', '-flush_packets', '1', '-f', 'rawvideo', 'pipe:1'],
       { signal: stopBoth },
     );
     this.encoder = spawn(
