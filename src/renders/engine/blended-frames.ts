@@ -77,7 +77,10 @@ export class BlendedFramesEncoder {
       this.fail(new Error(`Only ${this.nextToConvert} of ${this.plan.frames.length} drawn frames reached the encoder`));
     }
     this.converter.stdin.end();
-    await this.finished;
+    // The first failure is the cause; the processes it stopped report only that they were stopped.
+    await this.finished.catch((error: unknown) => {
+      throw this.failure ?? error;
+    });
   }
 
   /** Stops both processes (drawing failed). */

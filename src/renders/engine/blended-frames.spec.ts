@@ -1,0 +1,97 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import type { BlendedFrames } from '../../../composition/src/schema';
+import { BlendedFramesEncoder, mixPictures } from './blended-frames';
+import { writeFrameList } from './held-frames';
+
+const run = promisify(execFile);
+
+describe('mixPictures', () => {
+  it('weighs each picture and rounds to the nearest value', () => {
+    const black = Uint8Array.from([16, 16, 128, 0]);
+    const white = Uint8Array.from([235, 17, 128, 255]);
+    expect([...mixPictures([{ picture: black, weight: 0.75 }, { picture: white, weight: 0.25 }], 4)]).toEqual([71, 16, 128, 64]);
+    const four = [10, 20, 30, 40].map((value) => Uint8Array.from([value]));
+    expect([...mixPictures(four.map((picture) => ({ picture, weight: 0.25 })), 1)]).toEqual([25]);
+  });
+});
+
+describe('BlendedFramesEncoder', () => {
+  const work = mkdtempSync(path.join(tmpdir(), 'vrs-blended-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  /** A flat grey JPEG (full-range value `level`), as the page's capture would give. */
+  async function greyJpeg(level: number): Promise<Buffer> {
+    const file = path.join(work, `grey${level}.jpeg`);
+    const hex = level.toString(16).padStart(2, '0');
+    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=0x${hex}${hex}${hex}:s=32x16`, '-frames:v', '1', '-q:v', '2', file]);
+    return readFileSync(file);
+  }
+
+  async function lumaOfFrames(file: string): Promise<number[]> {
+    const { stdout } = await run('ffmpeg', ['-v', 'error', '-i', file, '-vf', 'crop=8:8:12:4', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], { encoding: 'buffer' });
+    const bytes = stdout as unknown as Buffer;
+    return Array.from({ length: bytes.length / 64 }, (_, frame) => bytes.subarray(frame * 64, frame * 64 + 64).reduce((sum, value) => sum + value, 0) / 64);
+  }
+
+  it('encodes every output frame: held, mixed between its corners, in order, whatever order the frames are drawn in', async () => {
+    // Drawn: 0 (black, held 2), 2 and 3 (the corners: black and white); frames 2..5 fade in thirds; 6 holds white.
+    const plan: BlendedFrames = {
+      durationInFrames: 7,
+      frames: [0, 2, 3],
+      fixedOpacity: [],
+      runs: [
+        { mix: [{ drawn: 0, weight: 1 }], hold: 2 },
+        { mix: [{ drawn: 1, weight: 1 }], hold: 1 },
+        { mix: [{ drawn: 1, weight: 2 / 3 }, { drawn: 2, weight: 1 / 3 }], hold: 1 },
+        { mix: [{ drawn: 1, weight: 1 / 3 }, { drawn: 2, weight: 2 / 3 }], hold: 1 },
+        { mix: [{ drawn: 2, weight: 1 }], hold: 2 },
+      ],
+      blended: 2,
+    };
+    const [black, white] = await Promise.all([greyJpeg(0), greyJpeg(255)]);
+    const output = path.join(work, 'blended.mp4');
+    const encoder = new BlendedFramesEncoder(plan, { width: 32, height: 16, fps: 30, outputPath: output }, new AbortController().signal);
+    encoder.addDrawn(3, white);
+    encoder.addDrawn(0, black);
+    encoder.addDrawn(2, black);
+    await encoder.done();
+    const luma = await lumaOfFrames(output);
+    // Decoded to full range: the mixed frames a third and two thirds of the way from black to white.
+    const expected = [0, 0, 0, 85, 170, 255, 255];
+    expect(luma.length).toBe(7);
+    expect(luma.map((value, frame) => Math.abs(value - expected[frame]) <= 2)).toEqual(expected.map(() => true));
+  });
+
+  it('fails when a drawn frame never arrives', async () => {
+    const plan: BlendedFrames = { durationInFrames: 2, frames: [0, 1], fixedOpacity: [], runs: [{ mix: [{ drawn: 0, weight: 0.5 }, { drawn: 1, weight: 0.5 }], hold: 2 }], blended: 2 };
+    const encoder = new BlendedFramesEncoder(plan, { width: 32, height: 16, fps: 30, outputPath: path.join(work, 'missing.mp4') }, new AbortController().signal);
+    encoder.addDrawn(1, await greyJpeg(255));
+    await expect(encoder.done()).rejects.toThrow('Only 0 of 2 drawn frames reached the encoder');
+  });
+});
+
+describe('writeFrameList', () => {
+  it('stamps each picture at the render frame rate, so one-frame pictures all survive', async () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'vrs-held-'));
+    try {
+      const frames = [];
+      for (let index = 0; index < 12; index++) {
+        const file = path.join(work, `${index}.jpeg`);
+        const hex = (index * 20).toString(16).padStart(2, '0');
+        await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=0x${hex}${hex}${hex}:s=32x16`, '-frames:v', '1', '-q:v', '2', file]);
+        frames.push({ file, hold: index === 5 ? 3 : 1 });
+      }
+      const list = path.join(work, 'list.txt');
+      await writeFrameList(list, frames, 30);
+      const { stdout } = await run('ffmpeg', ['-v', 'error', '-f', 'concat', '-safe', '0', '-i', list, '-vf', 'fps=30,crop=8:8:12:4,scale=1:1', '-frames:v', '14', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], { encoding: 'buffer' });
+      const levels = [...(stdout as unknown as Buffer)].map((value) => Math.round(value / 20));
+      expect(levels).toEqual([0, 1, 2, 3, 4, 5, 5, 5, 6, 7, 8, 9, 10, 11]);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+});
