@@ -57,7 +57,8 @@ interface FrameState {
 
 export function blendedFrames(request: RenderRequest, resolved: ResolvedRequest): BlendedFrames {
   const total = resolved.durationInFrames;
-  const states = Array.from({ length: total }, (_, frame) => frameState(request, resolved, frame));
+  const matteSources = matteSourceIds(request);
+  const states = Array.from({ length: total }, (_, frame) => frameState(request, resolved, matteSources, frame));
   const frames: number[] = [];
   const fixedOpacity: FixedOpacity[] = [];
   const runs: BlendedRun[] = [];
@@ -122,13 +123,12 @@ function sameFactors(a: Map<number, number>, b: Map<number, number>): boolean {
   return a.size === b.size;
 }
 
-function frameState(request: RenderRequest, resolved: ResolvedRequest, frame: number): FrameState {
+function frameState(request: RenderRequest, resolved: ResolvedRequest, matteSources: Set<string>, frame: number): FrameState {
   const { fps, width, height } = resolved;
   const factors = new Map<number, number>();
   const scene: string[] = [];
   let readsBelow = false;
   if (request.motion_blur) return { drawn: true, scene: '', factors, readsBelow };
-  const matteSources = matteSourceIds(request);
   for (const element of resolved.elements) {
     if (element.type === 'audio' || (element.id !== null && matteSources.has(element.id))) continue;
     const local = frame - element.from;

@@ -30,6 +30,8 @@ export class BlendedFramesEncoder {
     private readonly plan: BlendedFrames,
     video: { width: number; height: number; fps: number; outputPath: string },
     signal: AbortSignal,
+    /** Output frames handed to the encoder so far, after each run. */
+    private readonly onEncoded: (frames: number) => void = () => undefined,
   ) {
     const { width, height, fps } = video;
     this.frameBytes = (width * height * 3) / 2;
@@ -134,6 +136,7 @@ export class BlendedFramesEncoder {
 
   private async feedEncoder(): Promise<void> {
     const stdin = this.encoder.stdin;
+    let written = 0;
     for (const [index, run] of this.plan.runs.entries()) {
       const terms = await Promise.all(run.mix.map(async (term) => ({ picture: await this.picture(term.drawn), weight: term.weight })));
       const frame = terms.length === 1 ? terms[0].picture : mixPictures(terms, this.frameBytes);
@@ -142,6 +145,8 @@ export class BlendedFramesEncoder {
         if (!stdin.write(frame)) await drained(stdin, this.stop.signal);
         if (this.failure) throw this.failure;
       }
+      written += run.hold;
+      this.onEncoded(written);
     }
     stdin.end();
   }

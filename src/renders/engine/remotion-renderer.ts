@@ -295,8 +295,18 @@ export class RemotionRenderer implements OnModuleDestroy {
     const workDir = path.dirname(args.outputPath);
     const videoPath = withSuffix(args.outputPath, '.video');
     const toDraw = held.kind === 'blended' ? held.blended.frames : held.drawn.frames;
+    // Blended: drawing is the short part (a few corners), encoding every output frame the long one.
+    const drawShare = held.kind === 'blended' ? 0.2 : 0.7;
+    let drawing = true;
     const blending = held.kind === 'blended'
-      ? new BlendedFramesEncoder(held.blended, { width: args.resolved.width, height: args.resolved.height, fps: args.resolved.fps, outputPath: videoPath }, args.signal)
+      ? new BlendedFramesEncoder(
+          held.blended,
+          { width: args.resolved.width, height: args.resolved.height, fps: args.resolved.fps, outputPath: videoPath },
+          args.signal,
+          (encoded) => {
+            if (!drawing) args.onProgress('encoding', drawShare + ((0.98 - drawShare) * encoded) / held.blended.durationInFrames);
+          },
+        )
       : null;
     const framesDir = path.join(workDir, 'frames');
     if (!blending) await mkdir(framesDir, { recursive: true });
@@ -323,13 +333,14 @@ export class RemotionRenderer implements OnModuleDestroy {
           else writes.push(writeFile(fileOf(frame), buffer));
         },
         onStart: () => undefined,
-        onFrameUpdate: (rendered) => args.onProgress('compositing', (0.7 * rendered) / toDraw.length),
+        onFrameUpdate: (rendered) => args.onProgress('compositing', (drawShare * rendered) / toDraw.length),
       });
       await Promise.all(writes);
     } catch (error) {
       blending?.abort(error instanceof Error ? error : new Error(String(error)));
       throw error;
     }
+    drawing = false;
     const draw = clock();
     const audioPath = path.join(workDir, 'audio.wav');
     const mixSound = async () => {
@@ -341,9 +352,14 @@ export class RemotionRenderer implements OnModuleDestroy {
     let audio = 0;
     if (blending) {
       // The encoder is still catching up with the last frames: the sound is mixed meanwhile.
-      args.onProgress('encoding', 0.75);
-      const [, mixed] = await Promise.all([blending.done(), mixSound()]);
-      ({ mixed: sound, seconds: audio } = mixed);
+      args.onProgress('encoding', drawShare);
+      try {
+        const [, mixed] = await Promise.all([blending.done(), mixSound()]);
+        ({ mixed: sound, seconds: audio } = mixed);
+      } catch (error) {
+        blending.abort(error instanceof Error ? error : new Error(String(error)));
+        throw error;
+      }
     } else if (held.kind === 'held') {
       ({ mixed: sound, seconds: audio } = await mixSound());
       clock();
