@@ -198,7 +198,7 @@ export class RemotionRenderer implements OnModuleDestroy {
         pixelFormat: plan.pixelFormat,
         ...(plan.proResProfile ? { proResProfile: plan.proResProfile } : {}),
         ...(args.muted ? { muted: true } : separateAudio ? { separateAudioTo: audioPath } : plan.audioCodec ? { audioCodec: plan.audioCodec } : {}),
-        ...(plan.codec === 'h264' ? { colorSpace: 'bt709' as const } : {}),
+        ...(plan.codec === 'h264' ? { colorSpace: 'bt709' as const, x264Preset: this.config.render.x264Preset } : {}),
         ...(plan.imageFormat === 'jpeg' ? { jpegQuality: 90 } : {}),
         concurrency: this.config.render.concurrency === 1 ? 1 : null,
         puppeteerInstance: browser,
