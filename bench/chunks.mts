@@ -8,18 +8,11 @@
 // Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded one. BENCH_CHUNKS_SECONDS
 // shortens the timeline for a quick look (default 60).
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-
-const require = createRequire(import.meta.url);
-const root = path.resolve(import.meta.dirname, '..');
-const { createApp } = require(path.join(root, 'dist/src/bootstrap.js'));
-const { loadConfig } = require(path.join(root, 'dist/src/config/app-config.js'));
+import { printTable, root, serveFiles, startBenchService, treeCpuSeconds } from './bench-service.mts';
 
 const seconds = Number(process.env.BENCH_CHUNKS_SECONDS ?? 60);
 const chunkCount = 4;
@@ -28,81 +21,21 @@ const chunkFrames = Math.ceil(totalFrames / chunkCount);
 
 const work = mkdtempSync(path.join(tmpdir(), 'bench-chunks-'));
 execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=48000:duration=${seconds}`, path.join(work, 'tone.wav')]);
-const files = createServer((req, res) => {
-  try {
-    const body = readFileSync(path.join(work, path.basename(req.url ?? '')));
-    res.writeHead(200, { 'Content-Type': 'audio/wav', 'Content-Length': body.length }).end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
-});
-await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-const filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
-
-/** CPU seconds (user + system, own and reaped children) of a process and its live descendants. */
-function treeCpuSeconds(pid: number): number {
-  const children = new Map<number, number[]>();
-  const cpu = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      children.set(Number(fields[1]), [...(children.get(Number(fields[1])) ?? []), Number(entry)]);
-      cpu.set(Number(entry), Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]));
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  let ticks = 0;
-  const stack = [pid];
-  while (stack.length) {
-    const current = stack.pop()!;
-    ticks += cpu.get(current) ?? 0;
-    stack.push(...(children.get(current) ?? []));
-  }
-  return ticks / 100;
-}
-
-// A fresh database on the given server (dropped at the end), so runs never meet other data.
-let databaseUrl: string | undefined;
-if (process.env.DATABASE_URL) {
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  const name = `bench_chunks_${process.pid}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-}
-const port = 19000 + Math.floor(Math.random() * 500);
+const files = await serveFiles(work);
+const filesUrl = files.url;
 const dataDir = path.join(work, 'data');
-const env = { ALLOW_PRIVATE_NETWORK: 'true', LOG_LEVEL: 'error', EMBEDDED_PG_PORT: '54359', DATA_DIR: dataDir, HOST: '127.0.0.1' };
-const config = loadConfig({ ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env, PORT: String(port) });
-const service = await createApp(config, 'all');
-await service.app.listen(port, '127.0.0.1');
-const api = `http://127.0.0.1:${port}`;
-const call = async (method: string, route: string, body?: unknown, key?: string) => {
-  const res = await fetch(api + route, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
-  return { status: res.status, body: await res.json() };
-};
-const email = 'bench@example.com';
-const signup = await call('POST', '/v1/signup', { workspace_name: 'bench', email });
-const mailDir = path.join(config.dataDir, 'mail');
-const code = /verification code is (\d{6})/.exec(readFileSync(path.join(mailDir, readdirSync(mailDir)[0]), 'utf8'))![1];
-const key: string = signup.body.api_key.key;
-await call('POST', '/v1/signup/verify', { email, code }, key);
+const service = await startBenchService({ name: 'chunks', dataDir, embeddedPgPort: '54359' });
+const { call, config } = service;
 const db = new pg.Client({ connectionString: service.databaseUrl });
 await db.connect();
 
 interface Diagnostics { render_path: string; chunks?: number; chunk_seconds?: number[]; join_seconds?: number }
 
 async function renderThroughService(request: object): Promise<Diagnostics> {
-  const submitted = await call('POST', '/v1/renders', request, key);
+  const submitted = await call('POST', '/v1/renders', request);
   if (submitted.status !== 202) throw new Error(JSON.stringify(submitted.body));
   for (;;) {
-    const job = (await call('GET', `/v1/renders/${submitted.body.id}`, undefined, key)).body;
+    const job = (await call('GET', `/v1/renders/${submitted.body.id}`)).body;
     if (job.status === 'completed') return (await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [job.id])).rows[0].diagnostics;
     if (job.status === 'failed' || job.status === 'cancelled') throw new Error(JSON.stringify(job.error));
     await new Promise((r) => setTimeout(r, 200));
@@ -124,9 +57,9 @@ await renderThroughService(request(1, 320, 180));
 
 let helper: ChildProcess | null = null;
 async function startSecondWorker(): Promise<void> {
-  const helperPort = port + 500;
+  const helperPort = 19500 + Math.floor(Math.random() * 500);
   helper = spawn(process.execPath, [path.join(root, 'dist', 'src', 'main.js'), 'worker'], {
-    env: { ...process.env, ...env, DATABASE_URL: service.databaseUrl, PORT: String(helperPort), RENDER_CHUNK_FRAMES: String(chunkFrames) },
+    env: { ...process.env, ALLOW_PRIVATE_NETWORK: 'true', LOG_LEVEL: 'error', DATA_DIR: dataDir, HOST: '127.0.0.1', DATABASE_URL: service.databaseUrl, PORT: String(helperPort), RENDER_CHUNK_FRAMES: String(chunkFrames) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   for (let i = 0; i < 600; i++) {
@@ -165,20 +98,10 @@ for (const [label, frames, second] of cases) {
 helper?.kill('SIGTERM');
 await db.end();
 await service.close();
-if (databaseUrl) {
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE ${new URL(databaseUrl).pathname.slice(1)} WITH (FORCE)`);
-  await admin.end();
-}
 files.close();
 rmSync(work, { recursive: true, force: true });
 
 const header = ['case', 'wall s', 'CPU s', 'path', 'chunk s (each)', 'sound + join + mux s', 'wall / CPU vs whole'];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((l) => l[i].length)));
-const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
 console.log(`${seconds} s 1080p30 (${totalFrames} frames, chunks of ${chunkFrames}); load average at start: ${load.toFixed(1)} (${new Date().toISOString()})`);
-console.log(fmt(header));
-console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-for (const line of rows) console.log(fmt(line));
+printTable(header, rows);
 process.exit(0);

@@ -6,15 +6,17 @@
 // whole process tree, and their ratios to that first row (CPU time is the fairer measure on a
 // shared machine). `-- --only REGEX` runs the reference and the matching rows.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { printTable, treeCpuSeconds } from './bench-service.mts';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname, '..');
 const { loadConfig } = require(path.join(root, 'dist/src/config/app-config.js'));
 const { RemotionRenderer } = require(path.join(root, 'dist/src/renders/engine/remotion-renderer.js'));
+const { Metrics } = require(path.join(root, 'dist/src/metrics/metrics.js'));
 const { planOutput } = require(path.join(root, 'dist/src/renders/engine/output-formats.js'));
 const { probeMedia } = require(path.join(root, 'dist/src/infra/media/probe.js'));
 const { resolveRequest, validateRenderRequest } = require(path.join(root, 'dist/composition/src/schema/index.js'));
@@ -42,37 +44,8 @@ for (let b = 0; b < size; b += 1) for (let g = 0; g < size; g += 1) for (let r =
 }
 writeFileSync(lut, `${lines.join('\n')}\n`);
 
-/**
- * CPU seconds spent so far by this process and all its descendants (Chromium's processes, ffmpeg):
- * user + system time of every live process, plus what each has collected from children that
- * ended. The machine may be shared; CPU time is what an operation costs whatever else runs.
- */
-function treeCpuSeconds(root: number): number {
-  const children = new Map<number, number[]>();
-  const times = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ppid = Number(fields[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-      times.set(Number(entry), Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]));
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  let ticks = 0;
-  const stack = [root];
-  while (stack.length > 0) {
-    const pid = stack.pop()!;
-    ticks += times.get(pid) ?? 0;
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return ticks / 100; // USER_HZ
-}
-
-const renderer = new RemotionRenderer(loadConfig());
+// The renderer counts what it draws; the queue gauges (read from the database at a scrape) are never read here.
+const renderer = new RemotionRenderer(loadConfig(), new Metrics({ query: async () => [] }));
 await renderer.warmUp();
 const mounted = renderer.mediaServer.mount([
   { file: clip, contentType: 'video/mp4' },
@@ -133,10 +106,6 @@ const header = ['operation (1080p30, full-frame clip)', 'wall s', 'fps', '× wal
 const table = rows.map(([label, wall, cpu]) => [
   label, wall.toFixed(1), ((seconds * 30) / wall).toFixed(1), (wall / referenceWall).toFixed(2), cpu.toFixed(1), (cpu / referenceCpu).toFixed(2),
 ]);
-const widths = header.map((h, i) => Math.max(h.length, ...table.map((line) => line[i].length)));
-const fmt = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
 console.log(`${seconds} s clip, ${seconds * 30} frames`);
-console.log(fmt(header));
-console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-for (const line of table) console.log(fmt(line));
+printTable(header, table);
 process.exit(0);

@@ -10,17 +10,9 @@
 // DATABASE_URL to use a running PostgreSQL; otherwise the embedded one.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-
-const require = createRequire(import.meta.url);
-const root = path.resolve(import.meta.dirname, '..');
-const { createApp } = require(path.join(root, 'dist/src/bootstrap.js'));
-const { loadConfig } = require(path.join(root, 'dist/src/config/app-config.js'));
+import { printTable, serveFiles, startBenchService, treeCpuSeconds } from './bench-service.mts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'bench-memory-'));
 const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
@@ -28,17 +20,8 @@ ffmpeg('-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30:duration=10', '-f',
   '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709',
   '-c:a', 'aac', '-shortest', path.join(work, 'clip.mp4'));
 ffmpeg('-f', 'lavfi', '-i', 'color=c=orange:s=200x200', '-frames:v', '1', path.join(work, 'logo.png'));
-const files = createServer((req, res) => {
-  const file = path.join(work, path.basename(req.url ?? ''));
-  try {
-    const body = readFileSync(file);
-    res.writeHead(200, { 'Content-Type': file.endsWith('.png') ? 'image/png' : 'video/mp4', 'Content-Length': body.length }).end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
-});
-await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-const filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+const files = await serveFiles(work);
+const filesUrl = files.url;
 
 /** What a process is, for the split: Node, a Chromium process by its --type, ffmpeg, other. */
 function kindOf(pid: number): string {
@@ -84,70 +67,10 @@ function treeRss(pid: number): Map<string, number> {
   }
   return byKind;
 }
-/** CPU seconds (user + system, own and reaped children) of a process and its live descendants. */
-function treeCpuSeconds(pid: number): number {
-  const children = new Map<number, number[]>();
-  const cpu = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      children.set(Number(fields[1]), [...(children.get(Number(fields[1])) ?? []), Number(entry)]);
-      cpu.set(Number(entry), Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]));
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  let ticks = 0;
-  const stack = [pid];
-  while (stack.length) {
-    const current = stack.pop()!;
-    ticks += cpu.get(current) ?? 0;
-    stack.push(...(children.get(current) ?? []));
-  }
-  return ticks / 100;
-}
-
 const total = (byKind: Map<string, number>) => [...byKind].reduce((sum, [kind, value]) => (kind.endsWith(' #') ? sum : sum + value), 0);
 
-let databaseUrl: string | undefined;
-if (process.env.DATABASE_URL) {
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  const name = `bench_memory_${process.pid}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-}
-const port = 18000 + Math.floor(Math.random() * 1000);
-const config = loadConfig({ ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), DATA_DIR: path.join(work, 'data'), PORT: String(port), HOST: '127.0.0.1', ALLOW_PRIVATE_NETWORK: 'true', LOG_LEVEL: 'error', EMBEDDED_PG_PORT: '54356' });
-const service = await createApp(config, 'all');
-await service.app.listen(port, '127.0.0.1');
-const api = `http://127.0.0.1:${port}`;
-const call = async (method: string, route: string, body?: unknown, key?: string) => {
-  const res = await fetch(api + route, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
-  return { status: res.status, body: await res.json() };
-};
-const email = 'bench@example.com';
-const signup = await call('POST', '/v1/signup', { workspace_name: 'bench', email });
-const mailDir = path.join(config.dataDir, 'mail');
-const code = /verification code is (\d{6})/.exec(readFileSync(path.join(mailDir, readdirSync(mailDir)[0]), 'utf8'))![1];
-const key: string = signup.body.api_key.key;
-await call('POST', '/v1/signup/verify', { email, code }, key);
-
-async function renderThroughService(request: object): Promise<void> {
-  const submitted = await call('POST', '/v1/renders', request, key);
-  if (submitted.status !== 202) throw new Error(JSON.stringify(submitted.body));
-  for (;;) {
-    const job = (await call('GET', `/v1/renders/${submitted.body.id}`, undefined, key)).body;
-    if (job.status === 'completed') return;
-    if (job.status === 'failed' || job.status === 'cancelled') throw new Error(JSON.stringify(job.error));
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const service = await startBenchService({ name: 'memory', dataDir: path.join(work, 'data'), embeddedPgPort: '54356' });
+const renderThroughService = (request: object) => service.render(request);
 
 const scene = {
   width: 1920, height: 1080, duration: 10, frame_rate: 30,
@@ -185,22 +108,12 @@ for (const stillFirst of [false, true]) {
   console.error(`done: ${rows.at(-1)!.join(' | ')}`);
 }
 await service.close();
-if (databaseUrl) {
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE ${new URL(databaseUrl).pathname.slice(1)}`);
-  await admin.end();
-}
 files.close();
 rmSync(work, { recursive: true, force: true });
 
 const kindList = [...kinds].sort();
 const header = ['case', 'wall s', 'CPU s', 'peak MB', ...kindList.map((k) => `${k} MB (processes)`)];
 const lines = rows.map((row, i) => [...row, ...kindList.map((k) => `${((peaks[i].get(k) ?? 0) / 1048576).toFixed(0)} (${peaks[i].get(`${k} #`) ?? 0})`)]);
-const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
 console.log(`load average at start: ${load.toFixed(1)} (${new Date().toISOString()}); peak = summed RSS of the process tree, split at the peak sample`);
-console.log(fmt(header));
-console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-for (const line of lines) console.log(fmt(line));
+printTable(header, lines);
 process.exit(0);

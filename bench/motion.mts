@@ -4,75 +4,21 @@
 // text elements and two transitions beside the same composition without motion, and motion blur
 // at 4 and 8 samples beside no blur. Set DATABASE_URL to use a running PostgreSQL; otherwise the
 // embedded one.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-
-const require = createRequire(import.meta.url);
-const root = path.resolve(import.meta.dirname, '..');
-const { createApp } = require(path.join(root, 'dist/src/bootstrap.js'));
-const { loadConfig } = require(path.join(root, 'dist/src/config/app-config.js'));
+import { printTable, startBenchService, treeRssBytes } from './bench-service.mts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'bench-motion-'));
-
-/** Summed RSS (bytes) of a process and all its descendants, from /proc. */
-function treeRss(pid: number): number {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  let rss = 0;
-  const stack = [pid];
-  while (stack.length) {
-    const current = stack.pop()!;
-    try {
-      rss += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${current}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-    } catch {
-      // gone
-    }
-    stack.push(...(children.get(current) ?? []));
-  }
-  return rss;
-}
-
-const port = 18000 + Math.floor(Math.random() * 1000);
-const config = loadConfig({ ...process.env, DATA_DIR: path.join(work, 'data'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', EMBEDDED_PG_PORT: '54358' });
-const service = await createApp(config, 'all');
-await service.app.listen(port, '127.0.0.1');
-const api = `http://127.0.0.1:${port}`;
-const call = async (method: string, route: string, body?: unknown, key?: string) => {
-  const res = await fetch(api + route, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
-  return { status: res.status, body: await res.json() };
-};
-const email = 'bench-motion@example.com';
-const signup = await call('POST', '/v1/signup', { workspace_name: 'bench', email });
-const mailDir = path.join(config.dataDir, 'mail');
-const code = /verification code is (\d{6})/.exec(readFileSync(path.join(mailDir, readdirSync(mailDir)[0]), 'utf8'))![1];
-const key: string = signup.body.api_key.key;
-// Verification proves one party holds both the key and the mailbox: the key goes along.
-await call('POST', '/v1/signup/verify', { email, code }, key);
+const service = await startBenchService({ name: 'motion', dataDir: path.join(work, 'data'), embeddedPgPort: '54358' });
 
 async function render(request: { frame_rate: number }): Promise<{ frames: number; seconds: number; peakBytes: number }> {
   let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, treeRss(process.pid))), 100);
+  const sampler = setInterval(() => (peak = Math.max(peak, treeRssBytes(process.pid))), 100);
   const started = performance.now();
   try {
-    const submitted = await call('POST', '/v1/renders', request, key);
-    if (submitted.status !== 202) throw new Error(JSON.stringify(submitted.body));
-    for (;;) {
-      const job = (await call('GET', `/v1/renders/${submitted.body.id}`, undefined, key)).body;
-      if (job.status === 'completed') return { frames: Math.round(job.output.duration * request.frame_rate), seconds: (performance.now() - started) / 1000, peakBytes: peak };
-      if (job.status === 'failed' || job.status === 'cancelled') throw new Error(JSON.stringify(job.error));
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const job = await service.render(request);
+    return { frames: Math.round(job.output.duration * request.frame_rate), seconds: (performance.now() - started) / 1000, peakBytes: peak };
   } finally {
     clearInterval(sampler);
   }
@@ -142,9 +88,5 @@ rmSync(work, { recursive: true, force: true });
 
 const header = ['case', 'wall s', 'fps', 'peak memory MB'];
 const lines = rows.map(([label, seconds, fps, peak]) => [label, seconds.toFixed(1), fps.toFixed(1), (peak / 1024 / 1024).toFixed(0)]);
-const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-console.log(fmt(header));
-console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-for (const line of lines) console.log(fmt(line));
+printTable(header, lines);
 process.exit(0);

@@ -3,43 +3,25 @@
 // many requests, after a warm-up). Preview jobs: submit → `completed` wall time of a 1080p
 // composition drawn as a frame, a contact sheet and a clip. With DATABASE_URL set, a fresh
 // database is made on that server and dropped afterwards; otherwise the embedded PostgreSQL runs.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freshDatabase } from './bench-service.mts';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname, '..');
 const { createApp } = require(path.join(root, 'dist/src/bootstrap.js'));
 const { loadConfig } = require(path.join(root, 'dist/src/config/app-config.js'));
-const { Client } = require('pg');
 
 const work = mkdtempSync(path.join(tmpdir(), 'bench-preview-'));
 
-async function adminQuery(sql: string): Promise<void> {
-  const admin = new Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  try {
-    await admin.query(sql);
-  } finally {
-    await admin.end();
-  }
-}
-
-let database: { url: string; name: string } | null = null;
-if (process.env.DATABASE_URL) {
-  const name = `bench_preview_${randomBytes(4).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${name}`;
-  database = { url: url.toString(), name };
-}
+const database = await freshDatabase('preview');
 
 const port = 19000 + Math.floor(Math.random() * 1000);
 const config = loadConfig({
   ...process.env,
-  ...(database ? { DATABASE_URL: database.url } : {}),
+  ...(database.url ? { DATABASE_URL: database.url } : {}),
   DATA_DIR: path.join(work, 'data'),
   PORT: String(port),
   HOST: '127.0.0.1',
@@ -133,7 +115,7 @@ await job('contact_sheet, 12 tiles of 1080p at 0.25', { mode: 'contact_sheet', c
 await job('clip, 5 s of 1080p30 at 0.5 and 15 fps', { mode: 'clip', start: 2, end: 7 });
 
 await service.close();
-if (database) await adminQuery(`DROP DATABASE IF EXISTS ${database.name} WITH (FORCE)`);
+await database.drop();
 rmSync(work, { recursive: true, force: true });
 
 const widths = { case: Math.max(4, ...rows.map((r) => r.case.length)), n: 3, median: 9, p95: 8 };

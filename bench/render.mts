@@ -4,17 +4,10 @@
 // the machine's own ffmpeg with a hand-written filter graph, and a plain Remotion renderMedia() call
 // with <OffthreadVideo>. Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded one.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-
-const require = createRequire(import.meta.url);
-const root = path.resolve(import.meta.dirname, '..');
-const { createApp } = require(path.join(root, 'dist/src/bootstrap.js'));
-const { loadConfig } = require(path.join(root, 'dist/src/config/app-config.js'));
+import { printTable, serveFiles, startBenchService, treeRssBytes } from './bench-service.mts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'bench-render-'));
 const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
@@ -27,49 +20,12 @@ ffmpeg('-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30:duration=10', '-f',
   '-c:a', 'aac', '-shortest', clip);
 ffmpeg('-f', 'lavfi', '-i', 'color=c=orange:s=200x200', '-frames:v', '1', logo);
 
-const files = createServer((req, res) => {
-  const file = path.join(work, path.basename(req.url ?? ''));
-  try {
-    const body = readFileSync(file);
-    res.writeHead(200, { 'Content-Type': file.endsWith('.png') ? 'image/png' : 'video/mp4', 'Content-Length': body.length }).end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
-});
-await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-const filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
-
-/** Summed RSS (bytes) of a process and all its descendants, from /proc. */
-function treeRss(pid: number): number {
-  const children = new Map<number, number[]>();
-  let rss = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  const stack = [pid];
-  while (stack.length) {
-    const current = stack.pop()!;
-    try {
-      const status = readFileSync(`/proc/${current}/status`, 'utf8');
-      rss += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
-    } catch {
-      // gone
-    }
-    stack.push(...(children.get(current) ?? []));
-  }
-  return rss;
-}
+const files = await serveFiles(work);
+const filesUrl = files.url;
 
 async function measure<T>(pid: () => number, run: () => Promise<T>): Promise<{ seconds: number; peakBytes: number; value: T }> {
   let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, treeRss(pid()))), 100);
+  const sampler = setInterval(() => (peak = Math.max(peak, treeRssBytes(pid()))), 100);
   const started = performance.now();
   try {
     const value = await run();
@@ -80,33 +36,12 @@ async function measure<T>(pid: () => number, run: () => Promise<T>): Promise<{ s
 }
 
 // The service, as `npm start` runs it (api + worker in one process).
-const port = 18000 + Math.floor(Math.random() * 1000);
-const config = loadConfig({ ...process.env, DATA_DIR: path.join(work, 'data'), PORT: String(port), HOST: '127.0.0.1', ALLOW_PRIVATE_NETWORK: 'true', LOG_LEVEL: 'error', EMBEDDED_PG_PORT: '54359' });
-const service = await createApp(config, 'all');
-await service.app.listen(port, '127.0.0.1');
-const api = `http://127.0.0.1:${port}`;
-const call = async (method: string, route: string, body?: unknown, key?: string) => {
-  const res = await fetch(api + route, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
-  return { status: res.status, body: await res.json() };
-};
-const email = 'bench@example.com';
-const signup = await call('POST', '/v1/signup', { workspace_name: 'bench', email });
-const mailDir = path.join(config.dataDir, 'mail');
-const code = /verification code is (\d{6})/.exec(readFileSync(path.join(mailDir, readdirSync(mailDir)[0]), 'utf8'))![1];
-const key: string = signup.body.api_key.key;
-// The key signup returns works once verified with that same key (a repeat signup cannot take it over).
-const verified = await call('POST', '/v1/signup/verify', { email, code }, key);
-if (verified.status !== 200) throw new Error(`verify answered ${verified.status}`);
+const service = await startBenchService({ name: 'render', dataDir: path.join(work, 'data'), embeddedPgPort: '54359' });
+const { config } = service;
 
 async function renderThroughService(request: object): Promise<{ frames: number; output: { size_bytes: number } }> {
-  const submitted = await call('POST', '/v1/renders', request, key);
-  if (submitted.status !== 202) throw new Error(JSON.stringify(submitted.body));
-  for (;;) {
-    const job = (await call('GET', `/v1/renders/${submitted.body.id}`, undefined, key)).body;
-    if (job.status === 'completed') return { frames: Math.round(job.output.duration * ((request as { frame_rate?: number }).frame_rate ?? 30)), output: job.output };
-    if (job.status === 'failed' || job.status === 'cancelled') throw new Error(JSON.stringify(job.error));
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const job = await service.render(request);
+  return { frames: Math.round(job.output.duration * ((request as { frame_rate?: number }).frame_rate ?? 30)), output: job.output };
 }
 
 const scene = (width: number, height: number) => ({
@@ -172,9 +107,5 @@ rmSync(work, { recursive: true, force: true });
 
 const header = ['case', 'wall s', 'fps', 'peak memory MB'];
 const lines = rows.map(([label, seconds, fps, peak]) => [label, seconds.toFixed(1), fps === null ? '–' : fps.toFixed(1), (peak / 1024 / 1024).toFixed(0)]);
-const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-console.log(fmt(header));
-console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-for (const line of lines) console.log(fmt(line));
+printTable(header, lines);
 process.exit(0);

@@ -9,60 +9,19 @@
 // once as shipped ("after"). Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded
 // one. `node bench/still.mts 20` sets the number of stills per set (default 15).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { printTable, serveFiles, startBenchService } from './bench-service.mts';
 
-const require = createRequire(import.meta.url);
-const root = path.resolve(import.meta.dirname, '..');
-const { createApp } = require(path.join(root, 'dist/src/bootstrap.js'));
-const { loadConfig } = require(path.join(root, 'dist/src/config/app-config.js'));
 const count = Number(process.argv[2] ?? 15);
-
 const work = mkdtempSync(path.join(tmpdir(), 'bench-still-'));
 execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=s=1920x1080', '-frames:v', '1', '-q:v', '2', path.join(work, 'photo.jpg')]);
-const files = createServer((req, res) => {
-  try {
-    const body = readFileSync(path.join(work, path.basename(req.url ?? '')));
-    res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': body.length }).end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
-});
-await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-const filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
-
-// A fresh database on the given server (dropped at the end), so runs never meet other data.
-let databaseUrl: string | undefined;
-if (process.env.DATABASE_URL) {
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  const name = `bench_still_${process.pid}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-}
-const port = 18000 + Math.floor(Math.random() * 1000);
-const config = loadConfig({ ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), DATA_DIR: path.join(work, 'data'), PORT: String(port), HOST: '127.0.0.1', ALLOW_PRIVATE_NETWORK: 'true', LOG_LEVEL: 'error', EMBEDDED_PG_PORT: '54357' });
-const service = await createApp(config, 'all');
-await service.app.listen(port, '127.0.0.1');
-const api = `http://127.0.0.1:${port}`;
-const call = async (method: string, route: string, body?: unknown, key?: string) => {
-  const res = await fetch(api + route, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
-  return { status: res.status, body: await res.json() };
-};
-const email = 'bench@example.com';
-const signup = await call('POST', '/v1/signup', { workspace_name: 'bench', email });
-const mailDir = path.join(config.dataDir, 'mail');
-const code = /verification code is (\d{6})/.exec(readFileSync(path.join(mailDir, readdirSync(mailDir)[0]), 'utf8'))![1];
-const key: string = signup.body.api_key.key;
-await call('POST', '/v1/signup/verify', { email, code }, key);
+const files = await serveFiles(work);
+const filesUrl = files.url;
+const service = await startBenchService({ name: 'still', dataDir: path.join(work, 'data'), embeddedPgPort: '54357' });
+const { call, config } = service;
 const db = new pg.Client({ connectionString: service.databaseUrl });
 await db.connect();
 
@@ -79,10 +38,10 @@ async function still(index: number): Promise<{ wall: number; stages: Stages; pat
     ],
   };
   const started = performance.now();
-  const submitted = await call('POST', '/v1/renders', request, key);
+  const submitted = await call('POST', '/v1/renders', request);
   if (submitted.status !== 202) throw new Error(JSON.stringify(submitted.body));
   for (;;) {
-    const job = (await call('GET', `/v1/renders/${submitted.body.id}`, undefined, key)).body;
+    const job = (await call('GET', `/v1/renders/${submitted.body.id}`)).body;
     if (job.status === 'completed') {
       const wall = (performance.now() - started) / 1000;
       const { rows } = await db.query('SELECT diagnostics, EXTRACT(EPOCH FROM completed_at - started_at)::float AS run FROM jobs WHERE id = $1', [job.id]);
@@ -124,20 +83,10 @@ for (const warm of sets) {
 }
 await db.end();
 await service.close();
-if (databaseUrl) {
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE ${new URL(databaseUrl).pathname.slice(1)}`);
-  await admin.end();
-}
 files.close();
 rmSync(work, { recursive: true, force: true });
 
 const header = ['case', 'path', 'median s', 'p95 s', ...stageNames.map((name) => `${name} s`)];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((l) => l[i].length)));
-const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
 console.log(`${count} stills per set; load average at start: ${load.toFixed(1)} (${new Date().toISOString()}); stages are medians`);
-console.log(fmt(header));
-console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-for (const line of rows) console.log(fmt(line));
+printTable(header, rows);
 process.exit(0);

@@ -7,6 +7,10 @@ export const SPEECH_ENGINE_NAMES = ['pocketsphinx', 'google'] as const;
 export type SpeechEngineName = (typeof SPEECH_ENGINE_NAMES)[number];
 import { PROJECT_ROOT } from './paths';
 
+/** x264's presets, fastest first. */
+export const X264_PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow', 'placebo'] as const;
+export type X264Preset = (typeof X264_PRESETS)[number];
+
 /** Which parts of the service this process runs. */
 export type Role = 'api' | 'worker' | 'all';
 
@@ -98,6 +102,12 @@ export interface RenderConfig {
    * draws each of them, as the held path did before).
    */
   blendFades: boolean;
+  /**
+   * x264's preset for every H.264 render, whichever path draws it (`RENDER_X264_PRESET`, default
+   * `medium`, x264's and Remotion's own default). A faster preset encodes sooner into a larger file
+   * at the same CRF 18 (docs/performance.md measures it).
+   */
+  x264Preset: X264Preset;
   /**
    * Mix a held render's sound with ffmpeg from the resolved timeline instead of Remotion's
    * audio-only pass (`RENDER_MIX_SOUND`, default true; false always uses the browser's pass).
@@ -201,6 +211,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     superviseSeconds: int('JOB_SUPERVISE_SECONDS', 30, 1, 3600),
     holdFrames: oneOf('RENDER_HOLD_FRAMES', ['true', 'false'] as const, 'true') === 'true',
     blendFades: oneOf('RENDER_BLEND_FADES', ['true', 'false'] as const, 'true') === 'true',
+    x264Preset: oneOf('RENDER_X264_PRESET', X264_PRESETS, 'medium'),
     mixSound: oneOf('RENDER_MIX_SOUND', ['true', 'false'] as const, 'true') === 'true',
     chunkFrames: int('RENDER_CHUNK_FRAMES', 0, 0, 1_000_000),
     warmStills: oneOf('RENDER_WARM_STILLS', ['true', 'false'] as const, 'true') === 'true',

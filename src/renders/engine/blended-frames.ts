@@ -28,7 +28,8 @@ export class BlendedFramesEncoder {
 
   constructor(
     private readonly plan: BlendedFrames,
-    video: { width: number; height: number; fps: number; outputPath: string },
+    /** `preset`: x264's (RENDER_X264_PRESET); absent: x264's default, `medium`. */
+    video: { width: number; height: number; fps: number; outputPath: string; preset?: string },
     signal: AbortSignal,
     /** Output frames handed to the encoder so far, after each run. */
     private readonly onEncoded: (frames: number) => void = () => undefined,
@@ -48,7 +49,7 @@ export class BlendedFramesEncoder {
     this.encoder = spawn(
       'ffmpeg',
       ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`, '-framerate', String(fps), '-i', 'pipe:0',
-        '-frames:v', String(plan.durationInFrames), ...X264_ARGS, '-an', video.outputPath],
+        '-frames:v', String(plan.durationInFrames), ...X264_ARGS, ...(video.preset ? ['-preset', video.preset] : []), '-an', video.outputPath],
       { signal: stopBoth },
     );
     const converted = this.readConverted();

@@ -41,6 +41,8 @@ export async function encodeHeldFrames(args: {
   totalFrames: number;
   outputPath: string;
   signal: AbortSignal;
+  /** x264's preset (RENDER_X264_PRESET); absent: x264's default, `medium`. */
+  preset?: string;
 }): Promise<void> {
   const list = path.join(path.dirname(args.outputPath), 'held-frames.txt');
   await writeFrameList(list, args.frames, args.fps);
@@ -52,6 +54,7 @@ export async function encodeHeldFrames(args: {
       '-vf', `${TO_BT709_TV_RANGE},fps=${args.fps}`,
       '-frames:v', String(args.totalFrames),
       ...X264_ARGS,
+      ...(args.preset ? ['-preset', args.preset] : []),
       '-an', args.outputPath,
     ],
     { signal: args.signal, timeout: 30 * 60_000 },

@@ -215,7 +215,7 @@ export class RemotionRenderer implements OnModuleDestroy {
         pixelFormat: plan.pixelFormat,
         ...(plan.proResProfile ? { proResProfile: plan.proResProfile } : {}),
         ...(args.muted ? { muted: true } : separateAudio ? { separateAudioTo: audioPath } : plan.audioCodec ? { audioCodec: plan.audioCodec } : {}),
-        ...(plan.codec === 'h264' ? { colorSpace: 'bt709' as const } : {}),
+        ...(plan.codec === 'h264' ? { colorSpace: 'bt709' as const, x264Preset: this.config.render.x264Preset } : {}),
         ...(plan.imageFormat === 'jpeg' ? { jpegQuality: 90 } : {}),
         concurrency: this.config.render.concurrency === 1 ? 1 : null,
         puppeteerInstance: browser,
@@ -301,7 +301,7 @@ export class RemotionRenderer implements OnModuleDestroy {
     const blending = held.kind === 'blended'
       ? new BlendedFramesEncoder(
           held.blended,
-          { width: args.resolved.width, height: args.resolved.height, fps: args.resolved.fps, outputPath: videoPath },
+          { width: args.resolved.width, height: args.resolved.height, fps: args.resolved.fps, outputPath: videoPath, preset: this.config.render.x264Preset },
           args.signal,
           (encoded) => {
             if (!drawing) args.onProgress('encoding', drawShare + ((0.98 - drawShare) * encoded) / held.blended.durationInFrames);
@@ -370,6 +370,7 @@ export class RemotionRenderer implements OnModuleDestroy {
         totalFrames: held.drawn.durationInFrames,
         outputPath: videoPath,
         signal: args.signal,
+        preset: this.config.render.x264Preset,
       });
     }
     await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
