@@ -1,0 +1,64 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { DataSource } from 'typeorm';
+import { pixelAt, probe } from './helpers/media';
+import { renderThroughApi } from './helpers/render-through-api';
+import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
+
+const run = promisify(execFile);
+
+/** The settings x264 wrote into the stream (its SEI: "x264 - core … options: ref=1 … crf=18.0 …"). */
+function x264Settings(file: string): Record<string, string> {
+  const text = readFileSync(file).toString('latin1');
+  const options = /x264 - core \d+[^\0]*?options: ([^\0]*)/.exec(text)?.[1] ?? '';
+  return Object.fromEntries(options.split(' ').map((pair) => pair.split('=') as [string, string]));
+}
+
+/**
+ * RENDER_X264_PRESET reaches x264 on every H.264 path: the browser's (Remotion's encoder), held
+ * frames and blended fades (the service's own ffmpeg calls). `veryfast` is told apart from the
+ * default `medium` by the settings x264 records in the stream (one reference frame, sub-pixel
+ * refinement 2, hexagon search); the quality setting stays CRF 18, and the pictures are right.
+ */
+describe('x264 preset setting (through the REST API)', () => {
+  let app: TestApp;
+  let key: string;
+  const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-preset-outputs-'));
+
+  beforeAll(async () => {
+    app = await startTestApp({ env: { RENDER_X264_PRESET: 'veryfast' } });
+    ({ key } = await signupVerified(app));
+  }, 180_000);
+
+  afterAll(async () => {
+    await app?.close();
+    rmSync(outputs, { recursive: true, force: true });
+  });
+
+  const base = { width: 320, height: 180, duration: 1, frame_rate: 30, background_color: '#102030' };
+  const box = { type: 'shape', fill_color: '#ffcc00', x: 20, y: 60, width: 60, height: 60 };
+  const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
+    ['browser', { ...base, custom_animations: { element: [{ name: 'glide', keyframes: [{ offset: 0, x: 20 }, { offset: 1, x: 24 }] }] }, elements: [{ ...box, motion: [{ custom: 'glide', time: 0, duration: 1, easing: 'linear' }] }] }, { render_path: 'browser' }],
+    ['held', { ...base, elements: [box] }, { render_path: 'held_frames' }],
+    ['blended', { ...base, elements: [box, { type: 'text', text: 'Hi', x: 200, y: 60, width: 100, height: 60, font_size: 40, fill_color: '#ffffff', fade_in_duration: 0.5 }] }, { render_path: 'held_frames' }],
+  ];
+
+  it.each(cases)('%s path: veryfast settings in the stream, CRF 18, the box where it belongs', async (name, request, path_) => {
+    const { job, file } = await renderThroughApi(app, key, outputs, name, request);
+    const [{ diagnostics }] = await app.running.app.get(DataSource).query('SELECT diagnostics FROM jobs WHERE id = $1', [job.id]);
+    expect(diagnostics).toMatchObject(path_);
+    if (name === 'blended') expect(diagnostics.frames_blended).toBeGreaterThan(0);
+    const settings = x264Settings(file);
+    expect({ ref: settings.ref, subme: settings.subme, me: settings.me, crf: settings.crf }).toEqual({ ref: '1', subme: '2', me: 'hex', crf: '18.0' });
+    const video = (await probe(file)).streams.find((stream) => stream.codec_type === 'video')!;
+    expect({ frames: video.nb_read_frames, width: video.width, height: video.height }).toEqual({ frames: '30', width: 320, height: 180 });
+    const [r, g, b] = await pixelAt(file, 0.5, 22, 60); // x and y place the box's centre
+    expect(Math.abs(r - 0xff)).toBeLessThanOrEqual(12);
+    expect(Math.abs(g - 0xcc)).toBeLessThanOrEqual(12);
+    expect(b).toBeLessThanOrEqual(24);
+    await run('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-']); // decodes cleanly
+  }, 120_000);
+});
