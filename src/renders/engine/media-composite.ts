@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { CompositionProps, DrawnFrames } from '../../../composition/src/schema';
 import { TO_BT709_TV_RANGE, writeFrameList, X264_ARGS } from './held-frames';
+import { DrawnArea, type Rect } from './drawn-area';
 import { mediaCompositePlan, type CompositeClip, type CompositePlan } from './media-composite-plan';
 import { muxAacAudio, type RemotionRenderer, type RenderArgs, type RenderReport } from './remotion-renderer';
 
@@ -80,7 +81,7 @@ export async function renderMediaComposite(
   const { fps, durationInFrames } = args.resolved;
   const toDraw = plan.below.frames.frames.length + (plan.above?.frames.frames.length ?? 0);
   let drawn = 0;
-  const draw = async (name: string, hidden: NonNullable<CompositionProps['hidden']>, frames: DrawnFrames, imageFormat: 'jpeg' | 'png') => {
+  const draw = async (name: string, hidden: NonNullable<CompositionProps['hidden']>, frames: DrawnFrames, imageFormat: 'jpeg' | 'png', area?: DrawnArea) => {
     const dir = path.join(workDir, name);
     await mkdir(dir, { recursive: true });
     const fileOf = (frame: number) => path.join(dir, `${String(frame).padStart(6, '0')}.${imageFormat}`);
@@ -90,7 +91,9 @@ export async function renderMediaComposite(
       frames: frames.frames,
       imageFormat,
       scale: 1,
-      onFrame: (frame, image) => writeFile(fileOf(frame), image),
+      onFrame: async (frame, image) => {
+        await Promise.all([writeFile(fileOf(frame), image), area?.add(image)]);
+      },
       onProgress: () => args.onProgress('compositing', (0.6 * ++drawn) / toDraw),
       signal: args.signal,
     });
@@ -98,8 +101,10 @@ export async function renderMediaComposite(
     await writeFrameList(list, frames.frames.map((frame, index) => ({ file: fileOf(frame), hold: frames.holds[index] })), fps);
     return list;
   };
+  const { width, height } = args.resolved;
+  const aboveArea = new DrawnArea(width, height);
   const belowList = await draw('below', plan.below.hidden, plan.below.frames, 'jpeg');
-  const aboveList = plan.above ? await draw('above', plan.above.hidden, plan.above.frames, 'png') : null;
+  const aboveList = plan.above ? await draw('above', plan.above.hidden, plan.above.frames, 'png', aboveArea) : null;
   const drawSeconds = clock();
 
   // The sound is mixed while ffmpeg composites (each its own process): the two share the cores.
@@ -112,7 +117,7 @@ export async function renderMediaComposite(
   const cube = path.join(workDir, 'yuv-to-rgb.cube');
   const compositing = timed(async () => {
     await writeFile(cube, libyuvBt709Cube());
-    await execFileAsync('ffmpeg', compositeArgs({ plan, clipFiles, belowList, aboveList, cube, fps, durationInFrames, outputPath: videoPath }), {
+    await execFileAsync('ffmpeg', compositeArgs({ plan, clipFiles, belowList, aboveList, aboveDrawn: aboveArea.bands(), cube, width, height, fps, durationInFrames, outputPath: videoPath }), {
       signal: args.signal,
       timeout: 30 * 60_000,
       maxBuffer: 16 * 1024 * 1024,
@@ -139,33 +144,71 @@ export function compositeArgs(o: {
   clipFiles: string[];
   belowList: string;
   aboveList: string | null;
+  /** Where the upper layer has pixels in any of its frames (`DrawnArea.bands`); null: anywhere. */
+  aboveDrawn: Rect[] | null;
   /** The file written from libyuvBt709Cube(). */
   cube: string;
+  width: number;
+  height: number;
   fps: number;
   durationInFrames: number;
   outputPath: string;
 }): string[] {
+  const canvas = { width: o.width, height: o.height };
+  const aboveDrawn = o.aboveList ? (o.aboveDrawn ?? [{ x: 0, y: 0, ...canvas }]) : [];
+  const regions = compositeRegions(canvas, [...o.plan.clips.map((clip) => ({ x: clip.left, y: clip.top, width: clip.width, height: clip.height })), ...aboveDrawn]);
   const inputs = ['-f', 'concat', '-safe', '0', '-i', o.belowList];
-  // Converted to RGB once per drawn frame; the `fps` filter repeats it for its hold.
-  const graph = [`[0:v]format=gbrp,fps=${o.fps}[base0]`];
+  const graph: string[] = [];
+  const clipBox = (clip: CompositeClip): Rect => ({ x: clip.left, y: clip.top, width: clip.width, height: clip.height });
+  // Which layers each region takes: a layer outside a region's work area leaves it unchanged.
+  const clipsOf = regions.map((region) => o.plan.clips.flatMap((clip, index) => (intersects(clipBox(clip), region.work) ? [index] : [])));
+  const aboveOf = regions.map((region) => aboveDrawn.some((area) => intersects(area, region.work)));
+
+  const whole = regions.length === 1 && regions[0].keep.width === o.width && regions[0].keep.height === o.height;
+  // The lower layer as the browser path's capture has it (a 4:2:0 full-range BT.601 JPEG) is the
+  // output wherever no other layer reaches; converted once per drawn frame, `fps` repeats it.
+  graph.push(`[0:v]format=yuvj420p,split=${regions.length + (whole ? 0 : 1)}${regions.map((_, index) => `[below${index}]`).join('')}${whole ? '' : '[below]'}`);
+  if (!whole) graph.push(`[below]setparams=colorspace=bt470bg:range=pc,${TO_BT709},format=yuv420p,fps=${o.fps}[base0]`);
+
   o.plan.clips.forEach((clip, index) => {
-    const input = index + 1;
     // Enough source for the clip's frames plus a frame of slack; nothing decoded beyond it.
     const sourceSeconds = ((clip.durationInFrames + 2) * clip.playbackRate) / o.fps;
     inputs.push('-ss', seconds(clip.startSeconds), '-t', seconds(sourceSeconds), '-i', o.clipFiles[index]);
-    graph.push(...clipGraph(clip, `${input}:v`, `clip${index}`, o.fps, o.cube));
-    graph.push(`[base${index}][clip${index}]overlay=x=${clip.left}:y=${clip.top}:eof_action=pass:format=gbrp[base${index + 1}]`);
+    const users = regions.flatMap((_, region) => (clipsOf[region].includes(index) ? [`clip${index}in${region}`] : []));
+    graph.push(...clipGraph(clip, `${index + 1}:v`, `clip${index}`, o.fps, o.cube));
+    graph.push(`[clip${index}]${users.length > 1 ? `split=${users.length}` : 'null'}${users.map((label) => `[${label}]`).join('')}`);
   });
-  let top = `base${o.plan.clips.length}`;
+  const aboveUsers = regions.flatMap((_, region) => (aboveOf[region] ? [`above${region}`] : []));
   if (o.aboveList) {
     inputs.push('-f', 'concat', '-safe', '0', '-i', o.aboveList);
-    graph.push(`[${o.plan.clips.length + 1}:v]format=rgba,fps=${o.fps}[above]`);
-    graph.push(`[${top}][above]overlay=eof_action=pass:format=gbrp[drawn]`);
-    top = 'drawn';
+    // Converted once per drawn frame; each region crops its part.
+    graph.push(`[${o.plan.clips.length + 1}:v]format=gbrap,fps=${o.fps},${aboveUsers.length > 1 ? `split=${aboveUsers.length}` : 'null'}${aboveUsers.map((label) => `[${label}]`).join('')}`);
   }
-  // Through 4:2:0 full-range BT.601 first, chroma averaged over 2x2 pixels: the browser path's
-  // JPEG capture does that to every frame before the same conversion, and chroma edges follow it.
-  graph.push(`[${top}]scale=out_color_matrix=bt601:out_range=full:flags=area,format=yuvj420p,setparams=colorspace=bt470bg:range=pc,${TO_BT709_TV_RANGE},format=yuv420p[out]`);
+
+  regions.forEach(({ keep, work }, region) => {
+    const crop = (rect: Rect) => `crop=${rect.width}:${rect.height}:${rect.x}:${rect.y}`;
+    let layer = `region${region}`;
+    graph.push(`[below${region}]${crop(work)},format=gbrp,fps=${o.fps}[${layer}]`);
+    const over = (input: string, x: number, y: number) => {
+      const next = `${layer}x`;
+      graph.push(`[${layer}][${input}]overlay=x=${x}:y=${y}:eof_action=pass:format=gbrp[${next}]`);
+      layer = next;
+    };
+    for (const index of clipsOf[region]) over(`clip${index}in${region}`, o.plan.clips[index].left - work.x, o.plan.clips[index].top - work.y);
+    if (aboveOf[region]) {
+      graph.push(`[above${region}]${crop(work)}[above${region}part]`);
+      over(`above${region}part`, 0, 0);
+    }
+    // Through 4:2:0 full-range BT.601 first, chroma averaged over 2x2 pixels: the browser path's
+    // JPEG capture does that to every frame before the same conversion, and chroma edges follow it.
+    const converted = `[${layer}]scale=out_color_matrix=bt601:out_range=full:flags=area,format=yuvj420p,setparams=colorspace=bt470bg:range=pc,${TO_BT709},format=yuv420p`;
+    if (whole) {
+      graph.push(`${converted}[out]`);
+      return;
+    }
+    graph.push(`${converted},${crop({ ...keep, x: keep.x - work.x, y: keep.y - work.y })}[region${region}done]`);
+    graph.push(`[base${region}][region${region}done]overlay=x=${keep.x}:y=${keep.y}:eof_action=pass[${region === regions.length - 1 ? 'out' : `base${region + 1}`}]`);
+  });
   return [
     '-v', 'error', '-y',
     ...inputs,
@@ -175,6 +218,63 @@ export function compositeArgs(o: {
     ...X264_ARGS,
     '-an', o.outputPath,
   ];
+}
+
+/**
+ * The BT.709 TV-range conversion of the browser path's JPEG frames, on one thread: zscale splits a
+ * frame into slices converted apart, which changes the rows at their edges, and a region would be
+ * sliced elsewhere than the whole frame.
+ */
+const TO_BT709 = `${TO_BT709_TV_RANGE}:threads=1`;
+
+/** How far a changed pixel reaches after the 2x2 chroma average and zscale's chroma resampling (measured: 6). */
+const REACH = 16;
+
+/**
+ * The parts of the canvas the composite recomputes, from the areas the clips and the upper layer
+ * cover: each `keep` grown by REACH around its areas (pixels there change with them), computed on
+ * `work`, REACH larger again (so the edges of the crop do not reach `keep`); everything else is the
+ * lower layer as captured. Even coordinates keep the 4:2:0 chroma samples whole. Overlapping
+ * regions are merged when that costs no more pixels; when they would cover most of the canvas, one
+ * region is the whole canvas.
+ */
+export function compositeRegions(canvas: { width: number; height: number }, areas: Rect[]): { keep: Rect; work: Rect }[] {
+  const grow = (rect: Rect, by: number): Rect => {
+    const x = Math.max(0, Math.floor((rect.x - by) / 2) * 2);
+    const y = Math.max(0, Math.floor((rect.y - by) / 2) * 2);
+    const right = Math.min(canvas.width, Math.ceil((rect.x + rect.width + by) / 2) * 2);
+    const bottom = Math.min(canvas.height, Math.ceil((rect.y + rect.height + by) / 2) * 2);
+    return { x, y, width: right - x, height: bottom - y };
+  };
+  const area = (rect: Rect) => rect.width * rect.height;
+  const keeps = areas.filter((rect) => rect.width > 0 && rect.height > 0).map((rect) => grow(rect, REACH));
+  for (let merged = true; merged; ) {
+    merged = false;
+    for (let a = 0; a < keeps.length && !merged; a++) {
+      for (let b = a + 1; b < keeps.length && !merged; b++) {
+        const box = bounding(keeps[a], keeps[b]);
+        if (intersects(keeps[a], keeps[b]) && area(box) <= area(keeps[a]) + area(keeps[b])) {
+          keeps.splice(b, 1);
+          keeps[a] = box;
+          merged = true;
+        }
+      }
+    }
+  }
+  const whole = { x: 0, y: 0, width: canvas.width, height: canvas.height };
+  const works = keeps.map((keep) => grow(keep, REACH));
+  if (keeps.length === 0 || works.reduce((sum, work) => sum + area(work), 0) >= 0.75 * area(whole)) return [{ keep: whole, work: whole }];
+  return keeps.map((keep, index) => ({ keep, work: works[index] }));
+}
+
+function intersects(a: Rect, b: Rect): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+function bounding(a: Rect, b: Rect): Rect {
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
 }
 
 /**
@@ -215,11 +315,14 @@ function clipGraph(clip: CompositeClip, input: string, output: string, fps: numb
       }[${label}rgb]`,
     );
   }
-  const look = ['format=rgba'];
+  // Faded in packed RGBA (colorchannelmixer rounds alpha differently in planar RGB), then planar
+  // with alpha, what the overlays take.
+  const look: string[] = [];
   if (clip.fadeInFrames > 0) look.push(`fade=t=in:s=0:n=${clip.fadeInFrames}:alpha=1`);
   if (clip.fadeOutFrames > 0) look.push(`fade=t=out:s=${clip.durationInFrames - clip.fadeOutFrames}:n=${clip.fadeOutFrames}:alpha=1`);
   if (clip.opacity < 1) look.push(`colorchannelmixer=aa=${clip.opacity}`);
-  look.push(`setpts=PTS+${clip.from}/(${fps}*TB)`);
+  if (look.length > 0) look.unshift('format=rgba');
+  look.push('format=gbrap', `setpts=PTS+${clip.from}/(${fps}*TB)`);
   chains.push(`[${label}rgb]${look.join(',')}[${output}]`);
   return chains;
 }
