@@ -33,7 +33,7 @@ export async function chooseMediaComposite(
 }
 
 /**
- * Why ffmpeg would not convert a source's pictures to RGB as the page does (libyuvBt709Cube); null
+ * Why ffmpeg would not convert a source's pictures to RGB as the page does (libyuvBt709); null
  * when it would: 8-bit 4:2:0 in TV range, BT.709 or untagged (the page treats untagged as BT.709),
  * not rotated.
  */
@@ -103,8 +103,11 @@ export async function renderMediaComposite(
   };
   const { width, height } = args.resolved;
   const aboveArea = new DrawnArea(width, height);
-  const belowList = await draw('below', plan.below.hidden, plan.below.frames, 'jpeg');
-  const aboveList = plan.above ? await draw('above', plan.above.hidden, plan.above.frames, 'png', aboveArea) : null;
+  // Both layers at once, each in its own tab: the page waits on its own work between frames.
+  const [belowList, aboveList] = await Promise.all([
+    draw('below', plan.below.hidden, plan.below.frames, 'jpeg'),
+    plan.above ? draw('above', plan.above.hidden, plan.above.frames, 'png', aboveArea) : null,
+  ]);
   const drawSeconds = clock();
 
   // The sound is mixed while ffmpeg composites (each its own process): the two share the cores.
@@ -114,10 +117,8 @@ export async function renderMediaComposite(
   );
   args.onProgress('encoding', 0.7);
   const videoPath = path.join(workDir, 'composite.video.mp4');
-  const cube = path.join(workDir, 'yuv-to-rgb.cube');
   const compositing = timed(async () => {
-    await writeFile(cube, libyuvBt709Cube());
-    await execFileAsync('ffmpeg', compositeArgs({ plan, clipFiles, belowList, aboveList, aboveDrawn: aboveArea.bands(), cube, width, height, fps, durationInFrames, outputPath: videoPath }), {
+    await execFileAsync('ffmpeg', compositeArgs({ plan, clipFiles, belowList, aboveList, aboveDrawn: aboveArea.bands(), width, height, fps, durationInFrames, outputPath: videoPath }), {
       signal: args.signal,
       timeout: 30 * 60_000,
       maxBuffer: 16 * 1024 * 1024,
@@ -146,8 +147,6 @@ export function compositeArgs(o: {
   aboveList: string | null;
   /** Where the upper layer has pixels in any of its frames (`DrawnArea.bands`); null: anywhere. */
   aboveDrawn: Rect[] | null;
-  /** The file written from libyuvBt709Cube(). */
-  cube: string;
   width: number;
   height: number;
   fps: number;
@@ -162,7 +161,9 @@ export function compositeArgs(o: {
   const clipBox = (clip: CompositeClip): Rect => ({ x: clip.left, y: clip.top, width: clip.width, height: clip.height });
   // Which layers each region takes: a layer outside a region's work area leaves it unchanged.
   const clipsOf = regions.map((region) => o.plan.clips.flatMap((clip, index) => (intersects(clipBox(clip), region.work) ? [index] : [])));
-  const aboveOf = regions.map((region) => aboveDrawn.some((area) => intersects(area, region.work)));
+  // The upper layer's drawn parts inside each region's work area: only those are overlaid (its
+  // pixels elsewhere are transparent and would leave the picture as it is).
+  const aboveOf = regions.map((region) => aboveDrawn.flatMap((area) => (intersects(area, region.work) ? [intersection(area, region.work)] : [])));
 
   const whole = regions.length === 1 && regions[0].keep.width === o.width && regions[0].keep.height === o.height;
   // The lower layer as the browser path's capture has it (a 4:2:0 full-range BT.601 JPEG) is the
@@ -170,19 +171,21 @@ export function compositeArgs(o: {
   graph.push(`[0:v]format=yuvj420p,split=${regions.length + (whole ? 0 : 1)}${regions.map((_, index) => `[below${index}]`).join('')}${whole ? '' : '[below]'}`);
   if (!whole) graph.push(`[below]setparams=colorspace=bt470bg:range=pc,${TO_BT709},format=yuv420p,fps=${o.fps}[base0]`);
 
+  let inputIndex = 1;
   o.plan.clips.forEach((clip, index) => {
+    const users = regions.flatMap((_, region) => (clipsOf[region].includes(index) ? [`clip${index}in${region}`] : []));
+    if (users.length === 0) return; // entirely off the canvas
     // Enough source for the clip's frames plus a frame of slack; nothing decoded beyond it.
     const sourceSeconds = ((clip.durationInFrames + 2) * clip.playbackRate) / o.fps;
     inputs.push('-ss', seconds(clip.startSeconds), '-t', seconds(sourceSeconds), '-i', o.clipFiles[index]);
-    const users = regions.flatMap((_, region) => (clipsOf[region].includes(index) ? [`clip${index}in${region}`] : []));
-    graph.push(...clipGraph(clip, `${index + 1}:v`, `clip${index}`, o.fps, o.cube));
+    graph.push(...clipGraph(clip, `${inputIndex++}:v`, `clip${index}`, o.fps));
     graph.push(`[clip${index}]${users.length > 1 ? `split=${users.length}` : 'null'}${users.map((label) => `[${label}]`).join('')}`);
   });
-  const aboveUsers = regions.flatMap((_, region) => (aboveOf[region] ? [`above${region}`] : []));
-  if (o.aboveList) {
+  const aboveUsers = regions.flatMap((_, region) => aboveOf[region].map((__, part) => `above${region}p${part}`));
+  if (o.aboveList && aboveUsers.length > 0) {
     inputs.push('-f', 'concat', '-safe', '0', '-i', o.aboveList);
-    // Converted once per drawn frame; each region crops its part.
-    graph.push(`[${o.plan.clips.length + 1}:v]format=gbrap,fps=${o.fps},${aboveUsers.length > 1 ? `split=${aboveUsers.length}` : 'null'}${aboveUsers.map((label) => `[${label}]`).join('')}`);
+    // Converted once per drawn frame; each region crops its parts.
+    graph.push(`[${inputIndex}:v]format=gbrap,fps=${o.fps},${aboveUsers.length > 1 ? `split=${aboveUsers.length}` : 'null'}${aboveUsers.map((label) => `[${label}]`).join('')}`);
   }
 
   regions.forEach(({ keep, work }, region) => {
@@ -195,10 +198,10 @@ export function compositeArgs(o: {
       layer = next;
     };
     for (const index of clipsOf[region]) over(`clip${index}in${region}`, o.plan.clips[index].left - work.x, o.plan.clips[index].top - work.y);
-    if (aboveOf[region]) {
-      graph.push(`[above${region}]${crop(work)}[above${region}part]`);
-      over(`above${region}part`, 0, 0);
-    }
+    aboveOf[region].forEach((part, index) => {
+      graph.push(`[above${region}p${index}]${crop(part)}[above${region}p${index}c]`);
+      over(`above${region}p${index}c`, part.x - work.x, part.y - work.y);
+    });
     // Through 4:2:0 full-range BT.601 first, chroma averaged over 2x2 pixels: the browser path's
     // JPEG capture does that to every frame before the same conversion, and chroma edges follow it.
     const converted = `[${layer}]scale=out_color_matrix=bt601:out_range=full:flags=area,format=yuvj420p,setparams=colorspace=bt470bg:range=pc,${TO_BT709},format=yuv420p`;
@@ -247,7 +250,10 @@ export function compositeRegions(canvas: { width: number; height: number }, area
     return { x, y, width: right - x, height: bottom - y };
   };
   const area = (rect: Rect) => rect.width * rect.height;
-  const keeps = areas.filter((rect) => rect.width > 0 && rect.height > 0).map((rect) => grow(rect, REACH));
+  const whole = { x: 0, y: 0, width: canvas.width, height: canvas.height };
+  const keeps = areas
+    .filter((rect) => intersects(rect, whole))
+    .map((rect) => grow(intersection(rect, whole), REACH));
   for (let merged = true; merged; ) {
     merged = false;
     for (let a = 0; a < keeps.length && !merged; a++) {
@@ -261,7 +267,6 @@ export function compositeRegions(canvas: { width: number; height: number }, area
       }
     }
   }
-  const whole = { x: 0, y: 0, width: canvas.width, height: canvas.height };
   const works = keeps.map((keep) => grow(keep, REACH));
   if (keeps.length === 0 || works.reduce((sum, work) => sum + area(work), 0) >= 0.75 * area(whole)) return [{ keep: whole, work: whole }];
   return keeps.map((keep, index) => ({ keep, work: works[index] }));
@@ -269,6 +274,12 @@ export function compositeRegions(canvas: { width: number; height: number }, area
 
 function intersects(a: Rect, b: Rect): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+function intersection(a: Rect, b: Rect): Rect {
+  const x = Math.max(a.x, b.x);
+  const y = Math.max(a.y, b.y);
+  return { x, y, width: Math.min(a.x + a.width, b.x + b.width) - x, height: Math.min(a.y + a.height, b.y + b.height) - y };
 }
 
 function bounding(a: Rect, b: Rect): Rect {
@@ -286,15 +297,13 @@ function bounding(a: Rect, b: Rect): Rect {
  *
  * Chromium converts a video frame to RGB with libyuv: each chroma sample stands for its 2x2 pixels
  * (no interpolation), then BT.709 limited-range coefficients in 6-bit fixed point, blue's clamped
- * to 2.0; the page then scales the picture to its box (swscale's area average matches it at 1:1 and
- * 2:1). The planes are relabelled (G=Y, B=U, R=V) so a 3D LUT applies that affine map exactly
- * (trilinear interpolation of an affine map is the map; output clamped).
+ * to 2.0 (libyuvBt709); the page then scales the picture to its box (swscale's area average
+ * matches it at 1:1 and 2:1).
  */
-function clipGraph(clip: CompositeClip, input: string, output: string, fps: number, cube: string): string[] {
+function clipGraph(clip: CompositeClip, input: string, output: string, fps: number): string[] {
   const { sourceCrop: crop } = clip;
   const label = `c${clip.index}`;
   const timing = [`setpts=(PTS-STARTPTS)/${clip.playbackRate}`, `fps=${fps}:round=up`, `trim=end_frame=${clip.durationInFrames}`].join(',');
-  const lut = `lut3d=file=${escapeFilterPath(cube)}:interp=trilinear`;
   const halved = crop.width === 2 * clip.width && crop.height === 2 * clip.height;
   const chromaAligned = [crop.x, crop.y, crop.width, crop.height].every((value) => value % 2 === 0);
   const chains: string[] = [];
@@ -305,15 +314,15 @@ function clipGraph(clip: CompositeClip, input: string, output: string, fps: numb
     chains.push(
       `[${input}]${timing},format=yuv420p,crop=${crop.width}:${crop.height}:${crop.x}:${crop.y},extractplanes=y+u+v[${label}y][${label}u][${label}v]`,
       `[${label}y]scale=${clip.width}:${clip.height}:flags=area[${label}ys]`,
-      `[${label}ys][${label}u][${label}v]mergeplanes=0x001020:gbrp,${lut}[${label}rgb]`,
+      ...libyuvBt709Graph(`${label}ys`, `${label}u`, `${label}v`, `${label}rgb`, label),
     );
   } else {
     chains.push(
       // Cropped after the chroma is repeated, so an odd crop keeps each row with its chroma.
-      `[${input}]${timing},format=yuv420p,scale=flags=neighbor,format=yuv444p,crop=${crop.width}:${crop.height}:${crop.x}:${crop.y},mergeplanes=0x000102:gbrp,${lut}${
-        halved ? `,scale=${clip.width}:${clip.height}:flags=area` : ''
-      }[${label}rgb]`,
+      `[${input}]${timing},format=yuv420p,scale=flags=neighbor,format=yuv444p,crop=${crop.width}:${crop.height}:${crop.x}:${crop.y},extractplanes=y+u+v[${label}y][${label}u][${label}v]`,
+      ...libyuvBt709Graph(`${label}y`, `${label}u`, `${label}v`, halved ? `${label}full` : `${label}rgb`, label),
     );
+    if (halved) chains.push(`[${label}full]scale=${clip.width}:${clip.height}:flags=area[${label}rgb]`);
   }
   // Faded in packed RGBA (colorchannelmixer rounds alpha differently in planar RGB), then planar
   // with alpha, what the overlays take.
@@ -327,26 +336,36 @@ function clipGraph(clip: CompositeClip, input: string, output: string, fps: numb
   return chains;
 }
 
-/**
- * The `.cube` LUT of libyuv's BT.709 limited-range YUV→RGB conversion (its `kYuvH709Constants`),
- * over planes relabelled r=V, g=Y, b=U. The map is affine, so the 2x2x2 corners define it; values
- * outside 0..1 are kept and clamped by lut3d on output, as libyuv clamps.
- */
-export function libyuvBt709Cube(): string {
-  const [UB, UG, VG, VR, YG, YB] = [128, 14, 34, 115, 18997, -1160];
-  const rgb = (y: number, u: number, v: number) => {
-    const y1 = (y * 257 * YG) / 65536;
-    return [(y1 + YB + VR * (v - 128)) / 64, (y1 + YB - UG * (u - 128) - VG * (v - 128)) / 64, (y1 + YB + UB * (u - 128)) / 64];
-  };
-  const lines = ['LUT_3D_SIZE 2'];
-  // .cube order: red varies fastest, then green, then blue.
-  for (const u of [0, 255]) for (const y of [0, 255]) for (const v of [0, 255]) lines.push(rgb(y, u, v).map((value) => (value / 255).toFixed(6)).join(' '));
-  return `${lines.join('\n')}\n`;
+/** libyuv's BT.709 limited-range constants (`kYuvH709Constants`): 6-bit fixed point, blue's clamped to 2.0. */
+const LIBYUV_BT709 = { UB: 128, UG: 14, VG: 34, VR: 115, YG: 18997, YB: -1160 };
+
+/** RGB of one pixel as libyuv converts it (its `YuvPixel`, integer arithmetic, shifts rounding down). */
+export function libyuvBt709(y: number, u: number, v: number): [number, number, number] {
+  const { UB, UG, VG, VR, YG, YB } = LIBYUV_BT709;
+  const y1 = Math.floor((y * 257 * YG) / 65536);
+  const clamp = (value: number) => Math.min(255, Math.max(0, Math.floor(value / 64)));
+  return [clamp(y1 + YB + VR * (v - 128)), clamp(y1 + YB - UG * (u - 128) - VG * (v - 128)), clamp(y1 + YB + UB * (u - 128))];
 }
 
-/** A path inside a filter-graph option value: `\`, `'` and `:` escaped for both levels. */
-function escapeFilterPath(file: string): string {
-  return file.replace(/[\\':]/g, (char) => `\\\\\\${char}`);
+/**
+ * libyuvBt709 on three planes of the same size (`[y]`, `[u]`, `[v]`, gray) to planar RGB, exactly:
+ * `lut2` tabulates a function of two 8-bit planes, so red (Y, V) and blue (Y, U) are one table
+ * each, and green goes through U and V's exact 14-bit contribution first.
+ */
+export function libyuvBt709Graph(y: string, u: string, v: string, output: string, label: string): string[] {
+  const { UB, UG, VG, VR, YG, YB } = LIBYUV_BT709;
+  const y1 = `floor(x*${257 * YG}/65536)`;
+  const rgb = (sum: string) => `'clip(floor((${sum})/64),0,255)'`;
+  return [
+    `[${y}]split=3[${label}y1][${label}y2][${label}y3]`,
+    `[${u}]split=2[${label}u1][${label}u2]`,
+    `[${v}]split=2[${label}v1][${label}v2]`,
+    `[${label}y1][${label}v1]lut2=c0=${rgb(`${y1}${YB}+${VR}*(y-128)`)}[${label}r]`,
+    `[${label}y2][${label}u1]lut2=c0=${rgb(`${y1}${YB}+${UB}*(y-128)`)}[${label}b]`,
+    `[${label}u2][${label}v2]lut2=c0=${UG}*x+${VG}*y:d=14[${label}uv]`,
+    `[${label}y3][${label}uv]lut2=c0=${rgb(`${y1}${YB}+${128 * (UG + VG)}-y`)}:d=8[${label}g]`,
+    `[${label}g][${label}b][${label}r]mergeplanes=0x001020:gbrp[${output}]`,
+  ];
 }
 
 function seconds(value: number): string {
