@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { resolveRequest, type MediaInfo, type RenderRequest } from '../../../composition/src/schema';
-import { chooseMediaComposite, compositeRegions, libyuvBt709, libyuvBt709Graph } from './media-composite';
+import { chooseMediaComposite, compositeArgs, compositeRegions, libyuvBt709, libyuvBt709Graph } from './media-composite';
+import type { CompositeClip, CompositePlan } from './media-composite-plan';
+import { writeFrameList } from './held-frames';
 import { planOutput } from './output-formats';
 
 const run = promisify(execFile);
@@ -117,5 +119,70 @@ describe('compositeRegions', () => {
     expect(compositeRegions(canvas, [{ x: 0, y: 0, width: 100, height: 100 }])[0].work).toEqual({ x: 0, y: 0, width: 132, height: 132 });
     expect(compositeRegions(canvas, [{ x: 0, y: 0, width: 1800, height: 1000 }])).toEqual([{ keep: { x: 0, y: 0, ...canvas }, work: { x: 0, y: 0, ...canvas } }]);
     expect(compositeRegions(canvas, [])).toEqual([{ keep: { x: 0, y: 0, ...canvas }, work: { x: 0, y: 0, ...canvas } }]);
+  });
+});
+
+describe('compositeArgs', () => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'composite-regions-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  const [width, height, frames] = [320, 180, 12];
+
+  /** The composite's frames as raw 4:2:0 (the encoder's arguments swapped for rawvideo). */
+  async function composite(aboveDrawn: { x: number; y: number; width: number; height: number }[], plan: CompositePlan, files: { clip: string; below: string; above: string }, name: string) {
+    const args = compositeArgs({ plan, clipFiles: [files.clip], belowList: files.below, aboveList: files.above, aboveDrawn, width, height, fps: 30, durationInFrames: frames, outputPath: '' });
+    const output = path.join(folder, `${name}.yuv`);
+    await run('ffmpeg', [...args.slice(0, args.indexOf('-c:v')), '-f', 'rawvideo', '-pix_fmt', 'yuv420p', output]);
+    return { args, output };
+  }
+
+  it('gives inside its regions the pixels of the whole-frame composite, with two overlapping regions and a fading clip', async () => {
+    const file = (name: string) => path.join(folder, name);
+    await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=${2 * 96}x${2 * 54}:rate=30:duration=1`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file('clip.mp4')]);
+    await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `smptebars=size=${width}x${height}`, '-frames:v', '1', '-q:v', '3', file('below.jpeg')]);
+    // The upper layer: a title-like bar under the clip and a box in the top-right corner, apart.
+    const alpha = 'between(X,60,240)*between(Y,150,165)*200+between(X,280,310)*between(Y,4,20)*255';
+    for (const frame of [0, 1]) {
+      await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `color=c=white:s=${width}x${height},format=rgba`, '-vf', `geq=r='X':g='Y+${40 * frame}':b=90:a='${alpha}'`, '-frames:v', '1', file(`above${frame}.png`)]);
+    }
+    await writeFrameList(file('below.txt'), [{ file: file('below.jpeg'), hold: frames }], 30);
+    await writeFrameList(file('above.txt'), [{ file: file('above0.png'), hold: 5 }, { file: file('above1.png'), hold: frames - 5 }], 30);
+    const clip: CompositeClip = {
+      index: 1, src: 'clip', left: 40, top: 30, width: 96, height: 54, sourceCrop: { x: 0, y: 0, width: 192, height: 108 },
+      from: 2, durationInFrames: frames - 2, startSeconds: 0, playbackRate: 1, opacity: 0.9, fadeInFrames: 4, fadeOutFrames: 0,
+    };
+    const plan = { clips: [clip] } as unknown as CompositePlan;
+    const files = { clip: file('clip.mp4'), below: file('below.txt'), above: file('above.txt') };
+    const drawn = [{ x: 280, y: 4, width: 31, height: 17 }, { x: 60, y: 150, width: 181, height: 16 }];
+    const regions = compositeRegions({ width, height }, [{ x: 40, y: 30, width: 96, height: 54 }, ...drawn]);
+    expect(regions.length).toBe(3);
+    const parts = await composite(drawn, plan, files, 'parts');
+    const whole = await composite([{ x: 0, y: 0, width, height }], plan, files, 'whole');
+    expect({ parts: parts.args.join(' ').includes('crop=31:17:280:4'), whole: whole.args.join(' ').includes('[below]') }).toEqual({ parts: true, whole: false });
+
+    const [a, b] = [readFileSync(parts.output), readFileSync(whole.output)];
+    const size = (width * height * 3) / 2;
+    expect({ a: a.length, b: b.length }).toEqual({ a: frames * size, b: frames * size });
+    let differing = 0;
+    for (let frame = 0; frame < frames; frame++) {
+      for (const { keep } of regions) {
+        for (let y = keep.y; y < keep.y + keep.height; y++) {
+          for (let x = keep.x; x < keep.x + keep.width; x++) {
+            const luma = frame * size + y * width + x;
+            const chroma = frame * size + width * height + (y >> 1) * (width / 2) + (x >> 1);
+            if (a[luma] !== b[luma] || a[chroma] !== b[chroma] || a[chroma + size / 6] !== b[chroma + size / 6]) differing++;
+          }
+        }
+      }
+    }
+    expect(differing).toBe(0);
+    // Outside them the lower layer's JPEG is the picture, without the whole composite's round trip
+    // through RGB, which blurs and clips the bars' colour edges (up to 15/255 there).
+    let largest = 0;
+    let total = 0;
+    for (let offset = 0; offset < a.length; offset++) {
+      largest = Math.max(largest, Math.abs(a[offset] - b[offset]));
+      total += Math.abs(a[offset] - b[offset]);
+    }
+    expect({ largest: largest <= 16, mean: total / a.length < 0.3 }).toEqual({ largest: true, mean: true });
   });
 });
