@@ -67,7 +67,8 @@ async function sourceProblem(file: string, signal: AbortSignal): Promise<string 
  * The media-composite render path: the browser draws the layers below the video clips (JPEG, as
  * the other paths capture) and above them (PNG with alpha), each distinct frame once and with the
  * clips hidden (`hidden` composition prop); ffmpeg decodes, trims, scales and fades each clip,
- * lays the three over each other in RGB and encodes with the held path's x264 settings. The sound
+ * lays the three over each other in RGB where the clips and the upper layer's drawn area reach
+ * (compositeArgs) and encodes with the held path's x264 settings. The sound
  * is the renderer's `soundTrack`, muxed like every other H.264 render.
  */
 export async function renderMediaComposite(
@@ -103,11 +104,15 @@ export async function renderMediaComposite(
   };
   const { width, height } = args.resolved;
   const aboveArea = new DrawnArea(width, height);
-  // Both layers at once, each in its own tab: the page waits on its own work between frames.
-  const [belowList, aboveList] = await Promise.all([
+  // Both layers at once, each in its own tab: the page waits on its own work between frames. Both
+  // are settled before a failure is thrown, so nothing writes into the work folder afterwards.
+  const layers = await Promise.allSettled([
     draw('below', plan.below.hidden, plan.below.frames, 'jpeg'),
     plan.above ? draw('above', plan.above.hidden, plan.above.frames, 'png', aboveArea) : null,
   ]);
+  for (const layer of layers) if (layer.status === 'rejected') throw layer.reason;
+  const [belowList, aboveList] = layers.map((layer) => (layer.status === 'fulfilled' ? layer.value : null));
+  if (!belowList) throw new Error('the lower layer was not drawn');
   const drawSeconds = clock();
 
   // The sound is mixed while ffmpeg composites (each its own process): the two share the cores.
