@@ -3,7 +3,9 @@
 // browser, and by ffmpeg with the browser drawing only the layers around them
 // (RENDER_COMPOSITE_MEDIA) — next to the hand-written ffmpeg filter graph of bench/render.mts.
 // Prints wall and CPU seconds (this process and its children) and each path's ratio to that graph.
-// Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded one.
+// Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded one. BENCH_COMPOSITE_RUNS=N
+// renders the composite case N times, each followed by the floor graph (on a shared machine the
+// pairs' ratios are steadier than any one time); BENCH_COMPOSITE_ONLY=1 leaves out the browser path.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -132,25 +134,6 @@ const scene = {
 await renderThroughService({ width: 64, height: 64, output_format: 'png', elements: [] });
 const db = new pg.Client({ connectionString: service.databaseUrl });
 await db.connect();
-const rows: [string, { wall: number; cpu: number }][] = [];
-for (const [label, composite] of [['service, clip drawn by the browser', false], ['service, clip composited by ffmpeg (RENDER_COMPOSITE_MEDIA)', true]] as const) {
-  // The renderer reads the setting per render; the benchmark flips it between the two.
-  config.render.compositeMedia = composite;
-  let id = '';
-  const measured = await measure(async () => (id = await renderThroughService(scene)));
-  const { diagnostics } = (await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [id])).rows[0];
-  const stages = diagnostics.stage_seconds ? ` (draw ${diagnostics.stage_seconds.draw} s, sound ${diagnostics.stage_seconds.audio} s, encode ${diagnostics.stage_seconds.encode} s)` : '';
-  rows.push([`${label}: ${diagnostics.render_path}, ${diagnostics.frames_drawn} frames drawn${stages}`, measured]);
-}
-await db.end();
-await service.close();
-if (databaseUrl) {
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE ${new URL(databaseUrl).pathname.slice(1)}`);
-  await admin.end();
-}
-
 // The floor: bench/render.mts's hand-written filter graph of the same scene (x264 medium, CRF 18).
 const font = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 const graph = [
@@ -161,20 +144,58 @@ const graph = [
   `[b2][1:v]overlay=x='100+t*140':y=60[b3]`,
   `[b3]drawtext=fontfile=${font}:text='Render service benchmark':fontsize=72:fontcolor=white:x=(w-tw)/2:y=900:alpha='min(1,t)'[v]`,
 ].join(';');
-const floor = await measure(() => new Promise<void>((resolve, reject) => {
+const measureFloor = () => measure(() => new Promise<void>((resolve, reject) => {
   const child = spawn('ffmpeg', ['-v', 'error', '-y', '-i', clip, '-loop', '1', '-i', logo, '-filter_complex', graph, '-map', '[v]', '-map', '0:a',
     '-t', '10', '-c:v', 'libx264', '-preset', 'medium', '-crf', '18', '-pix_fmt', 'yuv420p', '-c:a', 'aac', path.join(work, 'ffmpeg.mp4')]);
   child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}`))));
 }));
-rows.push(['floor: ffmpeg filter graph', floor]);
+
+const rows: { label: string; measured: { wall: number; cpu: number }; floor?: { wall: number; cpu: number } }[] = [];
+const runs = Math.max(1, Number(process.env.BENCH_COMPOSITE_RUNS ?? 1));
+const cases = [
+  ...(process.env.BENCH_COMPOSITE_ONLY ? [] : [['service, clip drawn by the browser', false, 1] as const]),
+  ['service, clip composited by ffmpeg (RENDER_COMPOSITE_MEDIA)', true, runs] as const,
+];
+for (const [label, composite, times] of cases) {
+  for (let run = 0; run < times; run++) {
+    // The renderer reads the setting per render; the benchmark flips it between the two.
+    config.render.compositeMedia = composite;
+    let id = '';
+    const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+    const measured = await measure(async () => (id = await renderThroughService(scene)));
+    const { diagnostics } = (await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [id])).rows[0];
+    const stages = diagnostics.stage_seconds ? ` (draw ${diagnostics.stage_seconds.draw} s, sound ${diagnostics.stage_seconds.audio} s, encode ${diagnostics.stage_seconds.encode} s)` : '';
+    rows.push({ label: `${label}: ${diagnostics.render_path}, ${diagnostics.frames_drawn} frames drawn${stages}, load ${load}`, measured, floor: composite ? await measureFloor() : undefined });
+  }
+}
+await db.end();
+await service.close();
+if (databaseUrl) {
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE ${new URL(databaseUrl).pathname.slice(1)}`);
+  await admin.end();
+}
+const floors = rows.flatMap((row) => (row.floor ? [row.floor] : []));
+for (const floor of floors) rows.push({ label: 'floor: ffmpeg filter graph', measured: floor });
 files.close();
 rmSync(work, { recursive: true, force: true });
 
+// Each composite run against the floor run after it; the browser path and the floors against the floors' median.
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const typical = { wall: median(floors.map((floor) => floor.wall)), cpu: median(floors.map((floor) => floor.cpu)) };
 const header = ['case (1080p30 10 s H.264)', 'wall s', 'CPU s', 'wall / floor', 'CPU / floor'];
-const lines = rows.map(([label, m]) => [label, m.wall.toFixed(1), m.cpu.toFixed(1), (m.wall / floor.wall).toFixed(1), (m.cpu / floor.cpu).toFixed(1)]);
+const lines = rows.map(({ label, measured: m, floor }) => {
+  const against = floor ?? typical;
+  return [label, m.wall.toFixed(1), m.cpu.toFixed(1), (m.wall / against.wall).toFixed(2), (m.cpu / against.cpu).toFixed(2)];
+});
 const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
 const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
 console.log(fmt(header));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const line of lines) console.log(fmt(line));
+const composites = rows.filter((row) => row.floor);
+if (composites.length > 1) {
+  console.log(`median composite / floor: wall ${median(composites.map((row) => row.measured.wall / row.floor!.wall)).toFixed(2)}, CPU ${median(composites.map((row) => row.measured.cpu / row.floor!.cpu)).toFixed(2)}`);
+}
 process.exit(0);

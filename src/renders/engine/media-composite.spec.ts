@@ -1,42 +1,65 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { resolveRequest, type MediaInfo, type RenderRequest } from '../../../composition/src/schema';
-import { chooseMediaComposite, libyuvBt709Cube } from './media-composite';
+import { chooseMediaComposite, compositeArgs, compositeRegions, libyuvBt709, libyuvBt709Graph } from './media-composite';
+import type { CompositeClip, CompositePlan } from './media-composite-plan';
+import { writeFrameList } from './held-frames';
 import { planOutput } from './output-formats';
 
 const run = promisify(execFile);
 
-/** The cube's map at one 8-bit Y, U, V (trilinear over its 2x2x2 corners), clamped and rounded like lut3d's output. */
-function convert(cube: string, y: number, u: number, v: number): number[] {
-  const rows = cube.trim().split('\n').slice(1).map((line) => line.split(' ').map(Number));
-  const [r, g, b] = [v / 255, y / 255, u / 255];
-  const out = [0, 0, 0];
-  // .cube order: red fastest, then green, then blue.
-  for (let bi = 0; bi < 2; bi++) for (let gi = 0; gi < 2; gi++) for (let ri = 0; ri < 2; ri++) {
-    const weight = (ri ? r : 1 - r) * (gi ? g : 1 - g) * (bi ? b : 1 - b);
-    const row = rows[bi * 4 + gi * 2 + ri];
-    for (let channel = 0; channel < 3; channel++) out[channel] += weight * row[channel];
-  }
-  return out.map((value) => Math.min(255, Math.max(0, Math.round(value * 255))));
-}
+/** Y, U, V of colour-bar pixels of a source → the RGB Chromium drew for them (PNG stills of a <Video>). */
+const DRAWN: [number[], number[]][] = [
+  [[35, 212, 114], [0, 11, 190]],
+  [[84, 184, 198], [205, 30, 191]],
+  [[65, 100, 212], [208, 19, 1]],
+  [[180, 128, 128], [191, 191, 191]],
+  [[162, 44, 142], [195, 181, 2]],
+];
 
-describe('libyuvBt709Cube', () => {
-  it('converts as Chromium drew these colour-bar pixels (PNG stills of a <Video>), blue clamped to 2.0', () => {
-    const cube = libyuvBt709Cube();
-    // Y, U, V of the source → RGB the page drew (swscale's BT.709 gives 0, 11, 199 for the blue bar).
-    const drawn: [number[], number[]][] = [
-      [[35, 212, 114], [0, 11, 190]],
-      [[84, 184, 198], [205, 30, 191]],
-      [[65, 100, 212], [208, 19, 1]],
-      [[180, 128, 128], [191, 191, 191]],
-      [[162, 44, 142], [195, 181, 2]],
-    ];
-    for (const [[y, u, v], rgb] of drawn) {
-      const converted = convert(cube, y, u, v);
-      expect({ yuv: [y, u, v], close: converted.every((value, channel) => Math.abs(value - rgb[channel]) <= 1), converted }).toMatchObject({ yuv: [y, u, v], close: true });
+describe('libyuvBt709', () => {
+  it('converts as Chromium drew these colour-bar pixels, blue clamped to 2.0 (swscale gives 0, 11, 199 for the blue bar)', () => {
+    expect(DRAWN.map(([[y, u, v]]) => libyuvBt709(y, u, v))).toEqual(DRAWN.map(([, rgb]) => rgb));
+  });
+
+  it('is what the filter graph computes, for every U and V at a few luma levels', async () => {
+    // A 256x256 4:4:4 frame per luma level: U along x, V along y.
+    const levels = [0, 16, 35, 84, 128, 180, 235, 255];
+    const width = 256;
+    const frames = Buffer.concat(levels.map((y) => {
+      const planes = Buffer.alloc(3 * width * width);
+      planes.fill(y, 0, width * width);
+      for (let v = 0; v < width; v++) for (let u = 0; u < width; u++) {
+        planes[width * width + v * width + u] = u;
+        planes[2 * width * width + v * width + u] = v;
+      }
+      return planes;
+    }));
+    const folder = mkdtempSync(path.join(tmpdir(), 'libyuv-'));
+    try {
+      const input = path.join(folder, 'in.yuv');
+      writeFileSync(input, frames);
+      const graph = ['[0:v]extractplanes=y+u+v[y][u][v]', ...libyuvBt709Graph('y', 'u', 'v', 'out', 'c')].join(';');
+      const { stdout } = await run('ffmpeg', ['-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'yuv444p', '-s', `${width}x${width}`, '-i', input, '-filter_complex', graph, '-map', '[out]', '-f', 'rawvideo', '-pix_fmt', 'gbrp', '-'], {
+        encoding: 'buffer',
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      const out = stdout as unknown as Buffer;
+      let mismatches = 0;
+      levels.forEach((y, frame) => {
+        const base = frame * 3 * width * width;
+        for (let v = 0; v < width; v++) for (let u = 0; u < width; u++) {
+          const at = v * width + u;
+          const [r, g, b] = libyuvBt709(y, u, v);
+          if (out[base + at] !== g || out[base + width * width + at] !== b || out[base + 2 * width * width + at] !== r) mismatches++;
+        }
+      });
+      expect({ bytes: out.length, mismatches }).toEqual({ bytes: frames.length, mismatches: 0 });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });
@@ -66,5 +89,100 @@ describe('chooseMediaComposite', () => {
     expect(await choose('bt601', ['-pix_fmt', 'yuv420p', '-colorspace', 'bt470bg'])).toEqual({ ok: false, reason: 'video element 0: color space bt470bg (only BT.709 or untagged)' });
     expect(await choose('full-range', ['-pix_fmt', 'yuvj420p'])).toMatchObject({ ok: false, reason: expect.stringContaining('pixel format yuvj420p') });
     expect(await choose('full-chroma', ['-pix_fmt', 'yuv444p'])).toMatchObject({ ok: false, reason: expect.stringContaining('pixel format yuv444p') });
+  });
+});
+
+describe('compositeRegions', () => {
+  const canvas = { width: 1920, height: 1080 };
+
+  it('grows each area by the reach of the conversion, on even pixels, and computes each on a larger crop', () => {
+    expect(compositeRegions(canvas, [{ x: 191, y: 270, width: 960, height: 541 }])).toEqual([
+      { keep: { x: 174, y: 254, width: 994, height: 574 }, work: { x: 158, y: 238, width: 1026, height: 606 } },
+    ]);
+  });
+
+  it('keeps apart areas far from each other and merges overlapping ones when that costs no more pixels', () => {
+    const regions = compositeRegions(canvas, [
+      { x: 192, y: 270, width: 960, height: 540 },
+      { x: 96, y: 64, width: 192, height: 195 },
+      { x: 198, y: 868, width: 910, height: 55 },
+      { x: 300, y: 300, width: 100, height: 100 },
+    ]);
+    expect(regions.map((region) => region.keep)).toEqual([
+      { x: 176, y: 254, width: 992, height: 572 },
+      { x: 80, y: 48, width: 224, height: 228 },
+      { x: 182, y: 852, width: 942, height: 88 },
+    ]);
+  });
+
+  it('stays inside the canvas and takes the whole canvas when the areas cover most of it', () => {
+    expect(compositeRegions(canvas, [{ x: 0, y: 0, width: 100, height: 100 }])[0].work).toEqual({ x: 0, y: 0, width: 132, height: 132 });
+    expect(compositeRegions(canvas, [{ x: 0, y: 0, width: 1800, height: 1000 }])).toEqual([{ keep: { x: 0, y: 0, ...canvas }, work: { x: 0, y: 0, ...canvas } }]);
+    expect(compositeRegions(canvas, [])).toEqual([{ keep: { x: 0, y: 0, ...canvas }, work: { x: 0, y: 0, ...canvas } }]);
+  });
+});
+
+describe('compositeArgs', () => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'composite-regions-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  const [width, height, frames] = [320, 180, 12];
+
+  /** The composite's frames as raw 4:2:0 (the encoder's arguments swapped for rawvideo). */
+  async function composite(aboveDrawn: { x: number; y: number; width: number; height: number }[], plan: CompositePlan, files: { clip: string; below: string; above: string }, name: string) {
+    const args = compositeArgs({ plan, clipFiles: [files.clip], belowList: files.below, aboveList: files.above, aboveDrawn, width, height, fps: 30, durationInFrames: frames, outputPath: '' });
+    const output = path.join(folder, `${name}.yuv`);
+    await run('ffmpeg', [...args.slice(0, args.indexOf('-c:v')), '-f', 'rawvideo', '-pix_fmt', 'yuv420p', output]);
+    return { args, output };
+  }
+
+  it('gives inside its regions the pixels of the whole-frame composite, with two overlapping regions and a fading clip', async () => {
+    const file = (name: string) => path.join(folder, name);
+    await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=${2 * 96}x${2 * 54}:rate=30:duration=1`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file('clip.mp4')]);
+    await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `smptebars=size=${width}x${height}`, '-frames:v', '1', '-q:v', '3', file('below.jpeg')]);
+    // The upper layer: a title-like bar under the clip and a box in the top-right corner, apart.
+    const alpha = 'between(X,60,240)*between(Y,150,165)*200+between(X,280,310)*between(Y,4,20)*255';
+    for (const frame of [0, 1]) {
+      await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `color=c=white:s=${width}x${height},format=rgba`, '-vf', `geq=r='X':g='Y+${40 * frame}':b=90:a='${alpha}'`, '-frames:v', '1', file(`above${frame}.png`)]);
+    }
+    await writeFrameList(file('below.txt'), [{ file: file('below.jpeg'), hold: frames }], 30);
+    await writeFrameList(file('above.txt'), [{ file: file('above0.png'), hold: 5 }, { file: file('above1.png'), hold: frames - 5 }], 30);
+    const clip: CompositeClip = {
+      index: 1, src: 'clip', left: 40, top: 30, width: 96, height: 54, sourceCrop: { x: 0, y: 0, width: 192, height: 108 },
+      from: 2, durationInFrames: frames - 2, startSeconds: 0, playbackRate: 1, opacity: 0.9, fadeInFrames: 4, fadeOutFrames: 0,
+    };
+    const plan = { clips: [clip] } as unknown as CompositePlan;
+    const files = { clip: file('clip.mp4'), below: file('below.txt'), above: file('above.txt') };
+    const drawn = [{ x: 280, y: 4, width: 31, height: 17 }, { x: 60, y: 150, width: 181, height: 16 }];
+    const regions = compositeRegions({ width, height }, [{ x: 40, y: 30, width: 96, height: 54 }, ...drawn]);
+    expect(regions.length).toBe(3);
+    const parts = await composite(drawn, plan, files, 'parts');
+    const whole = await composite([{ x: 0, y: 0, width, height }], plan, files, 'whole');
+    expect({ parts: parts.args.join(' ').includes('crop=31:17:280:4'), whole: whole.args.join(' ').includes('[below]') }).toEqual({ parts: true, whole: false });
+
+    const [a, b] = [readFileSync(parts.output), readFileSync(whole.output)];
+    const size = (width * height * 3) / 2;
+    expect({ a: a.length, b: b.length }).toEqual({ a: frames * size, b: frames * size });
+    let differing = 0;
+    for (let frame = 0; frame < frames; frame++) {
+      for (const { keep } of regions) {
+        for (let y = keep.y; y < keep.y + keep.height; y++) {
+          for (let x = keep.x; x < keep.x + keep.width; x++) {
+            const luma = frame * size + y * width + x;
+            const chroma = frame * size + width * height + (y >> 1) * (width / 2) + (x >> 1);
+            if (a[luma] !== b[luma] || a[chroma] !== b[chroma] || a[chroma + size / 6] !== b[chroma + size / 6]) differing++;
+          }
+        }
+      }
+    }
+    expect(differing).toBe(0);
+    // Outside them the lower layer's JPEG is the picture, without the whole composite's round trip
+    // through RGB, which blurs and clips the bars' colour edges (up to 15/255 there).
+    let largest = 0;
+    let total = 0;
+    for (let offset = 0; offset < a.length; offset++) {
+      largest = Math.max(largest, Math.abs(a[offset] - b[offset]));
+      total += Math.abs(a[offset] - b[offset]);
+    }
+    expect({ largest: largest <= 16, mean: total / a.length < 0.3 }).toEqual({ largest: true, mean: true });
   });
 });

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { CompositionProps, DrawnFrames } from '../../../composition/src/schema';
 import { TO_BT709_TV_RANGE, writeFrameList, X264_ARGS } from './held-frames';
+import { DrawnArea, type Rect } from './drawn-area';
 import { mediaCompositePlan, type CompositeClip, type CompositePlan } from './media-composite-plan';
 import { muxAacAudio, type RemotionRenderer, type RenderArgs, type RenderReport } from './remotion-renderer';
 
@@ -32,7 +33,7 @@ export async function chooseMediaComposite(
 }
 
 /**
- * Why ffmpeg would not convert a source's pictures to RGB as the page does (libyuvBt709Cube); null
+ * Why ffmpeg would not convert a source's pictures to RGB as the page does (libyuvBt709); null
  * when it would: 8-bit 4:2:0 in TV range, BT.709 or untagged (the page treats untagged as BT.709),
  * not rotated.
  */
@@ -66,7 +67,8 @@ async function sourceProblem(file: string, signal: AbortSignal): Promise<string 
  * The media-composite render path: the browser draws the layers below the video clips (JPEG, as
  * the other paths capture) and above them (PNG with alpha), each distinct frame once and with the
  * clips hidden (`hidden` composition prop); ffmpeg decodes, trims, scales and fades each clip,
- * lays the three over each other in RGB and encodes with the held path's x264 settings. The sound
+ * lays the three over each other in RGB where the clips and the upper layer's drawn area reach
+ * (compositeArgs) and encodes with the held path's x264 settings. The sound
  * is the renderer's `soundTrack`, muxed like every other H.264 render.
  */
 export async function renderMediaComposite(
@@ -80,7 +82,7 @@ export async function renderMediaComposite(
   const { fps, durationInFrames } = args.resolved;
   const toDraw = plan.below.frames.frames.length + (plan.above?.frames.frames.length ?? 0);
   let drawn = 0;
-  const draw = async (name: string, hidden: NonNullable<CompositionProps['hidden']>, frames: DrawnFrames, imageFormat: 'jpeg' | 'png') => {
+  const draw = async (name: string, hidden: NonNullable<CompositionProps['hidden']>, frames: DrawnFrames, imageFormat: 'jpeg' | 'png', area?: DrawnArea) => {
     const dir = path.join(workDir, name);
     await mkdir(dir, { recursive: true });
     const fileOf = (frame: number) => path.join(dir, `${String(frame).padStart(6, '0')}.${imageFormat}`);
@@ -90,7 +92,9 @@ export async function renderMediaComposite(
       frames: frames.frames,
       imageFormat,
       scale: 1,
-      onFrame: (frame, image) => writeFile(fileOf(frame), image),
+      onFrame: async (frame, image) => {
+        await Promise.all([writeFile(fileOf(frame), image), area?.add(image)]);
+      },
       onProgress: () => args.onProgress('compositing', (0.6 * ++drawn) / toDraw),
       signal: args.signal,
     });
@@ -98,8 +102,17 @@ export async function renderMediaComposite(
     await writeFrameList(list, frames.frames.map((frame, index) => ({ file: fileOf(frame), hold: frames.holds[index] })), fps);
     return list;
   };
-  const belowList = await draw('below', plan.below.hidden, plan.below.frames, 'jpeg');
-  const aboveList = plan.above ? await draw('above', plan.above.hidden, plan.above.frames, 'png') : null;
+  const { width, height } = args.resolved;
+  const aboveArea = new DrawnArea(width, height);
+  // Both layers at once, each in its own tab: the page waits on its own work between frames. Both
+  // are settled before a failure is thrown, so nothing writes into the work folder afterwards.
+  const layers = await Promise.allSettled([
+    draw('below', plan.below.hidden, plan.below.frames, 'jpeg'),
+    plan.above ? draw('above', plan.above.hidden, plan.above.frames, 'png', aboveArea) : null,
+  ]);
+  for (const layer of layers) if (layer.status === 'rejected') throw layer.reason;
+  const [belowList, aboveList] = layers.map((layer) => (layer.status === 'fulfilled' ? layer.value : null));
+  if (!belowList) throw new Error('the lower layer was not drawn');
   const drawSeconds = clock();
 
   // The sound is mixed while ffmpeg composites (each its own process): the two share the cores.
@@ -109,10 +122,8 @@ export async function renderMediaComposite(
   );
   args.onProgress('encoding', 0.7);
   const videoPath = path.join(workDir, 'composite.video.mp4');
-  const cube = path.join(workDir, 'yuv-to-rgb.cube');
   const compositing = timed(async () => {
-    await writeFile(cube, libyuvBt709Cube());
-    await execFileAsync('ffmpeg', compositeArgs({ plan, clipFiles, belowList, aboveList, cube, fps, durationInFrames, outputPath: videoPath }), {
+    await execFileAsync('ffmpeg', compositeArgs({ plan, clipFiles, belowList, aboveList, aboveDrawn: aboveArea.bands(), width, height, fps, durationInFrames, outputPath: videoPath }), {
       signal: args.signal,
       timeout: 30 * 60_000,
       maxBuffer: 16 * 1024 * 1024,
@@ -139,33 +150,73 @@ export function compositeArgs(o: {
   clipFiles: string[];
   belowList: string;
   aboveList: string | null;
-  /** The file written from libyuvBt709Cube(). */
-  cube: string;
+  /** Where the upper layer has pixels in any of its frames (`DrawnArea.bands`); null: anywhere. */
+  aboveDrawn: Rect[] | null;
+  width: number;
+  height: number;
   fps: number;
   durationInFrames: number;
   outputPath: string;
 }): string[] {
+  const canvas = { width: o.width, height: o.height };
+  const aboveDrawn = o.aboveList ? (o.aboveDrawn ?? [{ x: 0, y: 0, ...canvas }]) : [];
+  const regions = compositeRegions(canvas, [...o.plan.clips.map((clip) => ({ x: clip.left, y: clip.top, width: clip.width, height: clip.height })), ...aboveDrawn]);
   const inputs = ['-f', 'concat', '-safe', '0', '-i', o.belowList];
-  // Converted to RGB once per drawn frame; the `fps` filter repeats it for its hold.
-  const graph = [`[0:v]format=gbrp,fps=${o.fps}[base0]`];
+  const graph: string[] = [];
+  const clipBox = (clip: CompositeClip): Rect => ({ x: clip.left, y: clip.top, width: clip.width, height: clip.height });
+  // Which layers each region takes: a layer outside a region's work area leaves it unchanged.
+  const clipsOf = regions.map((region) => o.plan.clips.flatMap((clip, index) => (intersects(clipBox(clip), region.work) ? [index] : [])));
+  // The upper layer's drawn parts inside each region's work area: only those are overlaid (its
+  // pixels elsewhere are transparent and would leave the picture as it is).
+  const aboveOf = regions.map((region) => aboveDrawn.flatMap((area) => (intersects(area, region.work) ? [intersection(area, region.work)] : [])));
+
+  const whole = regions.length === 1 && regions[0].keep.width === o.width && regions[0].keep.height === o.height;
+  // The lower layer as the browser path's capture has it (a 4:2:0 full-range BT.601 JPEG) is the
+  // output wherever no other layer reaches; converted once per drawn frame, `fps` repeats it.
+  graph.push(`[0:v]format=yuvj420p,split=${regions.length + (whole ? 0 : 1)}${regions.map((_, index) => `[below${index}]`).join('')}${whole ? '' : '[below]'}`);
+  if (!whole) graph.push(`[below]setparams=colorspace=bt470bg:range=pc,${TO_BT709},format=yuv420p,fps=${o.fps}[base0]`);
+
+  let inputIndex = 1;
   o.plan.clips.forEach((clip, index) => {
-    const input = index + 1;
+    const users = regions.flatMap((_, region) => (clipsOf[region].includes(index) ? [`clip${index}in${region}`] : []));
+    if (users.length === 0) return; // entirely off the canvas
     // Enough source for the clip's frames plus a frame of slack; nothing decoded beyond it.
     const sourceSeconds = ((clip.durationInFrames + 2) * clip.playbackRate) / o.fps;
     inputs.push('-ss', seconds(clip.startSeconds), '-t', seconds(sourceSeconds), '-i', o.clipFiles[index]);
-    graph.push(...clipGraph(clip, `${input}:v`, `clip${index}`, o.fps, o.cube));
-    graph.push(`[base${index}][clip${index}]overlay=x=${clip.left}:y=${clip.top}:eof_action=pass:format=gbrp[base${index + 1}]`);
+    graph.push(...clipGraph(clip, `${inputIndex++}:v`, `clip${index}`, o.fps));
+    graph.push(`[clip${index}]${users.length > 1 ? `split=${users.length}` : 'null'}${users.map((label) => `[${label}]`).join('')}`);
   });
-  let top = `base${o.plan.clips.length}`;
-  if (o.aboveList) {
+  const aboveUsers = regions.flatMap((_, region) => aboveOf[region].map((__, part) => `above${region}p${part}`));
+  if (o.aboveList && aboveUsers.length > 0) {
     inputs.push('-f', 'concat', '-safe', '0', '-i', o.aboveList);
-    graph.push(`[${o.plan.clips.length + 1}:v]format=rgba,fps=${o.fps}[above]`);
-    graph.push(`[${top}][above]overlay=eof_action=pass:format=gbrp[drawn]`);
-    top = 'drawn';
+    // Converted once per drawn frame; each region crops its parts.
+    graph.push(`[${inputIndex}:v]format=gbrap,fps=${o.fps},${aboveUsers.length > 1 ? `split=${aboveUsers.length}` : 'null'}${aboveUsers.map((label) => `[${label}]`).join('')}`);
   }
-  // Through 4:2:0 full-range BT.601 first, chroma averaged over 2x2 pixels: the browser path's
-  // JPEG capture does that to every frame before the same conversion, and chroma edges follow it.
-  graph.push(`[${top}]scale=out_color_matrix=bt601:out_range=full:flags=area,format=yuvj420p,setparams=colorspace=bt470bg:range=pc,${TO_BT709_TV_RANGE},format=yuv420p[out]`);
+
+  regions.forEach(({ keep, work }, region) => {
+    const crop = (rect: Rect) => `crop=${rect.width}:${rect.height}:${rect.x}:${rect.y}`;
+    let layer = `region${region}`;
+    graph.push(`[below${region}]${crop(work)},format=gbrp,fps=${o.fps}[${layer}]`);
+    const over = (input: string, x: number, y: number) => {
+      const next = `${layer}x`;
+      graph.push(`[${layer}][${input}]overlay=x=${x}:y=${y}:eof_action=pass:format=gbrp[${next}]`);
+      layer = next;
+    };
+    for (const index of clipsOf[region]) over(`clip${index}in${region}`, o.plan.clips[index].left - work.x, o.plan.clips[index].top - work.y);
+    aboveOf[region].forEach((part, index) => {
+      graph.push(`[above${region}p${index}]${crop(part)}[above${region}p${index}c]`);
+      over(`above${region}p${index}c`, part.x - work.x, part.y - work.y);
+    });
+    // Through 4:2:0 full-range BT.601 first, chroma averaged over 2x2 pixels: the browser path's
+    // JPEG capture does that to every frame before the same conversion, and chroma edges follow it.
+    const converted = `[${layer}]scale=out_color_matrix=bt601:out_range=full:flags=area,format=yuvj420p,setparams=colorspace=bt470bg:range=pc,${TO_BT709},format=yuv420p`;
+    if (whole) {
+      graph.push(`${converted}[out]`);
+      return;
+    }
+    graph.push(`${converted},${crop({ ...keep, x: keep.x - work.x, y: keep.y - work.y })}[region${region}done]`);
+    graph.push(`[base${region}][region${region}done]overlay=x=${keep.x}:y=${keep.y}:eof_action=pass[${region === regions.length - 1 ? 'out' : `base${region + 1}`}]`);
+  });
   return [
     '-v', 'error', '-y',
     ...inputs,
@@ -178,6 +229,71 @@ export function compositeArgs(o: {
 }
 
 /**
+ * The BT.709 TV-range conversion of the browser path's JPEG frames, on one thread: zscale splits a
+ * frame into slices converted apart, which changes the rows at their edges, and a region would be
+ * sliced elsewhere than the whole frame.
+ */
+const TO_BT709 = `${TO_BT709_TV_RANGE}:threads=1`;
+
+/** How far a changed pixel reaches after the 2x2 chroma average and zscale's chroma resampling (measured: 6). */
+const REACH = 16;
+
+/**
+ * The parts of the canvas the composite recomputes, from the areas the clips and the upper layer
+ * cover: each `keep` grown by REACH around its areas (pixels there change with them), computed on
+ * `work`, REACH larger again (so the edges of the crop do not reach `keep`); everything else is the
+ * lower layer as captured. Even coordinates keep the 4:2:0 chroma samples whole. Overlapping
+ * regions are merged when that costs no more pixels; when they would cover most of the canvas, one
+ * region is the whole canvas.
+ */
+export function compositeRegions(canvas: { width: number; height: number }, areas: Rect[]): { keep: Rect; work: Rect }[] {
+  const grow = (rect: Rect, by: number): Rect => {
+    const x = Math.max(0, Math.floor((rect.x - by) / 2) * 2);
+    const y = Math.max(0, Math.floor((rect.y - by) / 2) * 2);
+    const right = Math.min(canvas.width, Math.ceil((rect.x + rect.width + by) / 2) * 2);
+    const bottom = Math.min(canvas.height, Math.ceil((rect.y + rect.height + by) / 2) * 2);
+    return { x, y, width: right - x, height: bottom - y };
+  };
+  const area = (rect: Rect) => rect.width * rect.height;
+  const whole = { x: 0, y: 0, width: canvas.width, height: canvas.height };
+  const keeps = areas
+    .filter((rect) => intersects(rect, whole))
+    .map((rect) => grow(intersection(rect, whole), REACH));
+  for (let merged = true; merged; ) {
+    merged = false;
+    for (let a = 0; a < keeps.length && !merged; a++) {
+      for (let b = a + 1; b < keeps.length && !merged; b++) {
+        const box = bounding(keeps[a], keeps[b]);
+        if (intersects(keeps[a], keeps[b]) && area(box) <= area(keeps[a]) + area(keeps[b])) {
+          keeps.splice(b, 1);
+          keeps[a] = box;
+          merged = true;
+        }
+      }
+    }
+  }
+  const works = keeps.map((keep) => grow(keep, REACH));
+  if (keeps.length === 0 || works.reduce((sum, work) => sum + area(work), 0) >= 0.75 * area(whole)) return [{ keep: whole, work: whole }];
+  return keeps.map((keep, index) => ({ keep, work: works[index] }));
+}
+
+function intersects(a: Rect, b: Rect): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+function intersection(a: Rect, b: Rect): Rect {
+  const x = Math.max(a.x, b.x);
+  const y = Math.max(a.y, b.y);
+  return { x, y, width: Math.min(a.x + a.width, b.x + b.width) - x, height: Math.min(a.y + a.height, b.y + b.height) - y };
+}
+
+function bounding(a: Rect, b: Rect): Rect {
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+}
+
+/**
  * One clip as the composition draws it, as filter-graph chains from `[input]` to `[output]`:
  * source time (start + frame × speed) / fps, the latest source frame at or before each instant
  * (`round=up` puts a frame between two ticks on the later one), its `cover` part converted to RGB
@@ -186,15 +302,13 @@ export function compositeArgs(o: {
  *
  * Chromium converts a video frame to RGB with libyuv: each chroma sample stands for its 2x2 pixels
  * (no interpolation), then BT.709 limited-range coefficients in 6-bit fixed point, blue's clamped
- * to 2.0; the page then scales the picture to its box (swscale's area average matches it at 1:1 and
- * 2:1). The planes are relabelled (G=Y, B=U, R=V) so a 3D LUT applies that affine map exactly
- * (trilinear interpolation of an affine map is the map; output clamped).
+ * to 2.0 (libyuvBt709); the page then scales the picture to its box (swscale's area average
+ * matches it at 1:1 and 2:1).
  */
-function clipGraph(clip: CompositeClip, input: string, output: string, fps: number, cube: string): string[] {
+function clipGraph(clip: CompositeClip, input: string, output: string, fps: number): string[] {
   const { sourceCrop: crop } = clip;
   const label = `c${clip.index}`;
   const timing = [`setpts=(PTS-STARTPTS)/${clip.playbackRate}`, `fps=${fps}:round=up`, `trim=end_frame=${clip.durationInFrames}`].join(',');
-  const lut = `lut3d=file=${escapeFilterPath(cube)}:interp=trilinear`;
   const halved = crop.width === 2 * clip.width && crop.height === 2 * clip.height;
   const chromaAligned = [crop.x, crop.y, crop.width, crop.height].every((value) => value % 2 === 0);
   const chains: string[] = [];
@@ -205,45 +319,58 @@ function clipGraph(clip: CompositeClip, input: string, output: string, fps: numb
     chains.push(
       `[${input}]${timing},format=yuv420p,crop=${crop.width}:${crop.height}:${crop.x}:${crop.y},extractplanes=y+u+v[${label}y][${label}u][${label}v]`,
       `[${label}y]scale=${clip.width}:${clip.height}:flags=area[${label}ys]`,
-      `[${label}ys][${label}u][${label}v]mergeplanes=0x001020:gbrp,${lut}[${label}rgb]`,
+      ...libyuvBt709Graph(`${label}ys`, `${label}u`, `${label}v`, `${label}rgb`, label),
     );
   } else {
     chains.push(
       // Cropped after the chroma is repeated, so an odd crop keeps each row with its chroma.
-      `[${input}]${timing},format=yuv420p,scale=flags=neighbor,format=yuv444p,crop=${crop.width}:${crop.height}:${crop.x}:${crop.y},mergeplanes=0x000102:gbrp,${lut}${
-        halved ? `,scale=${clip.width}:${clip.height}:flags=area` : ''
-      }[${label}rgb]`,
+      `[${input}]${timing},format=yuv420p,scale=flags=neighbor,format=yuv444p,crop=${crop.width}:${crop.height}:${crop.x}:${crop.y},extractplanes=y+u+v[${label}y][${label}u][${label}v]`,
+      ...libyuvBt709Graph(`${label}y`, `${label}u`, `${label}v`, halved ? `${label}full` : `${label}rgb`, label),
     );
+    if (halved) chains.push(`[${label}full]scale=${clip.width}:${clip.height}:flags=area[${label}rgb]`);
   }
-  const look = ['format=rgba'];
+  // Faded in packed RGBA (colorchannelmixer rounds alpha differently in planar RGB), then planar
+  // with alpha, what the overlays take.
+  const look: string[] = [];
   if (clip.fadeInFrames > 0) look.push(`fade=t=in:s=0:n=${clip.fadeInFrames}:alpha=1`);
   if (clip.fadeOutFrames > 0) look.push(`fade=t=out:s=${clip.durationInFrames - clip.fadeOutFrames}:n=${clip.fadeOutFrames}:alpha=1`);
   if (clip.opacity < 1) look.push(`colorchannelmixer=aa=${clip.opacity}`);
-  look.push(`setpts=PTS+${clip.from}/(${fps}*TB)`);
+  if (look.length > 0) look.unshift('format=rgba');
+  look.push('format=gbrap', `setpts=PTS+${clip.from}/(${fps}*TB)`);
   chains.push(`[${label}rgb]${look.join(',')}[${output}]`);
   return chains;
 }
 
-/**
- * The `.cube` LUT of libyuv's BT.709 limited-range YUV→RGB conversion (its `kYuvH709Constants`),
- * over planes relabelled r=V, g=Y, b=U. The map is affine, so the 2x2x2 corners define it; values
- * outside 0..1 are kept and clamped by lut3d on output, as libyuv clamps.
- */
-export function libyuvBt709Cube(): string {
-  const [UB, UG, VG, VR, YG, YB] = [128, 14, 34, 115, 18997, -1160];
-  const rgb = (y: number, u: number, v: number) => {
-    const y1 = (y * 257 * YG) / 65536;
-    return [(y1 + YB + VR * (v - 128)) / 64, (y1 + YB - UG * (u - 128) - VG * (v - 128)) / 64, (y1 + YB + UB * (u - 128)) / 64];
-  };
-  const lines = ['LUT_3D_SIZE 2'];
-  // .cube order: red varies fastest, then green, then blue.
-  for (const u of [0, 255]) for (const y of [0, 255]) for (const v of [0, 255]) lines.push(rgb(y, u, v).map((value) => (value / 255).toFixed(6)).join(' '));
-  return `${lines.join('\n')}\n`;
+/** libyuv's BT.709 limited-range constants (`kYuvH709Constants`): 6-bit fixed point, blue's clamped to 2.0. */
+const LIBYUV_BT709 = { UB: 128, UG: 14, VG: 34, VR: 115, YG: 18997, YB: -1160 };
+
+/** RGB of one pixel as libyuv converts it (its `YuvPixel`, integer arithmetic, shifts rounding down). */
+export function libyuvBt709(y: number, u: number, v: number): [number, number, number] {
+  const { UB, UG, VG, VR, YG, YB } = LIBYUV_BT709;
+  const y1 = Math.floor((y * 257 * YG) / 65536);
+  const clamp = (value: number) => Math.min(255, Math.max(0, Math.floor(value / 64)));
+  return [clamp(y1 + YB + VR * (v - 128)), clamp(y1 + YB - UG * (u - 128) - VG * (v - 128)), clamp(y1 + YB + UB * (u - 128))];
 }
 
-/** A path inside a filter-graph option value: `\`, `'` and `:` escaped for both levels. */
-function escapeFilterPath(file: string): string {
-  return file.replace(/[\\':]/g, (char) => `\\\\\\${char}`);
+/**
+ * libyuvBt709 on three planes of the same size (`[y]`, `[u]`, `[v]`, gray) to planar RGB, exactly:
+ * `lut2` tabulates a function of two 8-bit planes, so red (Y, V) and blue (Y, U) are one table
+ * each, and green goes through U and V's exact 14-bit contribution first.
+ */
+export function libyuvBt709Graph(y: string, u: string, v: string, output: string, label: string): string[] {
+  const { UB, UG, VG, VR, YG, YB } = LIBYUV_BT709;
+  const y1 = `floor(x*${257 * YG}/65536)`;
+  const rgb = (sum: string) => `'clip(floor((${sum})/64),0,255)'`;
+  return [
+    `[${y}]split=3[${label}y1][${label}y2][${label}y3]`,
+    `[${u}]split=2[${label}u1][${label}u2]`,
+    `[${v}]split=2[${label}v1][${label}v2]`,
+    `[${label}y1][${label}v1]lut2=c0=${rgb(`${y1}${YB}+${VR}*(y-128)`)}[${label}r]`,
+    `[${label}y2][${label}u1]lut2=c0=${rgb(`${y1}${YB}+${UB}*(y-128)`)}[${label}b]`,
+    `[${label}u2][${label}v2]lut2=c0=${UG}*x+${VG}*y:d=14[${label}uv]`,
+    `[${label}y3][${label}uv]lut2=c0=${rgb(`${y1}${YB}+${128 * (UG + VG)}-y`)}:d=8[${label}g]`,
+    `[${label}g][${label}b][${label}r]mergeplanes=0x001020:gbrp[${output}]`,
+  ];
 }
 
 function seconds(value: number): string {
