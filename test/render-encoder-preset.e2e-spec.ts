@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
-import { pixelAt, probe } from './helpers/media';
+import { pixelAt, probe, serveFolder } from './helpers/media';
 import { renderThroughApi } from './helpers/render-through-api';
 import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
@@ -19,7 +19,7 @@ function x264Settings(file: string): Record<string, string> {
 
 /**
  * RENDER_X264_PRESET reaches x264 on every H.264 path: the browser's (Remotion's encoder), held
- * frames and blended fades (the service's own ffmpeg calls). `veryfast` is told apart from the
+ * frames, blended fades and the media composite (the service's own ffmpeg calls). `veryfast` is told apart from the
  * default `medium` by the settings x264 records in the stream (one reference frame, sub-pixel
  * refinement 2, hexagon search); the quality setting stays CRF 18, and the pictures are right.
  */
@@ -27,27 +27,36 @@ describe('x264 preset setting (through the REST API)', () => {
   let app: TestApp;
   let key: string;
   const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-preset-outputs-'));
+  const fixtures = mkdtempSync(path.join(tmpdir(), 'vrs-preset-fixtures-'));
+  let media: Awaited<ReturnType<typeof serveFolder>>;
 
   beforeAll(async () => {
-    app = await startTestApp({ env: { RENDER_X264_PRESET: 'veryfast' } });
+    // Colour bars for the composite case: drawn by ffmpeg into a box of its own size.
+    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'smptebars=size=160x90:rate=30:duration=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', path.join(fixtures, 'bars.mp4')]);
+    media = await serveFolder(fixtures);
+    app = await startTestApp({ env: { RENDER_X264_PRESET: 'veryfast', RENDER_COMPOSITE_MEDIA: 'true', ALLOW_PRIVATE_NETWORK: 'true' } });
     ({ key } = await signupVerified(app));
   }, 180_000);
 
   afterAll(async () => {
     await app?.close();
+    await media?.close();
     rmSync(outputs, { recursive: true, force: true });
+    rmSync(fixtures, { recursive: true, force: true });
   });
 
   const base = { width: 320, height: 180, duration: 1, frame_rate: 30, background_color: '#102030' };
   const box = { type: 'shape', fill_color: '#ffcc00', x: 20, y: 60, width: 60, height: 60 };
-  const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
-    ['browser', { ...base, custom_animations: { element: [{ name: 'glide', keyframes: [{ offset: 0, x: 20 }, { offset: 1, x: 24 }] }] }, elements: [{ ...box, motion: [{ custom: 'glide', time: 0, duration: 1, easing: 'linear' }] }] }, { render_path: 'browser' }],
-    ['held', { ...base, elements: [box] }, { render_path: 'held_frames' }],
-    ['blended', { ...base, elements: [box, { type: 'text', text: 'Hi', x: 200, y: 60, width: 100, height: 60, font_size: 40, fill_color: '#ffffff', fade_in_duration: 0.5 }] }, { render_path: 'held_frames' }],
+  const bars = () => ({ type: 'video', source_url: `${media.url}/bars.mp4`, x: 160, y: 60, width: 160, height: 90, x_anchor: 0, y_anchor: 0 });
+  const cases: [string, () => Record<string, unknown>, Record<string, unknown>][] = [
+    ['browser', () => ({ ...base, custom_animations: { element: [{ name: 'glide', keyframes: [{ offset: 0, x: 20 }, { offset: 1, x: 24 }] }] }, elements: [{ ...box, motion: [{ custom: 'glide', time: 0, duration: 1, easing: 'linear' }] }] }), { render_path: 'browser' }],
+    ['held', () => ({ ...base, elements: [box] }), { render_path: 'held_frames' }],
+    ['blended', () => ({ ...base, elements: [box, { type: 'text', text: 'Hi', x: 200, y: 60, width: 100, height: 60, font_size: 40, fill_color: '#ffffff', fade_in_duration: 0.5 }] }), { render_path: 'held_frames' }],
+    ['composite', () => ({ ...base, elements: [box, bars()] }), { render_path: 'media_composite' }],
   ];
 
   it.each(cases)('%s path: veryfast settings in the stream, CRF 18, the box where it belongs', async (name, request, path_) => {
-    const { job, file } = await renderThroughApi(app, key, outputs, name, request);
+    const { job, file } = await renderThroughApi(app, key, outputs, name, request());
     const [{ diagnostics }] = await app.running.app.get(DataSource).query('SELECT diagnostics FROM jobs WHERE id = $1', [job.id]);
     expect(diagnostics).toMatchObject(path_);
     if (name === 'blended') expect(diagnostics.frames_blended).toBeGreaterThan(0);

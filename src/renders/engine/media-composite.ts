@@ -76,6 +76,7 @@ export async function renderMediaComposite(
   args: RenderArgs,
   plan: CompositePlan,
   clipFiles: string[],
+  preset?: string,
 ): Promise<RenderReport> {
   const clock = stopwatch();
   const workDir = path.dirname(args.outputPath);
@@ -123,7 +124,7 @@ export async function renderMediaComposite(
   args.onProgress('encoding', 0.7);
   const videoPath = path.join(workDir, 'composite.video.mp4');
   const compositing = timed(async () => {
-    await execFileAsync('ffmpeg', compositeArgs({ plan, clipFiles, belowList, aboveList, aboveDrawn: aboveArea.bands(), width, height, fps, durationInFrames, outputPath: videoPath }), {
+    await execFileAsync('ffmpeg', compositeArgs({ plan, clipFiles, belowList, aboveList, aboveDrawn: aboveArea.bands(), width, height, fps, durationInFrames, outputPath: videoPath, preset }), {
       signal: args.signal,
       timeout: 30 * 60_000,
       maxBuffer: 16 * 1024 * 1024,
@@ -157,6 +158,8 @@ export function compositeArgs(o: {
   fps: number;
   durationInFrames: number;
   outputPath: string;
+  /** x264's preset (RENDER_X264_PRESET); absent: x264's default, `medium`. */
+  preset?: string;
 }): string[] {
   const canvas = { width: o.width, height: o.height };
   const aboveDrawn = o.aboveList ? (o.aboveDrawn ?? [{ x: 0, y: 0, ...canvas }]) : [];
@@ -224,6 +227,7 @@ export function compositeArgs(o: {
     '-map', '[out]',
     '-frames:v', String(o.durationInFrames),
     ...X264_ARGS,
+    ...(o.preset ? ['-preset', o.preset] : []),
     '-an', o.outputPath,
   ];
 }

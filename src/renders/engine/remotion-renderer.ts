@@ -175,7 +175,7 @@ export class RemotionRenderer implements OnModuleDestroy {
       const composite = this.config.render.compositeMedia ? await chooseMediaComposite(args, (url) => this.mediaServer.fileAt(url)) : null;
       if (composite?.ok) {
         const renderStarted = performance.now();
-        const report = await renderMediaComposite(this, args, composite.plan, composite.files);
+        const report = await renderMediaComposite(this, args, composite.plan, composite.files, this.config.render.x264Preset);
         this.metrics.videoRendered(resolved.durationInFrames, (performance.now() - renderStarted) / 1000);
         return report;
       }
