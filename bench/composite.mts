@@ -7,18 +7,11 @@
 // renders the composite case N times, each followed by the floor graph (on a shared machine the
 // pairs' ratios are steadier than any one time); BENCH_COMPOSITE_ONLY=1 leaves out the browser path.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-
-const require = createRequire(import.meta.url);
-const root = path.resolve(import.meta.dirname, '..');
-const { createApp } = require(path.join(root, 'dist/src/bootstrap.js'));
-const { loadConfig } = require(path.join(root, 'dist/src/config/app-config.js'));
+import { printTable, serveFiles, startBenchService, treeCpuSeconds } from './bench-service.mts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'bench-composite-'));
 const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
@@ -29,47 +22,8 @@ ffmpeg('-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30:duration=10', '-f',
   '-c:a', 'aac', '-shortest', clip);
 ffmpeg('-f', 'lavfi', '-i', 'color=c=orange:s=200x200', '-frames:v', '1', logo);
 
-const files = createServer((req, res) => {
-  const file = path.join(work, path.basename(req.url ?? ''));
-  try {
-    const body = readFileSync(file);
-    res.writeHead(200, { 'Content-Type': file.endsWith('.png') ? 'image/png' : 'video/mp4', 'Content-Length': body.length }).end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
-});
-await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-const filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
-
-/** CPU seconds of a process tree so far: its own, its reaped children's and its live descendants'. */
-function treeCpuSeconds(pid: number): number {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  let ticks = 0;
-  const stack = [pid];
-  while (stack.length) {
-    const current = stack.pop()!;
-    try {
-      const fields = readFileSync(`/proc/${current}/stat`, 'utf8');
-      const rest = fields.slice(fields.lastIndexOf(')') + 2).split(' ');
-      // utime, stime, cutime, cstime: fields 14–17 of /proc/PID/stat (rest starts at field 3).
-      ticks += Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14]);
-    } catch {
-      // gone
-    }
-    stack.push(...(children.get(current) ?? []));
-  }
-  return ticks / 100; // USER_HZ
-}
+const files = await serveFiles(work);
+const filesUrl = files.url;
 
 /** Wall and CPU seconds of `run`; children that ended are in this process's cutime/cstime. */
 async function measure(run: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
@@ -79,40 +33,14 @@ async function measure(run: () => Promise<unknown>): Promise<{ wall: number; cpu
   return { wall: (performance.now() - started) / 1000, cpu: treeCpuSeconds(process.pid) - cpuBefore };
 }
 
-// A fresh database on the given server (dropped at the end), so runs never meet other data.
-let databaseUrl: string | undefined;
-if (process.env.DATABASE_URL) {
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  const name = `bench_composite_${process.pid}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-}
-const port = 18000 + Math.floor(Math.random() * 1000);
-const config = loadConfig({ ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), DATA_DIR: path.join(work, 'data'), PORT: String(port), HOST: '127.0.0.1', ALLOW_PRIVATE_NETWORK: 'true', LOG_LEVEL: 'error', EMBEDDED_PG_PORT: '54361' });
-const service = await createApp(config, 'all');
-await service.app.listen(port, '127.0.0.1');
-const api = `http://127.0.0.1:${port}`;
-const call = async (method: string, route: string, body?: unknown, key?: string) => {
-  const res = await fetch(api + route, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
-  return { status: res.status, body: await res.json() };
-};
-const email = 'bench@example.com';
-const signup = await call('POST', '/v1/signup', { workspace_name: 'bench', email });
-const mailDir = path.join(config.dataDir, 'mail');
-const code = /verification code is (\d{6})/.exec(readFileSync(path.join(mailDir, readdirSync(mailDir)[0]), 'utf8'))![1];
-const key: string = signup.body.api_key.key;
-const verified = await call('POST', '/v1/signup/verify', { email, code }, key);
-if (verified.status !== 200) throw new Error(`verify answered ${verified.status}`);
+const service = await startBenchService({ name: 'composite', dataDir: path.join(work, 'data'), embeddedPgPort: '54361' });
+const { call, config } = service;
 
 async function renderThroughService(request: object): Promise<string> {
-  const submitted = await call('POST', '/v1/renders', request, key);
+  const submitted = await call('POST', '/v1/renders', request);
   if (submitted.status !== 202) throw new Error(JSON.stringify(submitted.body));
   for (;;) {
-    const job = (await call('GET', `/v1/renders/${submitted.body.id}`, undefined, key)).body;
+    const job = (await call('GET', `/v1/renders/${submitted.body.id}`)).body;
     if (job.status === 'completed') return job.id;
     if (job.status === 'failed' || job.status === 'cancelled') throw new Error(JSON.stringify(job.error));
     await new Promise((r) => setTimeout(r, 100));
@@ -170,12 +98,6 @@ for (const [label, composite, times] of cases) {
 }
 await db.end();
 await service.close();
-if (databaseUrl) {
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE ${new URL(databaseUrl).pathname.slice(1)}`);
-  await admin.end();
-}
 const floors = rows.flatMap((row) => (row.floor ? [row.floor] : []));
 for (const floor of floors) rows.push({ label: 'floor: ffmpeg filter graph', measured: floor });
 files.close();
@@ -189,11 +111,7 @@ const lines = rows.map(({ label, measured: m, floor }) => {
   const against = floor ?? typical;
   return [label, m.wall.toFixed(1), m.cpu.toFixed(1), (m.wall / against.wall).toFixed(2), (m.cpu / against.cpu).toFixed(2)];
 });
-const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-console.log(fmt(header));
-console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-for (const line of lines) console.log(fmt(line));
+printTable(header, lines);
 const composites = rows.filter((row) => row.floor);
 if (composites.length > 1) {
   console.log(`median composite / floor: wall ${median(composites.map((row) => row.measured.wall / row.floor!.wall)).toFixed(2)}, CPU ${median(composites.map((row) => row.measured.cpu / row.floor!.cpu)).toFixed(2)}`);

@@ -9,18 +9,12 @@
 // the browser ("before": RENDER_MIX_SOUND off) and once mixed by ffmpeg ("after"), and prints the
 // audio stage seconds of each (jobs.diagnostics.stage_seconds.audio).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { printTable, serveFiles, startBenchService, treeCpuSeconds } from './bench-service.mts';
 
-const require = createRequire(import.meta.url);
-const root = path.resolve(import.meta.dirname, '..');
-const { createApp } = require(path.join(root, 'dist/src/bootstrap.js'));
-const { loadConfig } = require(path.join(root, 'dist/src/config/app-config.js'));
 const only = process.argv.slice(2);
 
 const work = mkdtempSync(path.join(tmpdir(), 'bench-speed-'));
@@ -32,82 +26,25 @@ for (let i = 0; i < 10; i++) {
 }
 ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=330:duration=30', '-f', 'lavfi', '-i', 'sine=frequency=495:duration=30', '-filter_complex', 'amix=inputs=2', path.join(work, 'music.wav'));
 
-const files = createServer((req, res) => {
-  const file = path.join(work, path.basename(req.url ?? ''));
-  try {
-    const body = readFileSync(file);
-    res.writeHead(200, { 'Content-Type': file.endsWith('.jpg') ? 'image/jpeg' : 'audio/wav', 'Content-Length': body.length }).end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
-});
-await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-const filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
-
-/** CPU seconds (user + system, own and reaped children) of a process and its live descendants. */
-function treeCpuSeconds(pid: number): number {
-  const children = new Map<number, number[]>();
-  const cpu = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      children.set(Number(fields[1]), [...(children.get(Number(fields[1])) ?? []), Number(entry)]);
-      cpu.set(Number(entry), Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]));
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  let ticks = 0;
-  const stack = [pid];
-  while (stack.length) {
-    const current = stack.pop()!;
-    ticks += cpu.get(current) ?? 0;
-    stack.push(...(children.get(current) ?? []));
-  }
-  return ticks / 100;
-}
-
-// A fresh database on the given server (dropped at the end), so runs never meet other data.
-let databaseUrl: string | undefined;
-if (process.env.DATABASE_URL) {
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  const name = `bench_speed_${process.pid}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-}
-const port = 18000 + Math.floor(Math.random() * 1000);
-const config = loadConfig({ ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), DATA_DIR: path.join(work, 'data'), PORT: String(port), HOST: '127.0.0.1', ALLOW_PRIVATE_NETWORK: 'true', LOG_LEVEL: 'error', EMBEDDED_PG_PORT: '54358' });
-const service = await createApp(config, 'all');
-await service.app.listen(port, '127.0.0.1');
-const api = `http://127.0.0.1:${port}`;
-const call = async (method: string, route: string, body?: unknown, key?: string) => {
-  const res = await fetch(api + route, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
-  return { status: res.status, body: await res.json() };
-};
-const email = 'bench@example.com';
-const signup = await call('POST', '/v1/signup', { workspace_name: 'bench', email });
-const mailDir = path.join(config.dataDir, 'mail');
-const code = /verification code is (\d{6})/.exec(readFileSync(path.join(mailDir, readdirSync(mailDir)[0]), 'utf8'))![1];
-const key: string = signup.body.api_key.key;
-await call('POST', '/v1/signup/verify', { email, code }, key);
+const files = await serveFiles(work);
+const filesUrl = files.url;
+const service = await startBenchService({ name: 'speed', dataDir: path.join(work, 'data'), embeddedPgPort: '54358' });
+const { call, config } = service;
 const db = new pg.Client({ connectionString: service.databaseUrl });
 await db.connect();
+// BENCH_SPEED_PRESETS=veryfast,superfast: the compared cases also as shipped with these x264 presets.
+const x264Presets = (process.env.BENCH_SPEED_PRESETS ?? '').split(',').filter(Boolean);
 
 async function renderThroughService(request: object) {
-  const submitted = await call('POST', '/v1/renders', request, key);
+  const submitted = await call('POST', '/v1/renders', request);
   if (submitted.status !== 202) throw new Error(JSON.stringify(submitted.body));
   for (;;) {
-    const job = (await call('GET', `/v1/renders/${submitted.body.id}`, undefined, key)).body;
+    const job = (await call('GET', `/v1/renders/${submitted.body.id}`)).body;
     if (job.status === 'completed') {
       const { rows } = await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [job.id]);
       return {
         seconds: job.output.duration as number,
+        megabytes: (job.output.size_bytes as number) / 1048576,
         diagnostics: rows[0].diagnostics as {
           render_path: string; frames_drawn: number; frames_blended?: number; sound_path?: string; stage_seconds?: { draw: number; audio: number; encode: number };
         },
@@ -192,13 +129,20 @@ if (!only.length || only.some((word) => soundLabel.includes(word))) {
 }
 for (const [label, request, compare] of cases) {
   if (only.length && !only.some((word) => label.includes(word))) continue;
-  const runs: { wall: number; cpu: number; path: string; drawn: number; blended: number; stages: string; media: number; label: string }[] = [];
+  const runs: { wall: number; cpu: number; path: string; drawn: number; blended: number; stages: string; media: number; megabytes: number; label: string }[] = [];
+  const shipped = config.render.x264Preset;
   const variants = compare
-    ? [{ hold: false, blend: true, label: ' — before' }, { hold: true, blend: false, label: ' — after, fades drawn' }, { hold: true, blend: true, label: ' — after' }]
-    : [{ hold: true, blend: true, label: '' }];
-  for (const { hold, blend, label: variant } of variants) {
+    ? [
+      { hold: false, blend: true, preset: shipped, label: ' — before' },
+      { hold: true, blend: false, preset: shipped, label: ' — after, fades drawn' },
+      { hold: true, blend: true, preset: shipped, label: ' — after' },
+      ...x264Presets.map((preset) => ({ hold: true, blend: true, preset, label: ` — after, x264 ${preset}` })),
+    ]
+    : [{ hold: true, blend: true, preset: shipped, label: '' }];
+  for (const { hold, blend, preset, label: variant } of variants) {
     config.render.holdFrames = hold;
     config.render.blendFades = blend;
+    config.render.x264Preset = preset;
     const cpuBefore = treeCpuSeconds(process.pid);
     const started = performance.now();
     const result = await renderThroughService(request);
@@ -206,43 +150,29 @@ for (const [label, request, compare] of cases) {
     const stages = result.diagnostics.stage_seconds;
     runs.push({
       wall, cpu: treeCpuSeconds(process.pid) - cpuBefore, path: result.diagnostics.render_path, drawn: result.diagnostics.frames_drawn,
-      blended: result.diagnostics.frames_blended ?? 0, stages: stages ? `${stages.draw} / ${stages.audio} / ${stages.encode}` : '–', media: result.seconds, label: variant,
+      blended: result.diagnostics.frames_blended ?? 0, stages: stages ? `${stages.draw} / ${stages.audio} / ${stages.encode}` : '–', media: result.seconds, megabytes: result.megabytes, label: variant,
     });
     const r = runs.at(-1)!;
     rows.push([
       `${label}${r.label}`,
-      r.wall.toFixed(1), r.media ? (r.media / r.wall).toFixed(2) : '–', r.cpu.toFixed(1), r.path, String(r.drawn), String(r.blended), r.stages,
+      r.wall.toFixed(1), r.media ? (r.media / r.wall).toFixed(2) : '–', r.cpu.toFixed(1), r.megabytes.toFixed(1), r.path, String(r.drawn), String(r.blended), r.stages,
       runs.length > 1 ? `${(r.wall / runs[0].wall).toFixed(2)} / ${(r.cpu / runs[0].cpu).toFixed(2)}` : '',
     ]);
     console.error(`done: ${rows.at(-1)!.join(' | ')}`); // long runs: each row as soon as it is measured
   }
 }
 config.render.blendFades = true;
+config.render.x264Preset = 'medium';
 await db.end();
 await service.close();
-if (databaseUrl) {
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE ${new URL(databaseUrl).pathname.slice(1)}`);
-  await admin.end();
-}
 files.close();
 rmSync(work, { recursive: true, force: true });
 
-const header = ['case', 'wall s', '× real time', 'CPU s', 'path', 'frames drawn', 'frames blended', 'draw / audio / encode s', 'to before: wall / CPU'];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((l) => l[i].length)));
-const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+const header = ['case', 'wall s', '× real time', 'CPU s', 'MB', 'path', 'frames drawn', 'frames blended', 'draw / audio / encode s', 'to before: wall / CPU'];
 console.log(`load average at start: ${load.toFixed(1)} (${new Date().toISOString()})`);
-console.log(fmt(header));
-console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-for (const line of rows) console.log(fmt(line));
+printTable(header, rows);
 if (soundRows.length) {
-  const soundHeader = ['case', 'sound path', 'audio stage s', 'render wall s', 'after/before audio / wall'];
-  const soundWidths = soundHeader.map((h, i) => Math.max(h.length, ...soundRows.map((l) => l[i].length)));
-  const soundFmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(soundWidths[i])).join(' | ')} |`;
   console.log('');
-  console.log(soundFmt(soundHeader));
-  console.log(`|${soundWidths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const line of soundRows) console.log(soundFmt(line));
+  printTable(['case', 'sound path', 'audio stage s', 'render wall s', 'after/before audio / wall'], soundRows);
 }
 process.exit(0);
