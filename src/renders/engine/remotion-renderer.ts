@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import type { HeadlessBrowser } from '@remotion/renderer';
+
 import { blendedFrames, type BlendedFrames, COMPOSITION_ID, CompositionProps, drawnFrames, type DrawnFrames, ResolvedRequest } from '../../../composition/src/schema';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -17,6 +18,9 @@ import { OutputPlan } from './output-formats';
 import { mixTimelineSound } from './timeline-sound';
 import { WarmStillPage } from './warm-still-page';
 import { Metrics } from '../../metrics/metrics';
+
+/** Remotion's cancel signal (its type is not exported by name). */
+type RemotionCancelSignal = ReturnType<Awaited<typeof import('@remotion/renderer')>['makeCancelSignal']>['cancelSignal'];
 
 export type RenderStage = 'compositing' | 'encoding';
 
@@ -217,14 +221,8 @@ export class RemotionRenderer implements OnModuleDestroy {
         ...(args.muted ? { muted: true } : separateAudio ? { separateAudioTo: audioPath } : plan.audioCodec ? { audioCodec: plan.audioCodec } : {}),
         ...(plan.codec === 'h264' ? { colorSpace: 'bt709' as const, x264Preset: this.config.render.x264Preset } : {}),
         ...(plan.imageFormat === 'jpeg' ? { jpegQuality: 90 } : {}),
-        concurrency: this.config.render.concurrency === 1 ? 1 : null,
-        puppeteerInstance: browser,
-        // Also here: without it Remotion would look for (and try to download) its own browser.
-        browserExecutable: this.config.render.browserExecutable,
-        chromiumOptions: CHROMIUM_OPTIONS,
-        cancelSignal,
+        ...this.pageOptions(browser, cancelSignal),
         overwrite: true,
-        logLevel: 'error',
         onProgress: ({ renderedFrames, progress }) => {
           args.onProgress(renderedFrames < frames ? 'compositing' : 'encoding', progress);
         },
@@ -240,6 +238,22 @@ export class RemotionRenderer implements OnModuleDestroy {
     } finally {
       args.signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  /**
+   * What every multi-frame Remotion call of this worker passes: its warm browser (and the
+   * executable too: without it Remotion would look for, and try to download, its own), the page
+   * concurrency, the flags, the cancel signal, quiet logs.
+   */
+  private pageOptions(browser: HeadlessBrowser, cancelSignal: RemotionCancelSignal) {
+    return {
+      concurrency: this.config.render.concurrency === 1 ? 1 : null,
+      puppeteerInstance: browser,
+      browserExecutable: this.config.render.browserExecutable,
+      chromiumOptions: CHROMIUM_OPTIONS,
+      cancelSignal,
+      logLevel: 'error' as const,
+    };
   }
 
   /**
@@ -284,7 +298,7 @@ export class RemotionRenderer implements OnModuleDestroy {
   private async renderHeld(
     args: RenderArgs,
     held: HeldPlan,
-    cancelSignal: ReturnType<Awaited<typeof import('@remotion/renderer')>['makeCancelSignal']>['cancelSignal'],
+    cancelSignal: RemotionCancelSignal,
   ): Promise<{ stageSeconds: NonNullable<RenderReport['stage_seconds']>; sound: Awaited<ReturnType<RemotionRenderer['soundTrack']>> | null }> {
     const { renderFrames } = await import('@remotion/renderer');
     const clock = stopwatch();
@@ -318,12 +332,7 @@ export class RemotionRenderer implements OnModuleDestroy {
         composition,
         serveUrl,
         inputProps,
-        concurrency: this.config.render.concurrency === 1 ? 1 : null,
-        puppeteerInstance: browser,
-        browserExecutable: this.config.render.browserExecutable,
-        chromiumOptions: CHROMIUM_OPTIONS,
-        cancelSignal,
-        logLevel: 'error',
+        ...this.pageOptions(browser, cancelSignal),
         frames: toDraw,
         imageFormat: 'jpeg',
         jpegQuality: 90,
@@ -416,12 +425,7 @@ export class RemotionRenderer implements OnModuleDestroy {
         codec: 'wav',
         outputLocation: args.outputPath,
         overwrite: true,
-        concurrency: this.config.render.concurrency === 1 ? 1 : null,
-        puppeteerInstance: browser,
-        browserExecutable: this.config.render.browserExecutable,
-        chromiumOptions: CHROMIUM_OPTIONS,
-        cancelSignal,
-        logLevel: 'error',
+        ...this.pageOptions(browser, cancelSignal),
       });
     } finally {
       args.signal.removeEventListener('abort', onAbort);
@@ -458,12 +462,7 @@ export class RemotionRenderer implements OnModuleDestroy {
         },
         onStart: () => undefined,
         onFrameUpdate: (rendered) => args.onProgress(rendered / args.frames.length),
-        concurrency: this.config.render.concurrency === 1 ? 1 : null,
-        puppeteerInstance: browser,
-        browserExecutable: this.config.render.browserExecutable,
-        chromiumOptions: CHROMIUM_OPTIONS,
-        cancelSignal,
-        logLevel: 'error',
+        ...this.pageOptions(browser, cancelSignal),
       });
       await Promise.all(writes);
     } catch (error) {
