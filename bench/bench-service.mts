@@ -126,33 +126,8 @@ export async function serveFiles(dir: string): Promise<{ url: string; close(): v
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
 }
 
-/** CPU seconds (user + system, own and reaped children) of a process and its live descendants. */
-export function treeCpuSeconds(pid: number): number {
-  const children = new Map<number, number[]>();
-  const cpu = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      children.set(Number(fields[1]), [...(children.get(Number(fields[1])) ?? []), Number(entry)]);
-      cpu.set(Number(entry), Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]));
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  let ticks = 0;
-  const stack = [pid];
-  while (stack.length) {
-    const current = stack.pop()!;
-    ticks += cpu.get(current) ?? 0;
-    stack.push(...(children.get(current) ?? []));
-  }
-  return ticks / 100;
-}
-
-/** Summed RSS (bytes) of a process and all its descendants, from /proc. */
-export function treeRssBytes(pid: number): number {
+/** A process and all its live descendants, read from /proc. */
+export function processTree(pid: number): number[] {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -164,18 +139,43 @@ export function treeRssBytes(pid: number): number {
       // the process ended meanwhile
     }
   }
-  let rss = 0;
+  const tree: number[] = [];
   const stack = [pid];
   while (stack.length) {
     const current = stack.pop()!;
+    tree.push(current);
+    stack.push(...(children.get(current) ?? []));
+  }
+  return tree;
+}
+
+/** CPU seconds (user + system, own and reaped children) of a process and its live descendants. */
+export function treeCpuSeconds(pid: number): number {
+  let ticks = 0;
+  for (const current of processTree(pid)) {
     try {
-      rss += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${current}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+      const stat = readFileSync(`/proc/${current}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
     } catch {
       // gone
     }
-    stack.push(...(children.get(current) ?? []));
   }
-  return rss;
+  return ticks / 100;
+}
+
+/** RSS (bytes) of one process; 0 once it is gone. */
+export function rssBytes(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Summed RSS (bytes) of a process and all its descendants. */
+export function treeRssBytes(pid: number): number {
+  return processTree(pid).reduce((sum, current) => sum + rssBytes(current), 0);
 }
 
 /** A Markdown table, columns padded to their widest cell. */

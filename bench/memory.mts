@@ -9,10 +9,10 @@
 // tried without code changes through CHROMIUM_EXECUTABLE (a wrapper script adding them). Set
 // DATABASE_URL to use a running PostgreSQL; otherwise the embedded one.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { printTable, serveFiles, startBenchService, treeCpuSeconds } from './bench-service.mts';
+import { printTable, processTree, rssBytes, serveFiles, startBenchService, treeCpuSeconds } from './bench-service.mts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'bench-memory-'));
 const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
@@ -40,30 +40,12 @@ function kindOf(pid: number): string {
 
 /** RSS (bytes) of a process and all its descendants, by kind, from /proc. */
 function treeRss(pid: number): Map<string, number> {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
   const byKind = new Map<string, number>();
-  const stack = [pid];
-  while (stack.length) {
-    const current = stack.pop()!;
-    try {
-      const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${current}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-      const kind = kindOf(current);
-      byKind.set(kind, (byKind.get(kind) ?? 0) + rss);
-      byKind.set(`${kind} #`, (byKind.get(`${kind} #`) ?? 0) + 1);
-    } catch {
-      // gone
-    }
-    stack.push(...(children.get(current) ?? []));
+  for (const current of processTree(pid)) {
+    const kind = kindOf(current);
+    if (kind === 'gone') continue;
+    byKind.set(kind, (byKind.get(kind) ?? 0) + rssBytes(current));
+    byKind.set(`${kind} #`, (byKind.get(`${kind} #`) ?? 0) + 1);
   }
   return byKind;
 }
