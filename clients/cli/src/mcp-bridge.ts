@@ -69,17 +69,24 @@ export async function runMcpBridge(settings: Settings, uploadFile: (path: string
     const token = request.params._meta?.progressToken;
     // Forwarded in order, and all of them before the result: the last one (100 %) must not arrive after it.
     let forwarded: Promise<void> = Promise.resolve();
+    let last: { progress: number; total?: number } | null = null;
+    const forward = (progress: { progress: number; total?: number; message?: string }) => {
+      last = progress;
+      forwarded = forwarded.then(() => extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken: token! } })).catch(() => undefined);
+    };
     const result = (await remote.callTool({ name: request.params.name, arguments: request.params.arguments }, undefined, {
       signal: extra.signal,
       timeout: CALL_TIMEOUT_MS,
       resetTimeoutOnProgress: true,
-      onprogress:
-        token === undefined
-          ? undefined
-          : (progress) => {
-              forwarded = forwarded.then(() => extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken: token } })).catch(() => undefined);
-            },
+      onprogress: token === undefined ? undefined : forward,
     })) as CallToolResult;
+    // The service ends a followed job's progress at its total once the job is final, but that last
+    // notification can reach this bridge just after the result (its client then drops it as
+    // belonging to no open call; seen under load): it is sent again here, before the result.
+    const reported = last as { progress: number; total?: number } | null;
+    const status = (result.structuredContent as { status?: unknown } | undefined)?.status;
+    const final = status === 'completed' || status === 'failed' || status === 'cancelled';
+    if (final && reported?.total !== undefined && reported.progress < reported.total) forward({ progress: reported.total, total: reported.total, message: String(status) });
     await forwarded;
     return result;
   });
