@@ -105,12 +105,25 @@ export interface RenderConfig {
   /**
    * x264's preset for every H.264 render, whichever path draws it (`RENDER_X264_PRESET`, default
    * `medium`, x264's and Remotion's own default). A faster preset encodes sooner into a larger file
-   * at the same CRF 18 (docs/performance.md measures it).
+   * at the same CRF (docs/performance.md measures it).
    */
   x264Preset: X264Preset;
   /**
-   * Mix a held render's sound with ffmpeg from the resolved timeline instead of Remotion's
-   * audio-only pass (`RENDER_MIX_SOUND`, default true; false always uses the browser's pass).
+   * x264's constant rate factor for every H.264 render, whichever path draws it (`RENDER_X264_CRF`,
+   * 1–51, default 18, Remotion's own): lower is closer to the drawn pictures in a larger file.
+   */
+  x264Crf: number;
+  /**
+   * Quality of the JPEG frames the browser captures on their way to the video encoder (H.264 and
+   * opaque VP9; `RENDER_JPEG_QUALITY`, 1–100, default in docs/decisions.md). Every path captures at this
+   * quality, so a clip drawn by the page and one composited by ffmpeg differ only by the capture's
+   * loss.
+   */
+  jpegQuality: number;
+  /**
+   * Mix an H.264 render's sound with ffmpeg from the resolved timeline instead of taking it from
+   * the browser (Remotion's audio collected while drawing, or its audio-only pass where no frame is
+   * drawn by Remotion's renderMedia) (`RENDER_MIX_SOUND`, default true; false always uses the browser's).
    */
   mixSound: boolean;
   /**
@@ -212,10 +225,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     holdFrames: oneOf('RENDER_HOLD_FRAMES', ['true', 'false'] as const, 'true') === 'true',
     blendFades: oneOf('RENDER_BLEND_FADES', ['true', 'false'] as const, 'true') === 'true',
     x264Preset: oneOf('RENDER_X264_PRESET', X264_PRESETS, 'medium'),
+    x264Crf: int('RENDER_X264_CRF', 18, 1, 51),
+    jpegQuality: int('RENDER_JPEG_QUALITY', 90, 1, 100),
     mixSound: oneOf('RENDER_MIX_SOUND', ['true', 'false'] as const, 'true') === 'true',
     chunkFrames: int('RENDER_CHUNK_FRAMES', 0, 0, 1_000_000),
     warmStills: oneOf('RENDER_WARM_STILLS', ['true', 'false'] as const, 'true') === 'true',
-    compositeMedia: oneOf('RENDER_COMPOSITE_MEDIA', ['true', 'false'] as const, 'false') === 'true',
+    compositeMedia: oneOf('RENDER_COMPOSITE_MEDIA', ['true', 'false'] as const, 'true') === 'true',
   };
 
   const gcsBucket = str('GCS_BUCKET');

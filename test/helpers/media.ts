@@ -99,24 +99,38 @@ export interface Frame {
 }
 
 export async function frameAt(file: string, seconds = 0): Promise<Frame> {
+  const [frame] = await decodeFrames(file, ['-ss', String(seconds)], ['-frames:v', '1']);
+  return frame;
+}
+
+/** Every frame of a video, decoded (rgb24), in order. */
+export function framesOf(file: string): Promise<Frame[]> {
+  return decodeFrames(file, [], []);
+}
+
+async function decodeFrames(file: string, before: string[], after: string[]): Promise<Frame[]> {
   const { stdout: size } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', file]);
   const [width, height] = size.trim().split(',').map(Number);
   const { stdout } = await run(
     'ffmpeg',
-    ['-v', 'error', '-ss', String(seconds), '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
-    { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
+    ['-v', 'error', ...before, '-i', file, ...after, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+    { encoding: 'buffer', maxBuffer: 512 * 1024 * 1024 },
   );
-  const data = stdout as unknown as Buffer;
-  if (data.length !== width * height * 3) throw new Error(`decoded ${data.length} bytes, expected ${width}x${height} rgb24`);
-  return {
-    width,
-    height,
-    data,
-    at: (x, y) => {
-      const offset = (y * width + x) * 3;
-      return [data[offset], data[offset + 1], data[offset + 2]];
-    },
-  };
+  const bytes = stdout as unknown as Buffer;
+  const frameBytes = width * height * 3;
+  if (bytes.length === 0 || bytes.length % frameBytes !== 0) throw new Error(`decoded ${bytes.length} bytes, not whole ${width}x${height} rgb24 frames`);
+  return Array.from({ length: bytes.length / frameBytes }, (_, index) => {
+    const data = bytes.subarray(index * frameBytes, (index + 1) * frameBytes);
+    return {
+      width,
+      height,
+      data,
+      at: (x: number, y: number): [number, number, number] => {
+        const offset = (y * width + x) * 3;
+        return [data[offset], data[offset + 1], data[offset + 2]];
+      },
+    };
+  });
 }
 
 export function near(actual: number[], expected: number[], tolerance = 40): boolean {

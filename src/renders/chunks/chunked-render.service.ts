@@ -69,11 +69,19 @@ export class ChunkedRender {
       return planned;
     });
     await Promise.all(staleKeys.map((key) => this.storage.delete(key)));
-    const done = await this.waitForChunks(job.id, total, signal, (fraction) => args.onProgress('compositing', CHUNKS_SHARE * fraction));
-    const joinStarted = performance.now();
     const workDir = path.dirname(args.outputPath);
     const audioPath = path.join(workDir, 'audio.wav');
-    const sound = resolved.hasAudio && plan.kind === 'video' && plan.audioCodec ? await this.renderer.soundTrack({ ...args, outputPath: audioPath }) : null;
+    // The sound is mixed while the chunks are drawn: it is off the path from the last chunk to the file.
+    const mixing = resolved.hasAudio && plan.kind === 'video' && plan.audioCodec ? this.renderer.soundTrack({ ...args, outputPath: audioPath }) : null;
+    // Both settle before a failure is thrown: nothing writes into the work folder afterwards.
+    const [waited, mixed] = await Promise.allSettled([
+      this.waitForChunks(job.id, total, signal, (fraction) => args.onProgress('compositing', CHUNKS_SHARE * fraction)),
+      mixing,
+    ]);
+    if (waited.status === 'rejected') throw waited.reason;
+    if (mixed.status === 'rejected') throw mixed.reason;
+    const [done, sound] = [waited.value, mixed.value];
+    const joinStarted = performance.now();
     args.onProgress('encoding', CHUNKS_SHARE);
     const videoPath = path.join(workDir, 'joined.mp4');
     await this.join(done, workDir, videoPath, signal);

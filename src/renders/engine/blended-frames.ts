@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { BlendedFrames } from '../../../composition/src/schema';
-import { TO_BT709_TV_RANGE, X264_ARGS } from './held-frames';
+import { TO_BT709_TV_RANGE, x264Args, type X264Settings } from './held-frames';
 
 /**
  * Encodes a blended frame plan (composition/src/schema/blended-frames.ts) while its frames are
@@ -8,7 +8,7 @@ import { TO_BT709_TV_RANGE, X264_ARGS } from './held-frames';
  * zscale conversion the held path uses, fading frames are mixed from their corners in yuv420p
  * (the conversion and the 4:2:0 averaging are affine, so mixing after them equals converting the
  * mixed picture up to rounding), and every output frame is piped raw to x264 with the held path's
- * settings (X264_ARGS). Encoding runs as soon as a frame's corners are there, alongside drawing.
+ * settings (x264Args). Encoding runs as soon as a frame's corners are there, alongside drawing.
  */
 export class BlendedFramesEncoder {
   private readonly frameBytes: number;
@@ -28,8 +28,8 @@ export class BlendedFramesEncoder {
 
   constructor(
     private readonly plan: BlendedFrames,
-    /** `preset`: x264's (RENDER_X264_PRESET); absent: x264's default, `medium`. */
-    video: { width: number; height: number; fps: number; outputPath: string; preset?: string },
+    /** `x264` absent: DEFAULT_X264. */
+    video: { width: number; height: number; fps: number; outputPath: string; x264?: X264Settings },
     signal: AbortSignal,
     /** Output frames handed to the encoder so far, after each run. */
     private readonly onEncoded: (frames: number) => void = () => undefined,
@@ -49,7 +49,7 @@ export class BlendedFramesEncoder {
     this.encoder = spawn(
       'ffmpeg',
       ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`, '-framerate', String(fps), '-i', 'pipe:0',
-        '-frames:v', String(plan.durationInFrames), ...X264_ARGS, ...(video.preset ? ['-preset', video.preset] : []), '-an', video.outputPath],
+        '-frames:v', String(plan.durationInFrames), ...x264Args(video.x264), '-an', video.outputPath],
       { signal: stopBoth },
     );
     const converted = this.readConverted();

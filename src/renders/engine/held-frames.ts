@@ -14,12 +14,23 @@ export const HELD_FRAMES_MAX_SHARE = 0.6;
 /** Conversion of the drawn pictures to BT.709 in TV range, as Remotion's encoder does it. */
 export const TO_BT709_TV_RANGE = 'zscale=matrix=709:range=limited:primariesin=709:primaries=709:transferin=709:transfer=709';
 
-/** Remotion's H.264 encoder settings (see encodeHeldFrames). */
-export const X264_ARGS = [
-  '-c:v', 'libx264',
-  '-colorspace:v', 'bt709', '-color_primaries:v', 'bt709', '-color_trc:v', 'bt709', '-color_range', 'tv',
-  '-pix_fmt', 'yuv420p', '-crf', '18', '-video_track_timescale', '90000',
-];
+/** x264's speed preset and constant rate factor, the same for every H.264 path (RENDER_X264_PRESET, RENDER_X264_CRF). */
+export interface X264Settings {
+  preset: string;
+  crf: number;
+}
+
+/** Remotion's own for `codec: 'h264'`: x264's default preset, CRF 18. */
+export const DEFAULT_X264: X264Settings = { preset: 'medium', crf: 18 };
+
+/** Remotion's H.264 encoder settings (see encodeHeldFrames) with the preset and CRF of `x264`. */
+export function x264Args(x264: X264Settings = DEFAULT_X264): string[] {
+  return [
+    '-c:v', 'libx264', '-preset', x264.preset, '-crf', String(x264.crf),
+    '-colorspace:v', 'bt709', '-color_primaries:v', 'bt709', '-color_trc:v', 'bt709', '-color_range', 'tv',
+    '-pix_fmt', 'yuv420p', '-video_track_timescale', '90000',
+  ];
+}
 
 export interface HeldFrame {
   /** A JPEG of the frame as the browser drew it. */
@@ -31,7 +42,7 @@ export interface HeldFrame {
 /**
  * Encodes drawn frames, each shown for `hold` output frames, into H.264 at `fps` with exactly
  * `totalFrames` frames. The settings are Remotion's for `codec: 'h264'` with `colorSpace: 'bt709'`
- * (x264 default preset, CRF 18, yuv420p in TV range via zscale, 90 kHz track timescale), so the
+ * (the preset and CRF of `x264`, yuv420p in TV range via zscale, 90 kHz track timescale), so the
  * picture matches the browser path. ffmpeg decodes and converts each distinct frame once; the `fps`
  * filter repeats it after the conversion, so a held frame costs only the encoder.
  */
@@ -41,8 +52,8 @@ export async function encodeHeldFrames(args: {
   totalFrames: number;
   outputPath: string;
   signal: AbortSignal;
-  /** x264's preset (RENDER_X264_PRESET); absent: x264's default, `medium`. */
-  preset?: string;
+  /** Absent: DEFAULT_X264. */
+  x264?: X264Settings;
 }): Promise<void> {
   const list = path.join(path.dirname(args.outputPath), 'held-frames.txt');
   await writeFrameList(list, args.frames, args.fps);
@@ -53,8 +64,7 @@ export async function encodeHeldFrames(args: {
       '-f', 'concat', '-safe', '0', '-i', list,
       '-vf', `${TO_BT709_TV_RANGE},fps=${args.fps}`,
       '-frames:v', String(args.totalFrames),
-      ...X264_ARGS,
-      ...(args.preset ? ['-preset', args.preset] : []),
+      ...x264Args(args.x264),
       '-an', args.outputPath,
     ],
     { signal: args.signal, timeout: 30 * 60_000 },

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { CompositionProps, DrawnFrames } from '../../../composition/src/schema';
-import { TO_BT709_TV_RANGE, writeFrameList, X264_ARGS } from './held-frames';
+import { TO_BT709_TV_RANGE, writeFrameList, x264Args, type X264Settings } from './held-frames';
 import { DrawnArea, type Rect } from './drawn-area';
 import { mediaCompositePlan, type CompositeClip, type CompositePlan } from './media-composite-plan';
 import { muxAacAudio, type RemotionRenderer, type RenderArgs, type RenderReport } from './remotion-renderer';
@@ -76,7 +76,7 @@ export async function renderMediaComposite(
   args: RenderArgs,
   plan: CompositePlan,
   clipFiles: string[],
-  preset?: string,
+  x264?: X264Settings,
 ): Promise<RenderReport> {
   const clock = stopwatch();
   const workDir = path.dirname(args.outputPath);
@@ -124,7 +124,7 @@ export async function renderMediaComposite(
   args.onProgress('encoding', 0.7);
   const videoPath = path.join(workDir, 'composite.video.mp4');
   const compositing = timed(async () => {
-    await execFileAsync('ffmpeg', compositeArgs({ plan, clipFiles, belowList, aboveList, aboveDrawn: aboveArea.bands(), width, height, fps, durationInFrames, outputPath: videoPath, preset }), {
+    await execFileAsync('ffmpeg', compositeArgs({ plan, clipFiles, belowList, aboveList, aboveDrawn: aboveArea.bands(), width, height, fps, durationInFrames, outputPath: videoPath, x264 }), {
       signal: args.signal,
       timeout: 30 * 60_000,
       maxBuffer: 16 * 1024 * 1024,
@@ -158,8 +158,8 @@ export function compositeArgs(o: {
   fps: number;
   durationInFrames: number;
   outputPath: string;
-  /** x264's preset (RENDER_X264_PRESET); absent: x264's default, `medium`. */
-  preset?: string;
+  /** Absent: DEFAULT_X264. */
+  x264?: X264Settings;
 }): string[] {
   const canvas = { width: o.width, height: o.height };
   const aboveDrawn = o.aboveList ? (o.aboveDrawn ?? [{ x: 0, y: 0, ...canvas }]) : [];
@@ -226,8 +226,7 @@ export function compositeArgs(o: {
     '-filter_complex', graph.join(';'),
     '-map', '[out]',
     '-frames:v', String(o.durationInFrames),
-    ...X264_ARGS,
-    ...(o.preset ? ['-preset', o.preset] : []),
+    ...x264Args(o.x264),
     '-an', o.outputPath,
   ];
 }

@@ -11,11 +11,12 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { BlendedFramesEncoder } from './blended-frames';
 import { ensureCompositionBundle } from './composition-bundle';
-import { encodeHeldFrames, HELD_FRAMES_MAX_SHARE } from './held-frames';
+import { encodeHeldFrames, HELD_FRAMES_MAX_SHARE, type X264Settings } from './held-frames';
 import { chooseMediaComposite, renderMediaComposite } from './media-composite';
+import { mediaCompositePlan } from './media-composite-plan';
 import { MediaServer } from './media-server';
 import { OutputPlan } from './output-formats';
-import { mixTimelineSound } from './timeline-sound';
+import { timelineSoundMixer, type TimelineSoundMixer } from './timeline-sound';
 import { WarmStillPage } from './warm-still-page';
 import { Metrics } from '../../metrics/metrics';
 
@@ -51,7 +52,7 @@ export interface RenderReport {
   /** Chunked path: how many chunks, and each chunk's render seconds (frames to stored file) in order. */
   chunks?: number;
   chunk_seconds?: number[];
-  /** Chunked path: seconds spent waiting for the chunks, mixing the sound, joining and muxing. */
+  /** Chunked path: seconds from the last chunk done to the file (the join and the mux; the sound is mixed while the chunks are drawn). */
   join_seconds?: number;
   /** Stills: drawn on the worker's warm tab (warm-still-page.ts) or by Remotion's renderStill. */
   still_path?: 'warm_page' | 'render_still';
@@ -88,6 +89,9 @@ export interface StillsArgs {
   onProgress: (fraction: number) => void;
   signal: AbortSignal;
 }
+
+/** A jpg still is the delivered file, not a frame on its way to an encoder: its own quality. */
+const STILL_JPEG_QUALITY = 90;
 
 /** Chromium flags for a headless render host with no GPU and no network beyond loopback. */
 const CHROMIUM_OPTIONS = { gl: 'angle' as const };
@@ -147,7 +151,7 @@ export class RemotionRenderer implements OnModuleDestroy {
             frame: args.stillFrame ?? 0,
             scale,
             imageFormat: plan.imageFormat,
-            ...(plan.imageFormat === 'jpeg' ? { jpegQuality: 90 } : {}),
+            ...(plan.imageFormat === 'jpeg' ? { jpegQuality: STILL_JPEG_QUALITY } : {}),
             output: args.outputPath,
             signal: args.signal,
           });
@@ -161,7 +165,7 @@ export class RemotionRenderer implements OnModuleDestroy {
           frame: args.stillFrame ?? 0,
           scale,
           imageFormat: plan.imageFormat,
-          ...(plan.imageFormat === 'jpeg' ? { jpegQuality: 90 } : {}),
+          ...(plan.imageFormat === 'jpeg' ? { jpegQuality: STILL_JPEG_QUALITY } : {}),
           inputProps,
           puppeteerInstance: browser,
           browserExecutable: this.config.render.browserExecutable,
@@ -179,7 +183,7 @@ export class RemotionRenderer implements OnModuleDestroy {
       const composite = this.config.render.compositeMedia ? await chooseMediaComposite(args, (url) => this.mediaServer.fileAt(url)) : null;
       if (composite?.ok) {
         const renderStarted = performance.now();
-        const report = await renderMediaComposite(this, args, composite.plan, composite.files, this.config.render.x264Preset);
+        const report = await renderMediaComposite(this, args, composite.plan, composite.files, this.x264);
         this.metrics.videoRendered(resolved.durationInFrames, (performance.now() - renderStarted) / 1000);
         return report;
       }
@@ -201,13 +205,22 @@ export class RemotionRenderer implements OnModuleDestroy {
         };
       }
       // AAC: Remotion muxes a raw AAC stream without the encoder-delay edit list, so the sound
-      // would play ~43 ms late. It hands over the mix as WAV instead and ffmpeg encodes and muxes
-      // it, writing the edit list.
+      // would play ~43 ms late. The sound goes to a WAV instead and ffmpeg encodes and muxes it,
+      // writing the edit list. The worker mixes that WAV itself while the page draws when it can
+      // (the samples every other H.264 path muxes, so the path taken does not change the sound);
+      // otherwise Remotion collects it while drawing.
       const separateAudio = plan.audioCodec === 'aac' && !args.muted;
       const videoPath = separateAudio ? withSuffix(args.outputPath, '.video') : args.outputPath;
       const audioPath = path.join(path.dirname(args.outputPath), 'audio.wav');
+      // A source ffprobe cannot read is left to the page, which reports it in its own words.
+      const mixer = separateAudio && resolved.hasAudio && this.config.render.mixSound
+        ? await this.soundMixer({ ...args, outputPath: audioPath }).catch((error: unknown) => {
+            args.signal.throwIfAborted();
+            return { ok: false as const, reason: `a source could not be probed (${error instanceof Error ? error.message.split('\n')[0] : String(error)})` };
+          })
+        : null;
       const renderStarted = performance.now();
-      await renderMedia({
+      const drawing = renderMedia({
         composition,
         serveUrl,
         codec: plan.codec,
@@ -218,19 +231,26 @@ export class RemotionRenderer implements OnModuleDestroy {
         imageFormat: plan.imageFormat,
         pixelFormat: plan.pixelFormat,
         ...(plan.proResProfile ? { proResProfile: plan.proResProfile } : {}),
-        ...(args.muted ? { muted: true } : separateAudio ? { separateAudioTo: audioPath } : plan.audioCodec ? { audioCodec: plan.audioCodec } : {}),
-        ...(plan.codec === 'h264' ? { colorSpace: 'bt709' as const, x264Preset: this.config.render.x264Preset } : {}),
-        ...(plan.imageFormat === 'jpeg' ? { jpegQuality: 90 } : {}),
+        ...(args.muted || mixer?.ok ? { muted: true } : separateAudio ? { separateAudioTo: audioPath } : plan.audioCodec ? { audioCodec: plan.audioCodec } : {}),
+        ...(plan.codec === 'h264' ? { colorSpace: 'bt709' as const, x264Preset: this.config.render.x264Preset, crf: this.config.render.x264Crf } : {}),
+        ...(plan.imageFormat === 'jpeg' ? { jpegQuality: this.config.render.jpegQuality } : {}),
         ...this.pageOptions(browser, cancelSignal),
         overwrite: true,
         onProgress: ({ renderedFrames, progress }) => {
           args.onProgress(renderedFrames < frames ? 'compositing' : 'encoding', progress);
         },
       });
+      // Both settle before a failure is thrown: nothing writes into the work folder afterwards.
+      const [drawn, mixed] = await Promise.allSettled([drawing, mixer?.ok ? mixer.mix() : null]);
+      if (drawn.status === 'rejected') throw drawn.reason;
+      if (mixed.status === 'rejected') throw mixed.reason;
       if (separateAudio) await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
       // The frames of this render only: a chunk or a clip preview draws a range.
       this.metrics.videoRendered(frames, (performance.now() - renderStarted) / 1000);
-      return { render_path: 'browser', frames_total: frames, frames_drawn: frames, ...fallback };
+      const sound = separateAudio && resolved.hasAudio
+        ? { sound_path: mixer?.ok ? ('ffmpeg' as const) : ('browser' as const), ...(mixer && !mixer.ok ? { sound_fallback: mixer.reason } : {}) }
+        : {};
+      return { render_path: 'browser', frames_total: frames, frames_drawn: frames, ...sound, ...fallback };
     } catch (error) {
       // The browser may be what broke; a fresh one costs about a second at the next render.
       if (!args.signal.aborted) await this.closeBrowser();
@@ -238,6 +258,11 @@ export class RemotionRenderer implements OnModuleDestroy {
     } finally {
       args.signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** The x264 settings of every H.264 path that encodes with ffmpeg itself (Remotion's renderMedia gets the same two). */
+  private get x264(): X264Settings {
+    return { preset: this.config.render.x264Preset, crf: this.config.render.x264Crf };
   }
 
   /**
@@ -259,14 +284,17 @@ export class RemotionRenderer implements OnModuleDestroy {
   /**
    * Whether `render` would draw this whole-timeline H.264 render frame by frame in the browser and
    * it is longer than RENDER_CHUNK_FRAMES: then it is split into chunks (chunked-render.service.ts).
-   * Other formats stay whole: only H.264 chunks are measured to join without re-encoding.
+   * Other formats stay whole: only H.264 chunks are measured to join without re-encoding. A render
+   * the media-composite path takes stays whole too (several times faster than drawing its clips);
+   * should its sources then fail the composite's probe, it is drawn whole by the browser.
    */
   chunkable(args: RenderArgs): boolean {
     const { plan, resolved } = args;
     const chunkFrames = this.config.render.chunkFrames;
     if (chunkFrames <= 0 || plan.kind !== 'video' || plan.codec !== 'h264' || args.frameRange || args.muted || (args.scale ?? 1) !== 1) return false;
     if (plan.audioCodec !== 'aac' && plan.audioCodec !== null) return false;
-    return resolved.durationInFrames > chunkFrames && this.heldFramesPlan(args) === null;
+    if (resolved.durationInFrames <= chunkFrames || this.heldFramesPlan(args) !== null) return false;
+    return !(this.config.render.compositeMedia && mediaCompositePlan(args.props, resolved, { plan, scale: args.scale, frameRange: args.frameRange })?.ok);
   }
 
   /**
@@ -315,7 +343,7 @@ export class RemotionRenderer implements OnModuleDestroy {
     const blending = held.kind === 'blended'
       ? new BlendedFramesEncoder(
           held.blended,
-          { width: args.resolved.width, height: args.resolved.height, fps: args.resolved.fps, outputPath: videoPath, preset: this.config.render.x264Preset },
+          { width: args.resolved.width, height: args.resolved.height, fps: args.resolved.fps, outputPath: videoPath, x264: this.x264 },
           args.signal,
           (encoded) => {
             if (!drawing) args.onProgress('encoding', drawShare + ((0.98 - drawShare) * encoded) / held.blended.durationInFrames);
@@ -335,7 +363,7 @@ export class RemotionRenderer implements OnModuleDestroy {
         ...this.pageOptions(browser, cancelSignal),
         frames: toDraw,
         imageFormat: 'jpeg',
-        jpegQuality: 90,
+        jpegQuality: this.config.render.jpegQuality,
         outputDir: null,
         onFrameBuffer: (buffer, frame) => {
           if (blending) blending.addDrawn(frame, buffer);
@@ -379,7 +407,7 @@ export class RemotionRenderer implements OnModuleDestroy {
         totalFrames: held.drawn.durationInFrames,
         outputPath: videoPath,
         signal: args.signal,
-        preset: this.config.render.x264Preset,
+        x264: this.x264,
       });
     }
     await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
@@ -399,17 +427,13 @@ export class RemotionRenderer implements OnModuleDestroy {
   ): Promise<{ sound_path: SoundPath; sound_fallback?: string }> {
     let fallback: string | undefined;
     if (via === 'ffmpeg' || (via === undefined && this.config.render.mixSound)) {
-      const sources = args.props.sources ?? {};
-      const mixed = await mixTimelineSound({
-        props: args.props,
-        resolved: args.resolved,
-        fileOf: (url) => (sources[url] ? this.mediaServer.fileAt(sources[url]) : null),
-        outputPath: args.outputPath,
-        signal: args.signal,
-      });
-      if (mixed.ok) return { sound_path: 'ffmpeg' };
-      if (via === 'ffmpeg') throw new Error(`The timeline's sound cannot be mixed without the browser: ${mixed.reason}`);
-      fallback = mixed.reason;
+      const mixer = await this.soundMixer(args);
+      if (mixer.ok) {
+        await mixer.mix();
+        return { sound_path: 'ffmpeg' };
+      }
+      if (via === 'ffmpeg') throw new Error(`The timeline's sound cannot be mixed without the browser: ${mixer.reason}`);
+      fallback = mixer.reason;
     }
     const { renderMedia, makeCancelSignal } = await import('@remotion/renderer');
     const [serveUrl, browser] = await Promise.all([this.serveUrl(), this.openBrowser()]);
@@ -433,6 +457,18 @@ export class RemotionRenderer implements OnModuleDestroy {
     return { sound_path: 'browser', ...(fallback ? { sound_fallback: fallback } : {}) };
   }
 
+  /** Whether the worker can mix the timeline's sound itself (timeline-sound.ts), and the mix. */
+  private soundMixer(args: Pick<RenderArgs, 'props' | 'resolved' | 'outputPath' | 'signal'>): Promise<TimelineSoundMixer> {
+    const sources = args.props.sources ?? {};
+    return timelineSoundMixer({
+      props: args.props,
+      resolved: args.resolved,
+      fileOf: (url) => (sources[url] ? this.mediaServer.fileAt(sources[url]) : null),
+      outputPath: args.outputPath,
+      signal: args.signal,
+    });
+  }
+
   /**
    * Chosen frames as images (a contact sheet's tiles), drawn by the same composition, browser and
    * page set-up as `render`; each image is handed to `onFrame`.
@@ -453,7 +489,7 @@ export class RemotionRenderer implements OnModuleDestroy {
         inputProps,
         frames: args.frames,
         imageFormat: args.imageFormat,
-        ...(args.imageFormat === 'jpeg' ? { jpegQuality: 90 } : {}),
+        ...(args.imageFormat === 'jpeg' ? { jpegQuality: this.config.render.jpegQuality } : {}),
         scale: args.scale,
         outputDir: null,
         onFrameBuffer: (buffer, frame) => {

@@ -18,7 +18,7 @@ const MATCHING_CODECS = new Set(['pcm_s16le', 'aac', 'opus']);
 /** Channel layouts the browser's down-mix and ours agree on. */
 const MATCHING_CHANNELS = new Set([1, 2]);
 
-export type TimelineSoundResult = { ok: true; sampleCount: number } | { ok: false; reason: string };
+export type TimelineSoundMixer = { ok: true; mix: () => Promise<{ sampleCount: number }> } | { ok: false; reason: string };
 
 export interface TimelineSoundArgs {
   props: Pick<CompositionProps, 'request' | 'media'>;
@@ -33,10 +33,12 @@ export interface TimelineSoundArgs {
 /**
  * The whole timeline's sound as the WAV Remotion's audio-only render makes (same samples, same
  * length), made by ffmpeg decoding each source span once and the mix of browser-sound-rules.ts,
- * without a browser. `ok: false` with the reason when it cannot match (the caller then uses
- * Remotion's pass); nothing is written then.
+ * without a browser. In two steps, so a caller can start drawing the moment it knows whether the
+ * browser must also collect the sound: this one reads the plan and probes the sources (`ok: false`
+ * with the reason when the mix cannot match; nothing is written then), `mix()` decodes, mixes and
+ * writes the file.
  */
-export async function mixTimelineSound(args: TimelineSoundArgs): Promise<TimelineSoundResult> {
+export async function timelineSoundMixer(args: TimelineSoundArgs): Promise<TimelineSoundMixer> {
   const plan = timelineSoundPlan(args.props, args.resolved);
   if (!plan.ok) return plan;
   const { fps } = plan;
@@ -50,19 +52,22 @@ export async function mixTimelineSound(args: TimelineSoundArgs): Promise<Timelin
     if (stream && !MATCHING_CHANNELS.has(stream.channels)) return { ok: false, reason: `sound with ${stream.channels} channels` };
     streams.set(clip.src, stream);
   }
-  const tracks: SoundTrack[] = [];
-  for (const clip of plan.clips) {
-    const stream = streams.get(clip.src);
-    if (!stream) continue; // no sound in the source: the browser finds none either
-    const samples = clipSourceSamples(clip, fps, stream.sampleRate);
-    if (!samples) continue;
-    const span = await decodeSpan(args.fileOf(clip.src)!, stream, samples, args.signal);
-    const track = clipTrack(clip, fps, span);
-    if (track) tracks.push(track);
-  }
-  const mix = mixTracks(tracks, plan.durationInFrames, fps);
-  await writeFile(args.outputPath, wavFile(mix));
-  return { ok: true, sampleCount: mix.length / SOUND_CHANNELS };
+  const mix = async () => {
+    const tracks: SoundTrack[] = [];
+    for (const clip of plan.clips) {
+      const stream = streams.get(clip.src);
+      if (!stream) continue; // no sound in the source: the browser finds none either
+      const samples = clipSourceSamples(clip, fps, stream.sampleRate);
+      if (!samples) continue;
+      const span = await decodeSpan(args.fileOf(clip.src)!, stream, samples, args.signal);
+      const track = clipTrack(clip, fps, span);
+      if (track) tracks.push(track);
+    }
+    const mixed = mixTracks(tracks, plan.durationInFrames, fps);
+    await writeFile(args.outputPath, wavFile(mixed));
+    return { sampleCount: mixed.length / SOUND_CHANNELS };
+  };
+  return { ok: true, mix };
 }
 
 interface AudioStream {
