@@ -208,12 +208,12 @@ export class RemotionRenderer implements OnModuleDestroy {
       // would play ~43 ms late. The sound goes to a WAV instead and ffmpeg encodes and muxes it,
       // writing the edit list. The worker mixes that WAV itself while the page draws when it can
       // (the samples every other H.264 path muxes, so the path taken does not change the sound);
-      // otherwise Remotion collects it while drawing.
+      // otherwise, and for a part of the timeline (a clip preview), Remotion collects it while drawing.
       const separateAudio = plan.audioCodec === 'aac' && !args.muted;
       const videoPath = separateAudio ? withSuffix(args.outputPath, '.video') : args.outputPath;
       const audioPath = path.join(path.dirname(args.outputPath), 'audio.wav');
       // A source ffprobe cannot read is left to the page, which reports it in its own words.
-      const mixer = separateAudio && resolved.hasAudio && this.config.render.mixSound
+      const mixer = separateAudio && resolved.hasAudio && this.config.render.mixSound && !args.frameRange
         ? await this.soundMixer({ ...args, outputPath: audioPath }).catch((error: unknown) => {
             args.signal.throwIfAborted();
             return { ok: false as const, reason: `a source could not be probed (${error instanceof Error ? error.message.split('\n')[0] : String(error)})` };
