@@ -4,33 +4,12 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import { probe, serveFolder } from './helpers/media';
+import { compareFrames } from './corpus/compare';
+import { framesOf, probe, serveFolder } from './helpers/media';
 import { renderThroughApi } from './helpers/render-through-api';
 import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
 const run = promisify(execFile);
-
-const WIDTH = 320;
-const HEIGHT = 180;
-
-/** Every frame of a video as rgb24. */
-async function framesOf(file: string): Promise<Buffer[]> {
-  const { stdout } = await run('ffmpeg', ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 });
-  const bytes = stdout as unknown as Buffer;
-  const size = WIDTH * HEIGHT * 3;
-  return Array.from({ length: bytes.length / size }, (_, index) => bytes.subarray(index * size, (index + 1) * size));
-}
-
-/** Share of pixels where some channel differs by more than `tolerance` (of 255). */
-function differingShare(a: Buffer, b: Buffer, tolerance: number): number {
-  let differing = 0;
-  for (let offset = 0; offset < a.length; offset += 3) {
-    if (Math.abs(a[offset] - b[offset]) > tolerance || Math.abs(a[offset + 1] - b[offset + 1]) > tolerance || Math.abs(a[offset + 2] - b[offset + 2]) > tolerance) differing++;
-  }
-  return differing / (a.length / 3);
-}
-
-const pixel = (frame: Buffer, x: number, y: number) => [...frame.subarray((y * WIDTH + x) * 3, (y * WIDTH + x) * 3 + 3)];
 
 /**
  * Held renders with RENDER_BLEND_FADES: the frames of a cross-dissolve and of a title's fades are
@@ -124,7 +103,7 @@ describe('blended frames (through the REST API)', () => {
     const [fastFrames, referenceFrames] = await Promise.all([framesOf(fast.file), framesOf(reference.file)]);
     expect(fastFrames.length).toBe(60);
     expect(referenceFrames.length).toBe(60);
-    const shares = fastFrames.map((frame, index) => differingShare(frame, referenceFrames[index], 8));
+    const shares = fastFrames.map((frame, index) => compareFrames(frame, referenceFrames[index], 8).overShare);
     // Measured: at most 0.9 % (0.3 % on the still frames after the dissolve, which both paths draw
     // identically: x264 alone, its reference pictures differing); losslessly encoded, the mixed
     // frames differ from the drawn ones in at most 0.5 % of pixels by more than 8/255 (the JPEG
@@ -134,12 +113,12 @@ describe('blended frames (through the REST API)', () => {
     // Mid-dissolve (frame 30, progress 0.5), above the title: half of a (frame 10) and half of b (frame 50).
     for (const frames of [fastFrames, referenceFrames]) {
       for (const [x, y] of [[40, 30], [160, 60], [280, 100]]) {
-        const expected = pixel(frames[10], x, y).map((value, channel) => (value + pixel(frames[50], x, y)[channel]) / 2);
-        const actual = pixel(frames[30], x, y);
+        const expected = frames[10].at(x, y).map((value, channel) => (value + frames[50].at(x, y)[channel]) / 2);
+        const actual = frames[30].at(x, y);
         expect({ x, y, near: actual.every((value, channel) => Math.abs(value - expected[channel]) <= 10) }).toEqual({ x, y, near: true });
       }
     }
     // The two pictures differ where probed, so the mix is a real one.
-    expect(pixel(fastFrames[10], 160, 60)).not.toEqual(pixel(fastFrames[50], 160, 60));
+    expect(fastFrames[10].at(160, 60)).not.toEqual(fastFrames[50].at(160, 60));
   }, 300_000);
 });
