@@ -64,8 +64,8 @@ describe('blended frames (through the REST API)', () => {
   // a (1.2 s) dissolves into b over 0.4 s: 2 s in all, the dissolve from frame 24 to 36. The title
   // fades in from 0.6 s to 1.0 s, across the dissolve (two factors at once), and out over the last 0.4 s.
   const request = () => ({
-    width: WIDTH,
-    height: HEIGHT,
+    width: 320,
+    height: 180,
     elements: [
       { type: 'image', id: 'a', source_url: url('a.png'), track: 1, duration: 1.2 },
       { type: 'image', id: 'b', source_url: url('b.png'), track: 1, duration: 1.2 },
