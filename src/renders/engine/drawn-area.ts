@@ -1,7 +1,4 @@
-import { inflate } from 'node:zlib';
-import { promisify } from 'node:util';
-
-const inflateAsync = promisify(inflate);
+import { readPng, unfilter } from './png';
 
 /** A rectangle on the canvas, whole pixels. */
 export interface Rect {
@@ -84,30 +81,9 @@ export class DrawnArea {
  * RGBA, interlaced, damaged): the caller then treats the whole frame as drawn.
  */
 export async function alphaRows(png: Buffer): Promise<{ width: number; height: number; first: Int32Array; last: Int32Array } | null> {
-  const SIGNATURE = '89504e470d0a1a0a';
-  if (png.length < 8 || png.subarray(0, 8).toString('hex') !== SIGNATURE) return null;
-  let width = 0;
-  let height = 0;
-  let colourType = -1;
-  const data: Buffer[] = [];
-  for (let offset = 8; offset + 8 <= png.length; ) {
-    const length = png.readUInt32BE(offset);
-    const type = png.toString('latin1', offset + 4, offset + 8);
-    const body = png.subarray(offset + 8, offset + 8 + length);
-    if (type === 'IHDR') {
-      width = body.readUInt32BE(0);
-      height = body.readUInt32BE(4);
-      const [depth, colour, , , interlace] = body.subarray(8, 13);
-      if (depth !== 8 || (colour !== 2 && colour !== 6) || interlace !== 0) return null;
-      colourType = colour;
-    } else if (type === 'IDAT') {
-      data.push(body);
-    } else if (type === 'IEND') {
-      break;
-    }
-    offset += 12 + length;
-  }
-  if (colourType < 0 || width === 0 || height === 0) return null;
+  const read = await readPng(png);
+  if (!read) return null;
+  const { width, height, colourType, filtered: pixels } = read;
   const first = new Int32Array(height).fill(-1);
   const last = new Int32Array(height).fill(-1);
   if (colourType === 2) {
@@ -115,14 +91,7 @@ export async function alphaRows(png: Buffer): Promise<{ width: number; height: n
     last.fill(width - 1);
     return { width, height, first, last };
   }
-  let pixels: Buffer;
-  try {
-    pixels = await inflateAsync(Buffer.concat(data));
-  } catch {
-    return null;
-  }
   const stride = width * 4;
-  if (pixels.length < (stride + 1) * height) return null;
   // Rows are unfiltered in place: each filter refers to the row above as already unfiltered.
   // Most rows of a mostly empty layer are zero bytes after a None, Sub or Up filter, or after any
   // filter below a zero row: those are read without a loop over their pixels.
@@ -158,31 +127,4 @@ export async function alphaRows(png: Buffer): Promise<{ width: number; height: n
     }
   }
   return { width, height, first, last };
-}
-
-/** Reverses a PNG row filter (4 bytes a pixel) in place. */
-function unfilter(filter: number, row: Buffer, above: Buffer | null): void {
-  const length = row.length;
-  switch (filter) {
-    case 1:
-      for (let i = 4; i < length; i++) row[i] = (row[i] + row[i - 4]) & 0xff;
-      return;
-    case 2:
-      if (above) for (let i = 0; i < length; i++) row[i] = (row[i] + above[i]) & 0xff;
-      return;
-    case 3:
-      for (let i = 0; i < length; i++) row[i] = (row[i] + (((i >= 4 ? row[i - 4] : 0) + (above ? above[i] : 0)) >> 1)) & 0xff;
-      return;
-    case 4:
-      for (let i = 0; i < length; i++) {
-        const a = i >= 4 ? row[i - 4] : 0;
-        const b = above ? above[i] : 0;
-        const c = i >= 4 && above ? above[i - 4] : 0;
-        const p = a + b - c;
-        const pa = Math.abs(p - a);
-        const pb = Math.abs(p - b);
-        const pc = Math.abs(p - c);
-        row[i] = (row[i] + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c)) & 0xff;
-      }
-  }
 }

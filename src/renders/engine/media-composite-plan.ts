@@ -1,4 +1,4 @@
-import { drawnFrames, type CompositionProps, type DrawnFrames, type ResolvedRequest, type ResolvedVideo, type VideoElement } from '../../../composition/src/schema';
+import { blendedFrames, drawnFrames, type BlendedFrames, type CompositionProps, type DrawnFrames, type ResolvedRequest, type ResolvedVideo, type VideoElement } from '../../../composition/src/schema';
 import { anchorPixels } from '../../../composition/src/schema/resolve';
 import { matteSourceIds } from '../../../composition/src/look/matte-sources';
 import type { OutputPlan } from './output-formats';
@@ -44,8 +44,12 @@ export interface CompositePlan {
   clips: CompositeClip[];
   /** Drawn by the browser below the clips: the background and these elements. */
   below: { hidden: NonNullable<CompositionProps['hidden']>; frames: DrawnFrames };
-  /** Drawn above the clips on a transparent page; null when nothing is there. */
-  above: { hidden: NonNullable<CompositionProps['hidden']>; frames: DrawnFrames } | null;
+  /**
+   * Drawn above the clips on a transparent page; null when nothing is there. `blended`: when fewer
+   * pictures need drawing that way, the corners to draw and how each output frame mixes them
+   * (fades of whole elements; `blendedFrames`), else null and each of `frames` is drawn.
+   */
+  above: { hidden: NonNullable<CompositionProps['hidden']>; frames: DrawnFrames; blended: BlendedFrames | null } | null;
 }
 
 /** null: no video clip on screen, nothing to composite; else the plan or why the browser must draw it. */
@@ -162,10 +166,14 @@ export function mediaCompositePlan(
     frames: drawnFrames(request, { ...resolved, elements: belowElements }),
   };
   const hasAbove = aboveElements.length > 0 || resolved.watermarkUrl !== null;
-  const above = hasAbove
+  const aboveResolved = { ...resolved, elements: aboveElements };
+  const aboveFrames = hasAbove ? drawnFrames(request, aboveResolved) : null;
+  const aboveBlended = aboveFrames ? blendedFrames(request, aboveResolved) : null;
+  const above = aboveFrames
     ? {
         hidden: { elements: [...indexes(belowElements), ...videoIndexes], background: true },
-        frames: drawnFrames(request, { ...resolved, elements: aboveElements }),
+        frames: aboveFrames,
+        blended: aboveBlended && aboveBlended.blended > 0 && aboveBlended.frames.length < aboveFrames.frames.length ? aboveBlended : null,
       }
     : null;
   return { ok: true, plan: { clips, below, above } };

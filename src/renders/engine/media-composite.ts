@@ -2,9 +2,10 @@ import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import type { CompositionProps, DrawnFrames } from '../../../composition/src/schema';
+import type { BlendedFrames, CompositionProps, DrawnFrames } from '../../../composition/src/schema';
 import { TO_BT709_TV_RANGE, writeFrameList, x264Args, type X264Settings } from './held-frames';
 import { DrawnArea, type Rect } from './drawn-area';
+import { decodeRgbaPng, encodeRgbaPng, mixRgba, type RgbaPicture } from './png';
 import { mediaCompositePlan, type CompositeClip, type CompositePlan } from './media-composite-plan';
 import { muxAacAudio, type RemotionRenderer, type RenderArgs, type RenderReport } from './remotion-renderer';
 
@@ -81,35 +82,52 @@ export async function renderMediaComposite(
   const clock = stopwatch();
   const workDir = path.dirname(args.outputPath);
   const { fps, durationInFrames } = args.resolved;
-  const toDraw = plan.below.frames.frames.length + (plan.above?.frames.frames.length ?? 0);
+  const aboveBlended = plan.above?.blended ?? null;
+  const aboveToDraw = aboveBlended ? aboveBlended.frames : (plan.above?.frames.frames ?? []);
+  const toDraw = plan.below.frames.frames.length + aboveToDraw.length;
   let drawn = 0;
-  const draw = async (name: string, hidden: NonNullable<CompositionProps['hidden']>, frames: DrawnFrames, imageFormat: 'jpeg' | 'png', area?: DrawnArea) => {
+  /** Draws `frames` of a layer into `<name>/`, each a file; `keep` also receives each picture. */
+  const draw = async (name: string, props: Partial<CompositionProps>, frames: number[], imageFormat: 'jpeg' | 'png', keep?: (frame: number, image: Buffer) => Promise<void>) => {
     const dir = path.join(workDir, name);
     await mkdir(dir, { recursive: true });
     const fileOf = (frame: number) => path.join(dir, `${String(frame).padStart(6, '0')}.${imageFormat}`);
     await renderer.stills({
-      props: { ...args.props, hidden },
+      props: { ...args.props, ...props },
       resolved: args.resolved,
-      frames: frames.frames,
+      frames,
       imageFormat,
       scale: 1,
       onFrame: async (frame, image) => {
-        await Promise.all([writeFile(fileOf(frame), image), area?.add(image)]);
+        await Promise.all([writeFile(fileOf(frame), image), keep?.(frame, image)]);
       },
       onProgress: () => args.onProgress('compositing', (0.6 * ++drawn) / toDraw),
       signal: args.signal,
     });
+    return fileOf;
+  };
+  /** The concat list of a layer: each drawn frame's file, held as `frames` says. */
+  const listOf = async (name: string, fileOf: (frame: number) => string, frames: DrawnFrames) => {
     const list = path.join(workDir, `${name}.txt`);
     await writeFrameList(list, frames.frames.map((frame, index) => ({ file: fileOf(frame), hold: frames.holds[index] })), fps);
     return list;
   };
   const { width, height } = args.resolved;
   const aboveArea = new DrawnArea(width, height);
+  // A blended upper layer keeps its corners until the mixed frames are made from them.
+  const corners = new Map<number, Buffer>();
+  const keepAbove = async (frame: number, image: Buffer) => {
+    if (aboveBlended) corners.set(frame, image);
+    await aboveArea.add(image);
+  };
   // Both layers at once, each in its own tab: the page waits on its own work between frames. Both
   // are settled before a failure is thrown, so nothing writes into the work folder afterwards.
   const layers = await Promise.allSettled([
-    draw('below', plan.below.hidden, plan.below.frames, 'jpeg'),
-    plan.above ? draw('above', plan.above.hidden, plan.above.frames, 'png', aboveArea) : null,
+    draw('below', { hidden: plan.below.hidden }, plan.below.frames.frames, 'jpeg').then((fileOf) => listOf('below', fileOf, plan.below.frames)),
+    plan.above
+      ? draw('above', { hidden: plan.above.hidden, ...(aboveBlended ? { fixedOpacity: aboveBlended.fixedOpacity } : {}) }, aboveToDraw, 'png', keepAbove).then((fileOf) =>
+          aboveBlended ? mixedLayerList(path.join(workDir, 'above'), aboveBlended, corners, fileOf, fps) : listOf('above', fileOf, plan.above!.frames),
+        )
+      : null,
   ]);
   for (const layer of layers) if (layer.status === 'rejected') throw layer.reason;
   const [belowList, aboveList] = layers.map((layer) => (layer.status === 'fulfilled' ? layer.value : null));
@@ -139,10 +157,49 @@ export async function renderMediaComposite(
     render_path: 'media_composite',
     frames_total: durationInFrames,
     frames_drawn: toDraw,
+    // Upper-layer frames mixed from its drawn corners rather than drawn.
+    frames_blended: aboveBlended?.blended ?? 0,
     // audio and encode overlap: each is its own duration.
     stage_seconds: { draw: drawSeconds, audio: sound.value.seconds, encode: encoded.value.seconds },
     ...sound.value.value,
   };
+}
+
+/**
+ * The concat list of an upper layer drawn as corners (`blendedFrames`): a run of one drawn frame is
+ * its file, a mixed run a PNG of the corners' premultiplied mix (mixRgba) written beside them. The
+ * upper layer's drawn area needs only the corners: a mix has alpha only where one of them has.
+ */
+async function mixedLayerList(dir: string, blended: BlendedFrames, corners: Map<number, Buffer>, fileOf: (frame: number) => string, fps: number): Promise<string> {
+  // Decoded corners (4 bytes a pixel) are kept only until the last mix that uses them.
+  const pictures = new Map<number, RgbaPicture>();
+  const lastUse = new Map<number, number>();
+  blended.runs.forEach((run, index) => run.mix.length > 1 && run.mix.forEach(({ drawn }) => lastUse.set(drawn, index)));
+  const pictureOf = async (position: number) => {
+    let picture = pictures.get(position);
+    if (!picture) {
+      const decoded = await decodeRgbaPng(corners.get(blended.frames[position])!);
+      if (!decoded) throw new Error(`the upper layer's frame ${blended.frames[position]} is not a PNG this worker reads`);
+      picture = decoded;
+      pictures.set(position, picture);
+    }
+    return picture;
+  };
+  const entries: { file: string; hold: number }[] = [];
+  for (const [index, run] of blended.runs.entries()) {
+    if (run.mix.length === 1) {
+      entries.push({ file: fileOf(blended.frames[run.mix[0].drawn]), hold: run.hold });
+      continue;
+    }
+    const terms = await Promise.all(run.mix.map(async ({ drawn, weight }) => ({ picture: await pictureOf(drawn), weight })));
+    const file = path.join(dir, `mixed-${String(index).padStart(6, '0')}.png`);
+    await writeFile(file, await encodeRgbaPng(mixRgba(terms)));
+    entries.push({ file, hold: run.hold });
+    for (const { drawn } of run.mix) if (lastUse.get(drawn) === index) pictures.delete(drawn);
+  }
+  const list = `${dir}.txt`;
+  await writeFrameList(list, entries, fps);
+  return list;
 }
 
 /** The ffmpeg arguments of the composite: inputs, filter graph, encoder. Exported for the benchmark. */

@@ -39,7 +39,7 @@ export interface RenderReport {
   media_fallback?: string;
   frames_total: number;
   frames_drawn: number;
-  /** Held path: output frames mixed from drawn corner frames rather than drawn or held. */
+  /** Held and media-composite paths: output frames (of the upper layer, for the composite) mixed from drawn corner frames rather than drawn or held. */
   frames_blended?: number;
   /**
    * Held path: seconds spent drawing, mixing the sound and encoding. Blended (frames_blended > 0):
