@@ -1,6 +1,7 @@
 // What the benches share: the built service started in this process (API + warm worker), a signed-up
 // and verified workspace to call it with, a loopback file server for their media, the CPU seconds
-// of a process tree from /proc, and the printed table. A bench imports it and keeps only its cases.
+// of a process tree from /proc, the standard scene and its media, and the printed table. A bench imports it and keeps only its cases.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -106,6 +107,35 @@ export async function startBenchService(options: { name: string; dataDir: string
       await service.close();
       await database.drop();
     },
+  };
+}
+
+/**
+ * The standard scene's media in `dir`: clip.mp4 (10 s of 1080p30 `testsrc2` with a 440 Hz tone,
+ * BT.709) and logo.png (an orange square).
+ */
+export function writeStandardSceneMedia(dir: string): void {
+  const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
+  ffmpeg('-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30:duration=10', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=10',
+    '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709',
+    '-c:a', 'aac', '-shortest', path.join(dir, 'clip.mp4'));
+  ffmpeg('-f', 'lavfi', '-i', 'color=c=orange:s=200x200', '-frames:v', '1', path.join(dir, 'logo.png'));
+}
+
+/**
+ * The standard scene (10 s at 30 fps: gradient, shape, the clip at half size, logo, a title fading
+ * in over 1 s), media from `filesUrl` (writeStandardSceneMedia's files served).
+ */
+export function standardScene(filesUrl: string, width = 1920, height = 1080) {
+  return {
+    width, height, duration: 10, frame_rate: 30,
+    background_gradient: 'linear-gradient(90deg, #1d4ed8, #9333ea)',
+    elements: [
+      { type: 'shape', shape: 'rectangle', x: '70%', y: '50%', width: '20%', height: '20%', fill_color: '#ef4444' },
+      { type: 'video', source_url: `${filesUrl}/clip.mp4`, x: '35%', y: '50%', width: '50%', height: '50%', out_point: 10 },
+      { type: 'image', source_url: `${filesUrl}/logo.png`, x: '10%', y: '15%', width: '10%', height: '18%' },
+      { type: 'text', text: 'Render service benchmark', x: '50%', y: '85%', width: '80%', height: '12%', font_size: Math.round(height / 15), fill_color: '#ffffff', fade_in_duration: 1 },
+    ],
   };
 }
 

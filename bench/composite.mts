@@ -6,22 +6,17 @@
 // Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded one. BENCH_COMPOSITE_RUNS=N
 // renders the composite case N times, each followed by the floor graph (on a shared machine the
 // pairs' ratios are steadier than any one time); BENCH_COMPOSITE_ONLY=1 leaves out the browser path.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { printTable, serveFiles, startBenchService, treeCpuSeconds } from './bench-service.mts';
+import { printTable, serveFiles, standardScene, startBenchService, treeCpuSeconds, writeStandardSceneMedia } from './bench-service.mts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'bench-composite-'));
-const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
 const clip = path.join(work, 'clip.mp4');
 const logo = path.join(work, 'logo.png');
-ffmpeg('-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30:duration=10', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=10',
-  '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709',
-  '-c:a', 'aac', '-shortest', clip);
-ffmpeg('-f', 'lavfi', '-i', 'color=c=orange:s=200x200', '-frames:v', '1', logo);
-
+writeStandardSceneMedia(work);
 const files = await serveFiles(work);
 const filesUrl = files.url;
 
@@ -47,16 +42,7 @@ async function renderThroughService(request: object): Promise<string> {
   }
 }
 
-const scene = {
-  width: 1920, height: 1080, duration: 10, frame_rate: 30,
-  background_gradient: 'linear-gradient(90deg, #1d4ed8, #9333ea)',
-  elements: [
-    { type: 'shape', shape: 'rectangle', x: '70%', y: '50%', width: '20%', height: '20%', fill_color: '#ef4444' },
-    { type: 'video', source_url: `${filesUrl}/clip.mp4`, x: '35%', y: '50%', width: '50%', height: '50%', out_point: 10 },
-    { type: 'image', source_url: `${filesUrl}/logo.png`, x: '10%', y: '15%', width: '10%', height: '18%' },
-    { type: 'text', text: 'Render service benchmark', x: '50%', y: '85%', width: '80%', height: '12%', font_size: 72, fill_color: '#ffffff', fade_in_duration: 1 },
-  ],
-};
+const scene = standardScene(filesUrl);
 
 // Warm-up: the first job of a worker opens the browser and loads the bundle.
 await renderThroughService({ width: 64, height: 64, output_format: 'png', elements: [] });

@@ -8,18 +8,13 @@
 // bench:render's warm-up), when the worker's warm still tab has been opened. Chromium flags can be
 // tried without code changes through CHROMIUM_EXECUTABLE (a wrapper script adding them). Set
 // DATABASE_URL to use a running PostgreSQL; otherwise the embedded one.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { printTable, processTree, rssBytes, serveFiles, startBenchService, treeCpuSeconds } from './bench-service.mts';
+import { printTable, processTree, rssBytes, serveFiles, standardScene, startBenchService, treeCpuSeconds, writeStandardSceneMedia } from './bench-service.mts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'bench-memory-'));
-const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
-ffmpeg('-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30:duration=10', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=10',
-  '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709',
-  '-c:a', 'aac', '-shortest', path.join(work, 'clip.mp4'));
-ffmpeg('-f', 'lavfi', '-i', 'color=c=orange:s=200x200', '-frames:v', '1', path.join(work, 'logo.png'));
+writeStandardSceneMedia(work);
 const files = await serveFiles(work);
 const filesUrl = files.url;
 
@@ -54,16 +49,7 @@ const total = (byKind: Map<string, number>) => [...byKind].reduce((sum, [kind, v
 const service = await startBenchService({ name: 'memory', dataDir: path.join(work, 'data'), embeddedPgPort: '54356' });
 const renderThroughService = (request: object) => service.render(request);
 
-const scene = {
-  width: 1920, height: 1080, duration: 10, frame_rate: 30,
-  background_gradient: 'linear-gradient(90deg, #1d4ed8, #9333ea)',
-  elements: [
-    { type: 'shape', shape: 'rectangle', x: '70%', y: '50%', width: '20%', height: '20%', fill_color: '#ef4444' },
-    { type: 'video', source_url: `${filesUrl}/clip.mp4`, x: '35%', y: '50%', width: '50%', height: '50%', out_point: 10 },
-    { type: 'image', source_url: `${filesUrl}/logo.png`, x: '10%', y: '15%', width: '10%', height: '18%' },
-    { type: 'text', text: 'Render service benchmark', x: '50%', y: '85%', width: '80%', height: '12%', font_size: 72, fill_color: '#ffffff', fade_in_duration: 1 },
-  ],
-};
+const scene = standardScene(filesUrl);
 
 // Warm-up: the first job opens the browser and loads the bundle; the clip is copied into storage.
 await renderThroughService({ ...scene, width: 320, height: 180, duration: 1 });

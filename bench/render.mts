@@ -3,22 +3,17 @@
 // second and peak memory (summed RSS of this process and its children), next to two baselines:
 // the machine's own ffmpeg with a hand-written filter graph, and a plain Remotion renderMedia() call
 // with <OffthreadVideo>. Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded one.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { printTable, serveFiles, startBenchService, treeRssBytes } from './bench-service.mts';
+import { printTable, serveFiles, standardScene, startBenchService, treeRssBytes, writeStandardSceneMedia } from './bench-service.mts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'bench-render-'));
-const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
-
 // Fixtures: a 10 s 1080p clip with a tone (BT.709-tagged), and a logo.
 const clip = path.join(work, 'clip.mp4');
 const logo = path.join(work, 'logo.png');
-ffmpeg('-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30:duration=10', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=10',
-  '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709',
-  '-c:a', 'aac', '-shortest', clip);
-ffmpeg('-f', 'lavfi', '-i', 'color=c=orange:s=200x200', '-frames:v', '1', logo);
+writeStandardSceneMedia(work);
 
 const files = await serveFiles(work);
 const filesUrl = files.url;
@@ -44,16 +39,7 @@ async function renderThroughService(request: object): Promise<{ frames: number; 
   return { frames: Math.round(job.output.duration * ((request as { frame_rate?: number }).frame_rate ?? 30)), output: job.output };
 }
 
-const scene = (width: number, height: number) => ({
-  width, height, duration: 10, frame_rate: 30,
-  background_gradient: 'linear-gradient(90deg, #1d4ed8, #9333ea)',
-  elements: [
-    { type: 'shape', shape: 'rectangle', x: '70%', y: '50%', width: '20%', height: '20%', fill_color: '#ef4444' },
-    { type: 'video', source_url: `${filesUrl}/clip.mp4`, x: '35%', y: '50%', width: '50%', height: '50%', out_point: 10 },
-    { type: 'image', source_url: `${filesUrl}/logo.png`, x: '10%', y: '15%', width: '10%', height: '18%' },
-    { type: 'text', text: 'Render service benchmark', x: '50%', y: '85%', width: '80%', height: '12%', font_size: Math.round(height / 15), fill_color: '#ffffff', fade_in_duration: 1 },
-  ],
-});
+const scene = (width: number, height: number) => standardScene(filesUrl, width, height);
 
 const rows: [string, number, number | null, number][] = [];
 const self = () => process.pid;

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { deliverResponsesAfterNotifications } from './helpers/mcp';
 import { FolderServer, frameAt, makeImage, near, probe, serveFolder } from './helpers/media';
 import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
@@ -208,6 +209,7 @@ describe('vrs, the command-line tool', () => {
   it('vrs mcp serves the service tools over stdio, plus upload_file: validate, preview pixels, a 1 s render downloaded, scoping', async () => {
     const client = new Client({ name: 'e2e-stdio', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [VRS, 'mcp'], env: { ...env, PATH: process.env.PATH ?? '' }, stderr: 'pipe' }));
+    deliverResponsesAfterNotifications(client);
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
       expect(names).toEqual(expect.arrayContaining(['validate_render', 'preview_frame', 'render', 'get_job', 'upload_from_url', 'upload_file']));

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { deliverResponsesAfterNotifications } from './helpers/mcp';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { AppConfig } from '../src/config/app-config';
 import { APP_CONFIG } from '../src/config/config.module';
@@ -24,6 +25,7 @@ describe('MCP server over Streamable HTTP', () => {
   async function connect(key: string): Promise<Client> {
     const client = new Client({ name: 'e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+    deliverResponsesAfterNotifications(client);
     return client;
   }
 
