@@ -67,7 +67,9 @@ async function sourceProblem(file: string, signal: AbortSignal): Promise<string 
 /**
  * The media-composite render path: the browser draws the layers below the video clips (JPEG, as
  * the other paths capture) and above them (PNG with alpha), each distinct frame once and with the
- * clips hidden (`hidden` composition prop); ffmpeg decodes, trims, scales and fades each clip,
+ * clips hidden (`hidden` composition prop) — where the upper layer changes only by the opacity of
+ * whole elements, only its corners, the frames between mixed from them (mixedLayerList); ffmpeg
+ * decodes, trims, scales and fades each clip,
  * lays the three over each other in RGB where the clips and the upper layer's drawn area reach
  * (compositeArgs) and encodes with the held path's x264 settings. The sound
  * is the renderer's `soundTrack`, muxed like every other H.264 render.
