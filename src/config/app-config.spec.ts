@@ -16,6 +16,8 @@ describe('loadConfig', () => {
       logFormat: 'text',
       bodyLimit: '10mb',
     });
+    // The lossy settings every render path shares, and the composite path on.
+    expect(config.render).toMatchObject({ x264Preset: 'medium', x264Crf: 18, jpegQuality: 90, compositeMedia: true, mixSound: true });
   });
 
   it('reads production settings', () => {
@@ -39,13 +41,13 @@ describe('loadConfig', () => {
   it('fails fast with every bad variable listed', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', OIDC_ISSUER: 'https://i', LOG_LEVEL: 'loud', TRUST_PROXY: 'maybe?' });
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', OIDC_ISSUER: 'https://i', LOG_LEVEL: 'loud', TRUST_PROXY: 'maybe?', RENDER_X264_CRF: '0', RENDER_JPEG_QUALITY: '101' });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.join('\n');
-    for (const name of ['PORT', 'DATABASE_URL', 'OIDC_ISSUER, OIDC_AUDIENCE and OIDC_JWKS_URL', 'LOG_LEVEL', 'TRUST_PROXY']) {
+    for (const name of ['PORT', 'DATABASE_URL', 'OIDC_ISSUER, OIDC_AUDIENCE and OIDC_JWKS_URL', 'LOG_LEVEL', 'TRUST_PROXY', 'RENDER_X264_CRF must be an integer from 1 to 51', 'RENDER_JPEG_QUALITY must be an integer from 1 to 100']) {
       expect(problems).toContain(name);
     }
   });

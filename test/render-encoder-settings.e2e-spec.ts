@@ -18,12 +18,13 @@ function x264Settings(file: string): Record<string, string> {
 }
 
 /**
- * RENDER_X264_PRESET reaches x264 on every H.264 path: the browser's (Remotion's encoder), held
- * frames, blended fades and the media composite (the service's own ffmpeg calls). `veryfast` is told apart from the
- * default `medium` by the settings x264 records in the stream (one reference frame, sub-pixel
- * refinement 2, hexagon search); the quality setting stays CRF 18, and the pictures are right.
+ * RENDER_X264_PRESET and RENDER_X264_CRF reach x264 on every H.264 path: the browser's (Remotion's
+ * encoder), held frames, blended fades and the media composite (the service's own ffmpeg calls).
+ * `veryfast` is told apart from the default `medium` by the settings x264 records in the stream
+ * (one reference frame, sub-pixel refinement 2, hexagon search), CRF 23 from the default 18; the
+ * pictures are right.
  */
-describe('x264 preset setting (through the REST API)', () => {
+describe('x264 preset and CRF settings (through the REST API)', () => {
   let app: TestApp;
   let key: string;
   const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-preset-outputs-'));
@@ -34,7 +35,7 @@ describe('x264 preset setting (through the REST API)', () => {
     // Colour bars for the composite case: drawn by ffmpeg into a box of its own size.
     await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'smptebars=size=160x90:rate=30:duration=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', path.join(fixtures, 'bars.mp4')]);
     media = await serveFolder(fixtures);
-    app = await startTestApp({ env: { RENDER_X264_PRESET: 'veryfast', RENDER_COMPOSITE_MEDIA: 'true', ALLOW_PRIVATE_NETWORK: 'true' } });
+    app = await startTestApp({ env: { RENDER_X264_PRESET: 'veryfast', RENDER_X264_CRF: '23', RENDER_COMPOSITE_MEDIA: 'true', ALLOW_PRIVATE_NETWORK: 'true' } });
     ({ key } = await signupVerified(app));
   }, 180_000);
 
@@ -55,13 +56,13 @@ describe('x264 preset setting (through the REST API)', () => {
     ['composite', () => ({ ...base, elements: [box, bars()] }), { render_path: 'media_composite' }],
   ];
 
-  it.each(cases)('%s path: veryfast settings in the stream, CRF 18, the box where it belongs', async (name, request, path_) => {
+  it.each(cases)('%s path: veryfast settings and CRF 23 in the stream, the box where it belongs', async (name, request, path_) => {
     const { job, file } = await renderThroughApi(app, key, outputs, name, request());
     const [{ diagnostics }] = await app.running.app.get(DataSource).query('SELECT diagnostics FROM jobs WHERE id = $1', [job.id]);
     expect(diagnostics).toMatchObject(path_);
     if (name === 'blended') expect(diagnostics.frames_blended).toBeGreaterThan(0);
     const settings = x264Settings(file);
-    expect({ ref: settings.ref, subme: settings.subme, me: settings.me, crf: settings.crf }).toEqual({ ref: '1', subme: '2', me: 'hex', crf: '18.0' });
+    expect({ ref: settings.ref, subme: settings.subme, me: settings.me, crf: settings.crf }).toEqual({ ref: '1', subme: '2', me: 'hex', crf: '23.0' });
     const video = (await probe(file)).streams.find((stream) => stream.codec_type === 'video')!;
     expect({ frames: video.nb_read_frames, width: video.width, height: video.height }).toEqual({ frames: '30', width: 320, height: 180 });
     const [r, g, b] = await pixelAt(file, 0.5, 22, 60); // x and y place the box's centre
