@@ -16,8 +16,9 @@ describe('loadConfig', () => {
       logFormat: 'text',
       bodyLimit: '10mb',
     });
-    // The lossy settings every render path shares, and the composite path on.
-    expect(config.render).toMatchObject({ x264Preset: 'medium', x264Crf: 18, jpegQuality: 90, compositeMedia: true, mixSound: true });
+    // The lossy settings every render path shares, the composite path and skip pictures on.
+    expect(config.render).toMatchObject({ x264Preset: 'medium', x264Crf: 18, jpegQuality: 90, compositeMedia: true, mixSound: true, skipPictures: true });
+    expect(loadConfig({ RENDER_SKIP_PICTURES: 'false' }).render.skipPictures).toBe(false);
   });
 
   it('reads production settings', () => {

@@ -103,6 +103,13 @@ export interface RenderConfig {
    */
   blendFades: boolean;
   /**
+   * Held renders: x264 encodes each distinct picture once and the frames repeating it are written
+   * as skip pictures, copies that cost the encoder nothing (`RENDER_SKIP_PICTURES`, default true;
+   * x264 then runs without B-frames and with one reference, docs/decisions.md). false: x264
+   * encodes every output frame with the preset's own settings.
+   */
+  skipPictures: boolean;
+  /**
    * x264's preset for every H.264 render, whichever path draws it (`RENDER_X264_PRESET`, default
    * `medium`, x264's and Remotion's own default). A faster preset encodes sooner into a larger file
    * at the same CRF (docs/performance.md measures it).
@@ -224,6 +231,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     superviseSeconds: int('JOB_SUPERVISE_SECONDS', 30, 1, 3600),
     holdFrames: oneOf('RENDER_HOLD_FRAMES', ['true', 'false'] as const, 'true') === 'true',
     blendFades: oneOf('RENDER_BLEND_FADES', ['true', 'false'] as const, 'true') === 'true',
+    skipPictures: oneOf('RENDER_SKIP_PICTURES', ['true', 'false'] as const, 'true') === 'true',
     x264Preset: oneOf('RENDER_X264_PRESET', X264_PRESETS, 'medium'),
     x264Crf: int('RENDER_X264_CRF', 18, 1, 51),
     jpegQuality: int('RENDER_JPEG_QUALITY', 90, 1, 100),

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { BlendedFrames } from '../../../composition/src/schema';
-import { TO_BT709_TV_RANGE, x264Args, type X264Settings } from './held-frames';
+import { holdableX264Params } from './h264-holds';
+import { muxHeldPictures, TO_BT709_TV_RANGE, x264Args, type X264Settings } from './held-frames';
 
 /**
  * Encodes a blended frame plan (composition/src/schema/blended-frames.ts) while its frames are
@@ -9,6 +10,8 @@ import { TO_BT709_TV_RANGE, x264Args, type X264Settings } from './held-frames';
  * (the conversion and the 4:2:0 averaging are affine, so mixing after them equals converting the
  * mixed picture up to rounding), and every output frame is piped raw to x264 with the held path's
  * settings (x264Args). Encoding runs as soon as a frame's corners are there, alongside drawing.
+ * With `skipPictures`, each run goes to x264 once and its repeats are spliced in afterwards as
+ * skip pictures (h264-holds.ts), so a held picture costs the encoder nothing.
  */
 export class BlendedFramesEncoder {
   private readonly frameBytes: number;
@@ -24,12 +27,15 @@ export class BlendedFramesEncoder {
   private readonly lastUse: number[];
   private failure: Error | null = null;
   private readonly stop = new AbortController();
+  private readonly skipPictures: boolean;
   private readonly finished: Promise<void>;
+  /** With skip pictures: x264's Annex B output, spliced and muxed once complete. */
+  private readonly encoded: Buffer[] = [];
 
   constructor(
     private readonly plan: BlendedFrames,
     /** `x264` absent: DEFAULT_X264. */
-    video: { width: number; height: number; fps: number; outputPath: string; x264?: X264Settings },
+    video: { width: number; height: number; fps: number; outputPath: string; x264?: X264Settings; skipPictures?: boolean },
     signal: AbortSignal,
     /** Output frames handed to the encoder so far, after each run. */
     private readonly onEncoded: (frames: number) => void = () => undefined,
@@ -46,14 +52,22 @@ export class BlendedFramesEncoder {
         '-vf', TO_BT709_TV_RANGE, '-pix_fmt', 'yuv420p', '-fps_mode', 'passthrough', '-flush_packets', '1', '-f', 'rawvideo', 'pipe:1'],
       { signal: stopBoth },
     );
+    this.skipPictures = video.skipPictures === true;
+    const input = ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`, '-framerate', String(fps), '-i', 'pipe:0'];
     this.encoder = spawn(
       'ffmpeg',
-      ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`, '-framerate', String(fps), '-i', 'pipe:0',
-        '-frames:v', String(plan.durationInFrames), ...x264Args(video.x264), '-an', video.outputPath],
+      this.skipPictures
+        ? [...input, '-frames:v', String(plan.runs.length), ...x264Args(video.x264), '-x264-params', holdableX264Params(plan.runs.map((run) => run.hold)), '-an', '-f', 'h264', 'pipe:1']
+        : [...input, '-frames:v', String(plan.durationInFrames), ...x264Args(video.x264), '-an', video.outputPath],
       { signal: stopBoth },
     );
+    if (this.skipPictures) this.encoder.stdout.on('data', (chunk: Buffer) => this.encoded.push(chunk));
     const converted = this.readConverted();
-    const encoded = exited(this.encoder, 'x264 encoder');
+    const encoded = exited(this.encoder, 'x264 encoder').then(() => {
+      if (!this.skipPictures) return;
+      const holds = plan.runs.map((run) => run.hold);
+      return muxHeldPictures(Buffer.concat(this.encoded), holds, fps, video.outputPath, stopBoth);
+    });
     this.finished = Promise.all([converted, this.feedEncoder(), encoded]).then(() => undefined);
     // Whichever part fails first stops the other process; the error surfaces from `done`.
     this.finished.catch((error: unknown) => {
@@ -142,7 +156,7 @@ export class BlendedFramesEncoder {
       const terms = await Promise.all(run.mix.map(async (term) => ({ picture: await this.picture(term.drawn), weight: term.weight })));
       const frame = terms.length === 1 ? terms[0].picture : mixPictures(terms, this.frameBytes);
       for (const term of run.mix) if (this.lastUse[term.drawn] === index) this.pictures[term.drawn] = null;
-      for (let copy = 0; copy < run.hold; copy++) {
+      for (let copy = 0; copy < (this.skipPictures ? 1 : run.hold); copy++) {
         if (!stdin.write(frame)) await drained(stdin, this.stop.signal);
         if (this.failure) throw this.failure;
       }

@@ -41,6 +41,8 @@ export interface RenderReport {
   frames_drawn: number;
   /** Held and media-composite paths: output frames (of the upper layer, for the composite) mixed from drawn corner frames rather than drawn or held. */
   frames_blended?: number;
+  /** Held path: output frames written as skip pictures, copies of the frame before that x264 never saw (RENDER_SKIP_PICTURES, h264-holds.ts). */
+  frames_skipped?: number;
   /**
    * Held path: seconds spent drawing, mixing the sound and encoding. Blended (frames_blended > 0):
    * encoding runs while drawing, `encode` is what is left of it after the last frame is drawn.
@@ -199,6 +201,8 @@ export class RemotionRenderer implements OnModuleDestroy {
           frames_total: plan.durationInFrames,
           frames_drawn: plan.frames.length,
           frames_blended: held.kind === 'blended' ? held.blended.blended : 0,
+          // What x264 encodes: each drawn frame (held) or each run of equal frames (blended) once.
+          frames_skipped: this.config.render.skipPictures ? plan.durationInFrames - (held.kind === 'held' ? held.drawn.frames.length : held.blended.runs.length) : 0,
           stage_seconds: stageSeconds,
           ...sound,
           ...fallback,
@@ -343,7 +347,7 @@ export class RemotionRenderer implements OnModuleDestroy {
     const blending = held.kind === 'blended'
       ? new BlendedFramesEncoder(
           held.blended,
-          { width: args.resolved.width, height: args.resolved.height, fps: args.resolved.fps, outputPath: videoPath, x264: this.x264 },
+          { width: args.resolved.width, height: args.resolved.height, fps: args.resolved.fps, outputPath: videoPath, x264: this.x264, skipPictures: this.config.render.skipPictures },
           args.signal,
           (encoded) => {
             if (!drawing) args.onProgress('encoding', drawShare + ((0.98 - drawShare) * encoded) / held.blended.durationInFrames);
@@ -408,6 +412,7 @@ export class RemotionRenderer implements OnModuleDestroy {
         outputPath: videoPath,
         signal: args.signal,
         x264: this.x264,
+        skipPictures: this.config.render.skipPictures,
       });
     }
     await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);

@@ -1,0 +1,142 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import puppeteer from 'puppeteer-core';
+import { loadConfig } from '../../config/app-config';
+import { HOLDABLE_X264_PARAMS, holdableX264Params, spliceHeldFrames, splitAnnexB } from './h264-holds';
+import { muxHeldPictures } from './held-frames';
+
+const run = promisify(execFile);
+
+describe('spliceHeldFrames', () => {
+  const work = mkdtempSync(path.join(tmpdir(), 'vrs-h264-holds-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  const [width, height] = [64, 48];
+  const frameBytes = (width * height * 3) / 2;
+
+  /** Six different detailed pictures through x264 as Annex B; `extra`: more encoder options. */
+  async function encode(name: string, extra: string[]): Promise<Buffer> {
+    const file = path.join(work, `${name}.h264`);
+    // Each picture's hue turned further: all six clearly different.
+    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=s=${width}x${height}:r=30,hue=h=n*50`, '-frames:v', '6', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', ...extra, '-f', 'h264', file]);
+    return readFileSync(file);
+  }
+
+  async function decode(file: string, format: string[] = []): Promise<Buffer[]> {
+    // -xerror: any error in the stream fails the decode instead of being concealed.
+    const { stdout } = await run('ffmpeg', ['-v', 'error', '-xerror', ...format, '-i', file, '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-'], { encoding: 'buffer', maxBuffer: 1 << 30 });
+    return Array.from({ length: stdout.length / frameBytes }, (_, frame) => stdout.subarray(frame * frameBytes, (frame + 1) * frameBytes));
+  }
+
+  it.each([
+    // CABAC, weighted prediction, a keyframe (IDR with its parameter sets again) every third picture
+    ['medium', ['-preset', 'medium', '-crf', '18', '-g', '3']],
+    // CAVLC, no weighted prediction
+    ['ultrafast', ['-preset', 'ultrafast', '-crf', '18']],
+  ])('%s: each picture shown its holds, the repeats bit-identical to it, the stream decoding without error', async (name, extra) => {
+    const holds = [3, 1, 4, 2, 1, 5];
+    const encoded = await encode(name, [...extra, '-x264-params', holdableX264Params(holds)]);
+    const original = await decode(path.join(work, `${name}.h264`), ['-f', 'h264']);
+    expect(original).toHaveLength(6);
+    expect(new Set(original.map((frame) => frame.toString('base64'))).size).toBe(6);
+    // x264 took the settings (its SEI lists them).
+    const options = encoded.toString('latin1');
+    for (const option of [' ref=1 ', ' bframes=0 ', ' zones=0,0,b=2/1,1,b=1.4/2,2,b=2/3,3,b=2/4,4,b=1.4/5,5,b=2']) expect(options).toContain(option);
+    const output = path.join(work, `${name}.mp4`);
+    await muxHeldPictures(encoded, holds, 30, output, new AbortController().signal);
+    const frames = await decode(output);
+    const expected = holds.flatMap((hold, picture) => Array.from({ length: hold }, () => original[picture]));
+    expect(frames).toHaveLength(expected.length);
+    frames.forEach((frame, index) => expect(frame.equals(expected[index])).toBe(true));
+
+    // The container: every frame one tick of 1/30 s apart, the duration exact.
+    const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'packet=pts,duration:stream=time_base,r_frame_rate,duration', '-of', 'json', output]);
+    const probed = JSON.parse(stdout) as { packets: { pts: number; duration: number }[]; streams: { time_base: string; r_frame_rate: string; duration: string }[] };
+    expect(probed.streams[0]).toMatchObject({ time_base: '1/90000', r_frame_rate: '30/1', duration: '0.533333' });
+    expect(probed.packets.map((packet) => packet.pts)).toEqual(expected.map((_, index) => index * 3000));
+
+    // A repeat costs a handful of bytes, not an encoded picture.
+    const spliced = spliceHeldFrames(encoded, holds);
+    const repeats = holds.reduce((sum, hold) => sum + hold - 1, 0);
+    expect(spliced.length - encoded.length).toBeLessThan(repeats * 16 + 64);
+  }, 30_000);
+
+  it('plays in Chromium: seeking onto a repeat shows its picture, and playback runs to the end', async () => {
+    const encoded = await encode('browser', ['-preset', 'medium', '-crf', '18', '-g', '3', '-x264-params', HOLDABLE_X264_PARAMS]);
+    const holds = [3, 1, 4, 2, 1, 5];
+    await muxHeldPictures(encoded, holds, 30, path.join(work, 'browser.mp4'), new AbortController().signal);
+    const browser = await puppeteer.launch({ executablePath: loadConfig().render.browserExecutable, headless: true, pipe: true, args: ['--no-sandbox', '--allow-file-access-from-files', '--mute-audio'] });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`file://${work}/`);
+      // Frame centres: picture 2 starts at frame 4 and repeats on frames 5..7; picture 5 is frames 11..15.
+      const seconds = [4, 5, 7, 8, 11, 15].map((frame) => (frame + 0.5) / 30);
+      const played = await page.evaluate(async (times: number[]) => {
+        const video = document.createElement('video');
+        video.muted = true;
+        video.src = 'browser.mp4';
+        await new Promise((resolve, reject) => {
+          video.onloadeddata = resolve;
+          video.onerror = () => reject(new Error(video.error?.message ?? 'no picture'));
+        });
+        const canvas = document.createElement('canvas');
+        [canvas.width, canvas.height] = [video.videoWidth, video.videoHeight];
+        const context = canvas.getContext('2d', { willReadFrequently: true })!;
+        const pictures: string[] = [];
+        for (const time of times) {
+          video.currentTime = time;
+          await new Promise((resolve) => (video.onseeked = resolve));
+          context.drawImage(video, 0, 0);
+          pictures.push(Array.from(context.getImageData(0, 0, canvas.width, canvas.height).data).join(','));
+        }
+        video.currentTime = 0;
+        await video.play();
+        await new Promise((resolve, reject) => {
+          video.onended = resolve;
+          video.onerror = () => reject(new Error(video.error?.message ?? 'playback failed'));
+        });
+        return { duration: video.duration, pictures };
+      }, seconds);
+      expect(played.duration).toBeCloseTo(16 / 30, 3);
+      const [start2, repeat2, last2, next, start5, last5] = played.pictures;
+      expect(repeat2).toBe(start2);
+      expect(last2).toBe(start2);
+      expect(next).not.toBe(start2);
+      expect(last5).toBe(start5);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+
+  it('zones: a bitrate factor per held picture, one per run of pictures shown once', () => {
+    expect(holdableX264Params([3, 1, 1, 1, 4, 2, 1, 5])).toBe('bframes=0:ref=1:zones=0,0,b=2/1,3,b=1.4/4,4,b=2/5,5,b=2/6,6,b=1.4/7,7,b=2');
+    expect(holdableX264Params([1, 1])).toBe('bframes=0:ref=1:zones=0,1,b=1.4');
+    expect(holdableX264Params([])).toBe(HOLDABLE_X264_PARAMS);
+  });
+
+  it('puts its own parameter set after each of the encoder\'s and numbers the pictures on', async () => {
+    const encoded = await encode('numbered', ['-preset', 'medium', '-g', '3', '-x264-params', HOLDABLE_X264_PARAMS]);
+    const nals = splitAnnexB(spliceHeldFrames(encoded, [1, 2, 1, 1, 3, 1]));
+    const types = nals.map((nal) => nal.type);
+    // Two keyframes (pictures 0 and 3), each with SPS, PPS 0, then the skip pictures' PPS 1.
+    expect(types.filter((type) => type === 8)).toHaveLength(4);
+    expect(types.filter((type) => type === 5)).toHaveLength(2);
+    expect(types.filter((type) => type === 1)).toHaveLength(4 + 3);
+    types.forEach((type, index) => {
+      if (type === 8 && nals[index - 1].type === 7) expect(types[index + 1]).toBe(8);
+    });
+  }, 30_000);
+
+  it('refuses a stream with B-frames, whose order a repeat would break', async () => {
+    const encoded = await encode('bframes', ['-preset', 'medium', '-x264-params', 'bframes=3:b-adapt=0']);
+    expect(() => spliceHeldFrames(encoded, [1, 1, 1, 1, 1, 1])).toThrow(/B-frames/);
+  }, 30_000);
+
+  it('refuses holds that do not match the pictures', async () => {
+    const encoded = await encode('count', ['-preset', 'ultrafast', '-x264-params', HOLDABLE_X264_PARAMS]);
+    expect(() => spliceHeldFrames(encoded, [1, 1, 1, 1, 1])).toThrow(/more pictures than the 5 held runs/);
+    expect(() => spliceHeldFrames(encoded, [1, 1, 1, 1, 1, 1, 1])).toThrow(/6 pictures for 7 held runs/);
+  }, 30_000);
+});
