@@ -5,11 +5,15 @@
 // fading frame drawn, as the held path did before blending). Prints wall time (submit → completed), × real time, CPU seconds of the whole
 // process tree (Node, Chromium, ffmpeg), the path taken, frames drawn and blended, the held path's
 // stage seconds (draw / audio / encode), and the ratios to "before". Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded one.
+// A held case also renders "after, every frame encoded" (RENDER_SKIP_PICTURES off: x264 encodes
+// every output frame with the preset's own settings) and, for the quality column, once more at
+// x264 CRF 1 as the reference each variant's PSNR is measured against (ffmpeg's psnr filter, the
+// average over all frames and the worst frame's).
 // The sound case renders a short held slideshow twice, its sound once by Remotion's audio pass in
 // the browser ("before": RENDER_MIX_SOUND off) and once mixed by ffmpeg ("after"), and prints the
 // audio stage seconds of each (jobs.diagnostics.stage_seconds.audio).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -35,6 +39,22 @@ await db.connect();
 // BENCH_SPEED_PRESETS=veryfast,superfast: the compared cases also as shipped with these x264 presets.
 const x264Presets = (process.env.BENCH_SPEED_PRESETS ?? '').split(',').filter(Boolean);
 
+/** The artifact of a completed render job, downloaded into the work folder. */
+async function download(id: string, name: string): Promise<string> {
+  const link = await call('GET', `/v1/renders/${id}/download`);
+  const file = path.join(work, `${name}.mp4`);
+  writeFileSync(file, Buffer.from(await (await fetch(link.body.url)).arrayBuffer()));
+  return file;
+}
+
+/** PSNR of `file` against `reference` (same frames): the average over the frames and the worst frame's, in dB. */
+function psnr(file: string, reference: string): string {
+  const stats = path.join(work, 'psnr.log');
+  execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-i', reference, '-lavfi', `[0:v][1:v]psnr=stats_file=${stats}`, '-f', 'null', '-']);
+  const values = execFileSync('cat', [stats]).toString().trim().split('\n').map((line) => Number(/psnr_avg:([\d.]+|inf)/.exec(line)?.[1].replace('inf', '99')));
+  return `${(values.reduce((sum, value) => sum + value, 0) / values.length).toFixed(1)} / ${Math.min(...values).toFixed(1)}`;
+}
+
 async function renderThroughService(request: object) {
   const submitted = await call('POST', '/v1/renders', request);
   if (submitted.status !== 202) throw new Error(JSON.stringify(submitted.body));
@@ -43,10 +63,11 @@ async function renderThroughService(request: object) {
     if (job.status === 'completed') {
       const { rows } = await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [job.id]);
       return {
+        id: job.id as string,
         seconds: job.output.duration as number,
         megabytes: (job.output.size_bytes as number) / 1048576,
         diagnostics: rows[0].diagnostics as {
-          render_path: string; frames_drawn: number; frames_blended?: number; sound_path?: string; stage_seconds?: { draw: number; audio: number; encode: number };
+          render_path: string; frames_drawn: number; frames_blended?: number; frames_skipped?: number; sound_path?: string; stage_seconds?: { draw: number; audio: number; encode: number };
         },
       };
     }
@@ -129,19 +150,27 @@ if (!only.length || only.some((word) => soundLabel.includes(word))) {
 }
 for (const [label, request, compare] of cases) {
   if (only.length && !only.some((word) => label.includes(word))) continue;
-  const runs: { wall: number; cpu: number; path: string; drawn: number; blended: number; stages: string; media: number; megabytes: number; label: string }[] = [];
+  const runs: { wall: number; cpu: number; path: string; drawn: number; blended: number; skipped: number; stages: string; media: number; megabytes: number; label: string; file: string }[] = [];
   const shipped = config.render.x264Preset;
   const variants = compare
     ? [
-      { hold: false, blend: true, preset: shipped, label: ' — before' },
-      { hold: true, blend: false, preset: shipped, label: ' — after, fades drawn' },
-      { hold: true, blend: true, preset: shipped, label: ' — after' },
-      ...x264Presets.map((preset) => ({ hold: true, blend: true, preset, label: ` — after, x264 ${preset}` })),
+      { hold: false, blend: true, skip: true, preset: shipped, label: ' — before' },
+      { hold: true, blend: false, skip: false, preset: shipped, label: ' — after, fades drawn, every frame encoded' },
+      { hold: true, blend: true, skip: false, preset: shipped, label: ' — after, every frame encoded' },
+      { hold: true, blend: true, skip: true, preset: shipped, label: ' — after' },
+      ...x264Presets.map((preset) => ({ hold: true, blend: true, skip: true, preset, label: ` — after, x264 ${preset}` })),
     ]
-    : [{ hold: true, blend: true, preset: shipped, label: '' }];
-  for (const { hold, blend, preset, label: variant } of variants) {
+    : [{ hold: true, blend: true, skip: true, preset: shipped, label: '' }];
+  let reference: string | null = null;
+  if (compare) {
+    config.render.x264Crf = 1;
+    reference = await download((await renderThroughService(request)).id, 'reference');
+    config.render.x264Crf = 18;
+  }
+  for (const { hold, blend, skip, preset, label: variant } of variants) {
     config.render.holdFrames = hold;
     config.render.blendFades = blend;
+    config.render.skipPictures = skip;
     config.render.x264Preset = preset;
     const cpuBefore = treeCpuSeconds(process.pid);
     const started = performance.now();
@@ -150,25 +179,29 @@ for (const [label, request, compare] of cases) {
     const stages = result.diagnostics.stage_seconds;
     runs.push({
       wall, cpu: treeCpuSeconds(process.pid) - cpuBefore, path: result.diagnostics.render_path, drawn: result.diagnostics.frames_drawn,
-      blended: result.diagnostics.frames_blended ?? 0, stages: stages ? `${stages.draw} / ${stages.audio} / ${stages.encode}` : '–', media: result.seconds, megabytes: result.megabytes, label: variant,
+      blended: result.diagnostics.frames_blended ?? 0, skipped: result.diagnostics.frames_skipped ?? 0,
+      stages: stages ? `${stages.draw} / ${stages.audio} / ${stages.encode}` : '–', media: result.seconds, megabytes: result.megabytes, label: variant,
+      file: reference ? await download(result.id, `run${runs.length}`) : '',
     });
     const r = runs.at(-1)!;
     rows.push([
       `${label}${r.label}`,
-      r.wall.toFixed(1), r.media ? (r.media / r.wall).toFixed(2) : '–', r.cpu.toFixed(1), r.megabytes.toFixed(1), r.path, String(r.drawn), String(r.blended), r.stages,
+      r.wall.toFixed(1), r.media ? (r.media / r.wall).toFixed(2) : '–', r.cpu.toFixed(1), r.megabytes.toFixed(1), reference ? psnr(r.file, reference) : '–',
+      r.path, String(r.drawn), String(r.blended), String(r.skipped), r.stages,
       runs.length > 1 ? `${(r.wall / runs[0].wall).toFixed(2)} / ${(r.cpu / runs[0].cpu).toFixed(2)}` : '',
     ]);
     console.error(`done: ${rows.at(-1)!.join(' | ')}`); // long runs: each row as soon as it is measured
   }
 }
 config.render.blendFades = true;
+config.render.skipPictures = true;
 config.render.x264Preset = 'medium';
 await db.end();
 await service.close();
 files.close();
 rmSync(work, { recursive: true, force: true });
 
-const header = ['case', 'wall s', '× real time', 'CPU s', 'MB', 'path', 'frames drawn', 'frames blended', 'draw / audio / encode s', 'to before: wall / CPU'];
+const header = ['case', 'wall s', '× real time', 'CPU s', 'MB', 'PSNR avg / worst dB', 'path', 'frames drawn', 'frames blended', 'frames skipped', 'draw / audio / encode s', 'to before: wall / CPU'];
 console.log(`load average at start: ${load.toFixed(1)} (${new Date().toISOString()})`);
 printTable(header, rows);
 if (soundRows.length) {
