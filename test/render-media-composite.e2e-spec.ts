@@ -164,6 +164,29 @@ describe('media composite render path (through the REST API)', () => {
     expect(result.sameSound).toBe(true);
   }, 300_000);
 
+  it('grades clips with ffmpeg as the page grades them: curves, saturation and overlay, at 1:1 and halved', async () => {
+    // The bars 1:1 over the whole canvas (cover crops 320x240 to 320x180), warmed, contrasted,
+    // saturated and tinted red; a halved copy in the lower right, exposed up, tinted, desaturated.
+    const request = {
+      width: 320, height: 180, duration: 1, background_color: '#000000',
+      elements: [
+        { type: 'video', source_url: url('bars.mp4'), x: 0, y: 0, width: 320, height: 180, x_anchor: 0, y_anchor: 0, brightness: 15, contrast: 30, saturation: 40, temperature: 25, color_overlay: '#ff000033' },
+        { type: 'video', source_url: url('bars.mp4'), x: 160, y: 60, width: 160, height: 120, x_anchor: 0, y_anchor: 0, volume: 0.5, exposure: 30, tint: 20, saturation: -60 },
+      ],
+    };
+    const result = await bothPaths('graded', request);
+    expect(result.fastReport).toMatchObject({ render_path: 'media_composite', frames_total: 30 });
+    expect(result.referenceReport).toMatchObject({ render_path: 'browser', frames_total: 30 });
+    expect(result.frameCounts).toEqual([30, 30]);
+    const worst = Math.max(...result.differences.map((difference) => difference.overShare));
+    // Measured: no pixel of any frame more than 8/255 apart (at most 6 levels).
+    expect(worst).toBeLessThanOrEqual(PARITY_MAX_SHARE);
+    // The grade is there: the full-canvas clip's white bar is no longer white once tinted red.
+    const [r, g, b] = result.fastFrames[15].at(20, 20);
+    expect(r - b).toBeGreaterThan(30);
+    expect(g).toBeLessThan(240);
+  }, 300_000);
+
   it('renders the parity corpus, with a clip under (or over) each entry, through both paths within the bar', async () => {
     const only = process.env.PARITY_ONLY?.split(',');
     const corpus = parityCorpus(url).filter((entry) => !only || only.includes(entry.name));

@@ -1,5 +1,6 @@
 import { gradePixel, gradeSettings } from './colour';
-import { applyFast, applyTable, bake, fastGrade, sharpen } from './grade-effect';
+import { fastGrade } from './fast-grade';
+import { applyFast, applyTable, bake, sharpen } from './grade-effect';
 import { parseCube } from './lut';
 
 /** The baked table applied to one pixel, as the canvas pass does it. */

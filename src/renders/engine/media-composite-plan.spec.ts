@@ -51,7 +51,7 @@ describe('mediaCompositePlan', () => {
         index: 1, src: CLIP, left: 0, top: 10, width: 320, height: 160,
         // 640x360 covering 320x160 (scaled by 0.5): its middle 640x320
         sourceCrop: { x: 0, y: 20, width: 640, height: 320 },
-        from: 0, durationInFrames: 60, startSeconds: 1, playbackRate: 1, opacity: 1, fadeInFrames: 15, fadeOutFrames: 0,
+        from: 0, durationInFrames: 60, startSeconds: 1, playbackRate: 1, opacity: 1, fadeInFrames: 15, fadeOutFrames: 0, grade: null,
       },
     ]);
     // Below: the background and the shape (still: one frame); above: the fading title on a transparent page.
@@ -59,6 +59,18 @@ describe('mediaCompositePlan', () => {
     expect(plan!.below.frames.frames).toEqual([0]);
     expect(plan!.above!.hidden).toEqual({ elements: [0, 1], background: true });
     expect(plan!.above!.frames.frames).toEqual(Array.from({ length: 17 }, (_, frame) => frame));
+  });
+
+  it('takes a grade of curves, saturation and overlay, as the page computes it', () => {
+    const choice = choose(withVideo({ brightness: 20, contrast: 10, saturation: -30, color_overlay: '#00ff0040' }));
+    const grade = choice?.ok ? choice.plan.clips[0].grade : null;
+    expect(grade).toMatchObject({ saturation: 0.7, overlay: [0, 1, 0, 0x40 / 255] });
+    // Brightness lifts black; contrast keeps the middle in place, the curve rises throughout.
+    expect(grade!.curves[0][0]).toBeGreaterThan(0);
+    expect(grade!.curves.every((curve) => curve.length === 256 && curve.every((value, index) => index === 0 || value >= curve[index - 1]))).toBe(true);
+    // Neutral values set explicitly grade nothing.
+    const neutral = choose(withVideo({ brightness: 0, saturation: 0 }));
+    expect(neutral?.ok && neutral.plan.clips[0].grade).toBeNull();
   });
 
   it('needs no pass above when nothing is there', () => {
@@ -83,7 +95,7 @@ describe('mediaCompositePlan', () => {
   it.each([
     ['a rotated clip', withVideo({ z_rotation: 10 }), 'is rotated'],
     ['a flipped clip', withVideo({ flip_horizontal: true }), 'is flipped'],
-    ['a colour grade', withVideo({ brightness: 10 }), 'sets brightness'],
+    ['a grade beyond curves, saturation and overlay', withVideo({ brightness: 10, hue_rotate: 30 }), 'sets hue_rotate'],
     ['rounded corners', withVideo({ border_radius: 8 }), 'sets border_radius'],
     ['an effect', withVideo({ effects: [{ type: 'grayscale' }] }), 'sets effects'],
     ['a motion', withVideo({ motion: [{ type: 'fade' }] }), 'sets motion'],

@@ -1,5 +1,7 @@
 import { blendedFrames, drawnFrames, type BlendedFrames, type CompositionProps, type DrawnFrames, type ResolvedRequest, type ResolvedVideo, type VideoElement } from '../../../composition/src/schema';
 import { anchorPixels } from '../../../composition/src/schema/resolve';
+import { gradeSettings, isNeutral } from '../../../composition/src/look/colour';
+import { fastGrade } from '../../../composition/src/look/fast-grade';
 import { matteSourceIds } from '../../../composition/src/look/matte-sources';
 import type { OutputPlan } from './output-formats';
 
@@ -10,7 +12,8 @@ import type { OutputPlan } from './output-formats';
  *
  * Conservative: a clip qualifies only when ffmpeg can reproduce exactly what the composition draws
  * for it — an axis-aligned box on whole pixels, `cover` fit, constant opacity times its fades, a
- * constant speed, no look field (grade, frame, mask, effect, motion). Nothing above a clip may need
+ * constant speed, no look field (frame, mask, effect, motion) but the colour fields the page grades
+ * with per-channel curves, saturation and an overlay (GRADE_FIELDS). Nothing above a clip may need
  * its pixels (blend modes, backdrop blur, mattes), and nothing may change the paint order while the
  * render runs (transitions). Anything else is a reason to leave the render to the browser.
  */
@@ -38,6 +41,11 @@ export interface CompositeClip {
   opacity: number;
   fadeInFrames: number;
   fadeOutFrames: number;
+  /**
+   * The colour grade as the page's grade pass computes it (`fastGrade`): each channel through its
+   * curve, then the saturation mix (1: none), then the overlay (RGBA 0..1); null when not graded.
+   */
+  grade: { curves: [number[], number[], number[]]; saturation: number; overlay: [number, number, number, number] | null } | null;
 }
 
 export interface CompositePlan {
@@ -55,11 +63,13 @@ export interface CompositePlan {
 /** null: no video clip on screen, nothing to composite; else the plan or why the browser must draw it. */
 export type CompositeChoice = { ok: true; plan: CompositePlan } | { ok: false; reason: string } | null;
 
+/** Colour fields the page grades with per-channel curves, a saturation mix and an overlay, which ffmpeg draws the same way. */
+const GRADE_FIELDS = ['brightness', 'contrast', 'saturation', 'exposure', 'temperature', 'tint', 'color_overlay'] as const satisfies readonly (keyof VideoElement)[];
+
 /** Fields of a video element that change its pixels in ways the ffmpeg path does not reproduce. */
 const LOOK_FIELDS = [
-  // colour grading
-  'lut_url', 'brightness', 'contrast', 'saturation', 'exposure', 'sharpness', 'blur', 'noise', 'vignette', 'hue_rotate',
-  'temperature', 'tint', 'vibrance', 'highlights', 'shadows', 'color_overlay',
+  // colour grading beyond GRADE_FIELDS: a 3D table, or depending on the pixel's place or neighbours
+  'lut_url', 'sharpness', 'blur', 'noise', 'vignette', 'hue_rotate', 'vibrance', 'highlights', 'shadows',
   // frame
   'crop_top', 'crop_bottom', 'crop_left', 'crop_right', 'border_radius', 'border_color', 'border_width',
   'shadow_color', 'shadow_blur', 'shadow_x', 'shadow_y', 'backdrop_blur',
@@ -131,6 +141,8 @@ export function mediaCompositePlan(
     const oneToOne = cropWidth === Math.round(width) && cropHeight === Math.round(height);
     const halved = cropWidth === 2 * Math.round(width) && cropHeight === 2 * Math.round(height);
     if (!oneToOne && !halved) return no(`${which} is scaled by ${(width / cropWidth).toFixed(3)} (only 1:1 and 1:2 are drawn as the browser draws them)`);
+    const settings = GRADE_FIELDS.some((name) => raw[name] !== undefined) ? gradeSettings(raw) : null;
+    const fast = settings && !isNeutral(settings) ? fastGrade(settings, null) : null;
     clips.push({
       index: element.index,
       src: element.src,
@@ -146,6 +158,7 @@ export function mediaCompositePlan(
       opacity: box.opacity,
       fadeInFrames: element.fadeInFrames,
       fadeOutFrames: element.fadeOutFrames,
+      grade: fast ? { curves: [Array.from(fast.curves[0]), Array.from(fast.curves[1]), Array.from(fast.curves[2])], saturation: fast.saturation, overlay: fast.overlay } : null,
     });
   }
 

@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { resolveRequest, type MediaInfo, type RenderRequest } from '../../../composition/src/schema';
-import { chooseMediaComposite, compositeArgs, compositeRegions, libyuvBt709, libyuvBt709Graph } from './media-composite';
+import { gradeSettings } from '../../../composition/src/look/colour';
+import { fastGrade } from '../../../composition/src/look/fast-grade';
+import { applyFast } from '../../../composition/src/look/grade-effect';
+import { chooseMediaComposite, compositeArgs, compositeRegions, gradeFilters, libyuvBt709, libyuvBt709Graph } from './media-composite';
 import type { CompositeClip, CompositePlan } from './media-composite-plan';
 import { writeFrameList } from './held-frames';
 import { planOutput } from './output-formats';
@@ -60,6 +63,38 @@ describe('libyuvBt709', () => {
       expect({ bytes: out.length, mismatches }).toEqual({ bytes: frames.length, mismatches: 0 });
     } finally {
       rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('gradeFilters', () => {
+  it('grades as the page does: the curves exactly, saturation and overlay within two levels', async () => {
+    // Every 8-bit value in each channel, in differing combinations.
+    const [width, height] = [256, 6];
+    const rgb = Buffer.alloc(width * height * 3);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) [0, 1, 2].forEach((channel) => (rgb[(y * width + x) * 3 + channel] = (x * (channel + 1) + y * 40 * channel) % 256));
+    }
+    const fields = [{ brightness: 15, contrast: 30, temperature: 25 }, { exposure: 30, tint: 20, saturation: -60 }, { saturation: 40, color_overlay: '#ff000033' }];
+    for (const field of fields) {
+      const grade = fastGrade(gradeSettings(field), null)!;
+      const expected = new Uint8ClampedArray(width * height * 4);
+      for (let pixel = 0; pixel < width * height; pixel++) [0, 1, 2].forEach((channel) => (expected[pixel * 4 + channel] = rgb[pixel * 3 + channel]));
+      applyFast(expected, grade);
+      const filters = gradeFilters({ curves: grade.curves.map((curve) => Array.from(curve)) as [number[], number[], number[]], saturation: grade.saturation, overlay: grade.overlay });
+      const stdout = await new Promise<Buffer>((resolve, reject) => {
+        const args = ['-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-i', 'pipe:0', '-vf', `format=gbrp,${filters.join(',')},format=rgb24`, '-f', 'rawvideo', '-'];
+        const child = execFile('ffmpeg', args, { encoding: 'buffer' }, (error, out) => (error ? reject(error) : resolve(out)));
+        child.stdin!.end(rgb);
+      });
+      let worst = 0;
+      for (let pixel = 0; pixel < width * height; pixel++) {
+        for (const channel of [0, 1, 2]) worst = Math.max(worst, Math.abs(stdout[pixel * 3 + channel] - expected[pixel * 4 + channel]));
+      }
+      // Curves alone: exact. The channel mix rounds each of its three terms, the overlay rounds again
+      // (the page rounds once): measured 1 and 2 levels.
+      const allowed = grade.saturation === 1 && !grade.overlay ? 0 : grade.overlay ? 2 : 1;
+      expect({ field, worst }).toEqual({ field, worst: Math.min(worst, allowed) });
     }
   });
 });
@@ -148,7 +183,7 @@ describe('compositeArgs', () => {
     await writeFrameList(file('above.txt'), [{ file: file('above0.png'), hold: 5 }, { file: file('above1.png'), hold: frames - 5 }], 30);
     const clip: CompositeClip = {
       index: 1, src: 'clip', left: 40, top: 30, width: 96, height: 54, sourceCrop: { x: 0, y: 0, width: 192, height: 108 },
-      from: 2, durationInFrames: frames - 2, startSeconds: 0, playbackRate: 1, opacity: 0.9, fadeInFrames: 4, fadeOutFrames: 0,
+      from: 2, durationInFrames: frames - 2, startSeconds: 0, playbackRate: 1, opacity: 0.9, fadeInFrames: 4, fadeOutFrames: 0, grade: null,
     };
     const plan = { clips: [clip] } as unknown as CompositePlan;
     const files = { clip: file('clip.mp4'), below: file('below.txt'), above: file('above.txt') };

@@ -374,7 +374,8 @@ function clipGraph(clip: CompositeClip, input: string, output: string, fps: numb
   const halved = crop.width === 2 * clip.width && crop.height === 2 * clip.height;
   const chromaAligned = [crop.x, crop.y, crop.width, crop.height].every((value) => value % 2 === 0);
   const chains: string[] = [];
-  if (halved && chromaAligned) {
+  // The page grades the source's pixels before scaling them: a graded clip converts, grades, then halves.
+  if (halved && chromaAligned && !clip.grade) {
     // At 2:1 each chroma sample covers exactly one output pixel: averaging luma alone and
     // converting the half-size picture equals converting first and averaging (up to rounding and
     // the clamp of out-of-gamut colours), at a quarter of the cost.
@@ -387,8 +388,9 @@ function clipGraph(clip: CompositeClip, input: string, output: string, fps: numb
     chains.push(
       // Cropped after the chroma is repeated, so an odd crop keeps each row with its chroma.
       `[${input}]${timing},format=yuv420p,scale=flags=neighbor,format=yuv444p,crop=${crop.width}:${crop.height}:${crop.x}:${crop.y},extractplanes=y+u+v[${label}y][${label}u][${label}v]`,
-      ...libyuvBt709Graph(`${label}y`, `${label}u`, `${label}v`, halved ? `${label}full` : `${label}rgb`, label),
+      ...libyuvBt709Graph(`${label}y`, `${label}u`, `${label}v`, clip.grade ? `${label}ungraded` : halved ? `${label}full` : `${label}rgb`, label),
     );
+    if (clip.grade) chains.push(`[${label}ungraded]${gradeFilters(clip.grade).join(',')}[${halved ? `${label}full` : `${label}rgb`}]`);
     if (halved) chains.push(`[${label}full]scale=${clip.width}:${clip.height}:flags=area[${label}rgb]`);
   }
   // Faded in packed RGBA (colorchannelmixer rounds alpha differently in planar RGB), then planar
@@ -401,6 +403,36 @@ function clipGraph(clip: CompositeClip, input: string, output: string, fps: numb
   look.push('format=gbrap', `setpts=PTS+${clip.from}/(${fps}*TB)`);
   chains.push(`[${label}rgb]${look.join(',')}[${output}]`);
   return chains;
+}
+
+/**
+ * The page's grade pass (`applyFast` of the composition's grade effect) on planar RGB: each channel
+ * through its curve (a 256-entry table, as a binary search of `if`s: lutrgb tabulates the
+ * expression once per value, so the table is exact), the saturation as a channel mix toward
+ * Rec. 709 luma (clamped, as the page clamps before the overlay), the overlay mixed in by its alpha.
+ * The page rounds once at the end; the mix and the overlay round each (within two levels).
+ */
+export function gradeFilters(grade: NonNullable<CompositeClip['grade']>): string[] {
+  const table = (values: number[], low: number, high: number): string => {
+    if (values.slice(low, high + 1).every((value) => value === values[low])) return String(values[low]);
+    const middle = (low + high + 1) >> 1;
+    return `if(lt(val,${middle}),${table(values, low, middle - 1)},${table(values, middle, high)})`;
+  };
+  const [red, green, blue] = grade.curves.map((curve) => `'${table(curve, 0, 255)}'`);
+  const filters = [`lutrgb=r=${red}:g=${green}:b=${blue}`];
+  const k = grade.saturation;
+  if (k !== 1) {
+    const [lr, lg, lb] = [0.2126, 0.7152, 0.0722].map((weight) => weight * (1 - k));
+    const row = (own: 'r' | 'g' | 'b') =>
+      (['r', 'g', 'b'] as const).map((channel, index) => `${own}${channel}=${([lr, lg, lb][index] + (channel === own ? k : 0)).toFixed(6)}`).join(':');
+    filters.push(`colorchannelmixer=${row('r')}:${row('g')}:${row('b')}`);
+  }
+  if (grade.overlay && grade.overlay[3] > 0) {
+    const [r, g, b, a] = grade.overlay;
+    const mix = (target: number) => `'clip(round(val+(${(target * 255).toFixed(6)}-val)*${a.toFixed(6)}),0,255)'`;
+    filters.push(`lutrgb=r=${mix(r)}:g=${mix(g)}:b=${mix(b)}`);
+  }
+  return filters;
 }
 
 /** libyuv's BT.709 limited-range constants (`kYuvH709Constants`): 6-bit fixed point, blue's clamped to 2.0. */
