@@ -258,8 +258,14 @@ describe('chunked renders (through the REST API)', () => {
         200,
       );
       expect({ status: job.status, code: job.error?.code }).toEqual({ status: 'failed', code: 'internal' });
-      await waitFor(async () => existsSync(chunkFolder(id)), (exists) => !exists, 30_000, 100);
-      expect((await chunkRows(id)).every((row) => row.output_key === null)).toBe(true);
+      // The files go first, then the rows forget them (abandon): wait for both.
+      const gone = await waitFor(
+        async () => ({ folder: existsSync(chunkFolder(id)), keys: (await chunkRows(id)).filter((row) => row.output_key !== null).length }),
+        (state) => !state.folder && state.keys === 0,
+        30_000,
+        100,
+      );
+      expect(gone).toEqual({ folder: false, keys: 0 });
     } finally {
       rmSync(blocker, { recursive: true, force: true });
     }

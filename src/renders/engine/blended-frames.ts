@@ -53,11 +53,12 @@ export class BlendedFramesEncoder {
       { signal: stopBoth },
     );
     this.skipPictures = video.skipPictures === true;
+    const holds = plan.runs.map((run) => run.hold);
     const input = ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`, '-framerate', String(fps), '-i', 'pipe:0'];
     this.encoder = spawn(
       'ffmpeg',
       this.skipPictures
-        ? [...input, '-frames:v', String(plan.runs.length), ...x264Args(video.x264), '-x264-params', holdableX264Params(plan.runs.map((run) => run.hold)), '-an', '-f', 'h264', 'pipe:1']
+        ? [...input, '-frames:v', String(plan.runs.length), ...x264Args(video.x264), '-x264-params', holdableX264Params(holds), '-an', '-f', 'h264', 'pipe:1']
         : [...input, '-frames:v', String(plan.durationInFrames), ...x264Args(video.x264), '-an', video.outputPath],
       { signal: stopBoth },
     );
@@ -65,7 +66,6 @@ export class BlendedFramesEncoder {
     const converted = this.readConverted();
     const encoded = exited(this.encoder, 'x264 encoder').then(() => {
       if (!this.skipPictures) return;
-      const holds = plan.runs.map((run) => run.hold);
       return muxHeldPictures(Buffer.concat(this.encoded), holds, fps, video.outputPath, stopBoth);
     });
     this.finished = Promise.all([converted, this.feedEncoder(), encoded]).then(() => undefined);

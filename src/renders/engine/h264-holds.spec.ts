@@ -88,7 +88,13 @@ describe('spliceHeldFrames', () => {
         for (const time of times) {
           video.currentTime = time;
           await new Promise((resolve) => (video.onseeked = resolve));
-          context.drawImage(video, 0, 0);
+          // Under load the picture can arrive after 'seeked': until then drawing leaves the canvas transparent.
+          for (let tries = 0; tries < 100; tries++) {
+            context.clearRect(0, 0, canvas.width, canvas.height);
+            context.drawImage(video, 0, 0);
+            if (context.getImageData(0, 0, 1, 1).data[3] === 255) break;
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
           pictures.push(Array.from(context.getImageData(0, 0, canvas.width, canvas.height).data).join(','));
         }
         video.currentTime = 0;
