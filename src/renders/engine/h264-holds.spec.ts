@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import puppeteer from 'puppeteer-core';
 import { loadConfig } from '../../config/app-config';
-import { HOLDABLE_X264_PARAMS, holdableX264Params, spliceHeldFrames, splitAnnexB } from './h264-holds';
+import { FADABLE_X264_PARAMS, HOLDABLE_X264_PARAMS, holdableX264Params, spliceHeldFrames, splitAnnexB, type SplicedPicture } from './h264-holds';
 import { muxHeldPictures } from './held-frames';
 
 const run = promisify(execFile);
@@ -45,7 +45,7 @@ describe('spliceHeldFrames', () => {
     const options = encoded.toString('latin1');
     for (const option of [' ref=1 ', ' bframes=0 ', ' zones=0,0,b=2/1,1,b=1.2/2,2,b=2/3,3,b=2/4,4,b=1.2/5,5,b=2']) expect(options).toContain(option);
     const output = path.join(work, `${name}.mp4`);
-    await muxHeldPictures(encoded, holds, 30, output, new AbortController().signal);
+    await muxHeldPictures(encoded, holds.map((hold) => ({ hold })), 30, output, new AbortController().signal);
     const frames = await decode(output);
     const expected = holds.flatMap((hold, picture) => Array.from({ length: hold }, () => original[picture]));
     expect(frames).toHaveLength(expected.length);
@@ -58,15 +58,48 @@ describe('spliceHeldFrames', () => {
     expect(probed.packets.map((packet) => packet.pts)).toEqual(expected.map((_, index) => index * 3000));
 
     // A repeat costs a handful of bytes, not an encoded picture.
-    const spliced = spliceHeldFrames(encoded, holds);
+    const spliced = Buffer.concat(spliceHeldFrames(encoded, holds.map((hold) => ({ hold }))).map((unit) => unit.bytes));
     const repeats = holds.reduce((sum, hold) => sum + hold - 1, 0);
     expect(spliced.length - encoded.length).toBeLessThan(repeats * 16 + 64);
+  }, 30_000);
+
+  it.each([
+    ['medium', ['-preset', 'medium', '-crf', '18']],
+    ['ultrafast', ['-preset', 'ultrafast', '-crf', '18']],
+  ])('%s: fading frames are the decoder\'s mix of the pictures before and after, to 1/128, and the repeats still copy', async (name, extra) => {
+    const encoded = await encode(`fades-${name}`, [...extra, '-x264-params', FADABLE_X264_PARAMS]);
+    const original = await decode(path.join(work, `fades-${name}.h264`), ['-f', 'h264']);
+    const pictures: SplicedPicture[] = [
+      { hold: 2 },
+      { hold: 3, fadeIn: [0.25, 0.5, 0.75] },
+      { hold: 1, fadeIn: [0.01] },
+      { hold: 1 },
+      { hold: 2, fadeIn: [0.1, 0.9, 0.999] },
+      { hold: 1, fadeIn: [0.6] },
+    ];
+    const output = path.join(work, `fades-${name}.mp4`);
+    await muxHeldPictures(encoded, pictures, 30, output, new AbortController().signal);
+    const frames = await decode(output);
+    const expected: Buffer[] = [];
+    pictures.forEach(({ hold, fadeIn = [] }, index) => {
+      for (const weight of fadeIn) {
+        const after = Math.min(127, Math.max(1, Math.round(weight * 128)));
+        expected.push(Buffer.from(original[index - 1].map((before, sample) => (before * (128 - after) + original[index][sample] * after + 64) >> 7)));
+      }
+      for (let copy = 0; copy < hold; copy++) expected.push(original[index]);
+    });
+    expect(frames).toHaveLength(expected.length);
+    frames.forEach((frame, index) => expect(frame.equals(expected[index])).toBe(true));
+    const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'packet=pts:stream=duration', '-of', 'json', output]);
+    const probed = JSON.parse(stdout) as { packets: { pts: number }[]; streams: { duration: string }[] };
+    expect(probed.packets.map((packet) => packet.pts).sort((a, b) => a - b)).toEqual(expected.map((_, index) => index * 3000));
+    expect(Number(probed.streams[0].duration)).toBeCloseTo(expected.length / 30, 5);
   }, 30_000);
 
   it('plays in Chromium: seeking onto a repeat shows its picture, and playback runs to the end', async () => {
     const encoded = await encode('browser', ['-preset', 'medium', '-crf', '18', '-g', '3', '-x264-params', HOLDABLE_X264_PARAMS]);
     const holds = [3, 1, 4, 2, 1, 5];
-    await muxHeldPictures(encoded, holds, 30, path.join(work, 'browser.mp4'), new AbortController().signal);
+    await muxHeldPictures(encoded, holds.map((hold) => ({ hold })), 30, path.join(work, 'browser.mp4'), new AbortController().signal);
     const browser = await puppeteer.launch({ executablePath: loadConfig().render.browserExecutable, headless: true, pipe: true, args: ['--no-sandbox', '--allow-file-access-from-files', '--mute-audio'] });
     try {
       const page = await browser.newPage();
@@ -124,7 +157,7 @@ describe('spliceHeldFrames', () => {
 
   it('puts its own parameter set after each of the encoder\'s and numbers the pictures on', async () => {
     const encoded = await encode('numbered', ['-preset', 'medium', '-g', '3', '-x264-params', HOLDABLE_X264_PARAMS]);
-    const nals = splitAnnexB(spliceHeldFrames(encoded, [1, 2, 1, 1, 3, 1]));
+    const nals = splitAnnexB(Buffer.concat(spliceHeldFrames(encoded, [1, 2, 1, 1, 3, 1].map((hold) => ({ hold }))).map((unit) => unit.bytes)));
     const types = nals.map((nal) => nal.type);
     // Two keyframes (pictures 0 and 3), each with SPS, PPS 0, then the skip pictures' PPS 1.
     expect(types.filter((type) => type === 8)).toHaveLength(4);
@@ -137,12 +170,12 @@ describe('spliceHeldFrames', () => {
 
   it('refuses a stream with B-frames, whose order a repeat would break', async () => {
     const encoded = await encode('bframes', ['-preset', 'medium', '-x264-params', 'bframes=3:b-adapt=0']);
-    expect(() => spliceHeldFrames(encoded, [1, 1, 1, 1, 1, 1])).toThrow(/B-frames/);
+    expect(() => spliceHeldFrames(encoded, [1, 1, 1, 1, 1, 1].map((hold) => ({ hold })))).toThrow(/B-frames/);
   }, 30_000);
 
   it('refuses holds that do not match the pictures', async () => {
     const encoded = await encode('count', ['-preset', 'ultrafast', '-x264-params', HOLDABLE_X264_PARAMS]);
-    expect(() => spliceHeldFrames(encoded, [1, 1, 1, 1, 1])).toThrow(/more pictures than the 5 held runs/);
-    expect(() => spliceHeldFrames(encoded, [1, 1, 1, 1, 1, 1, 1])).toThrow(/6 pictures for 7 held runs/);
+    expect(() => spliceHeldFrames(encoded, [1, 1, 1, 1, 1].map((hold) => ({ hold })))).toThrow(/more pictures than the 5 held runs/);
+    expect(() => spliceHeldFrames(encoded, [1, 1, 1, 1, 1, 1, 1].map((hold) => ({ hold })))).toThrow(/6 pictures for 7 held runs/);
   }, 30_000);
 });

@@ -1,25 +1,46 @@
+import {
+  BitReader, BitWriter, escape, insert16Bits, NAL_IDR, NAL_PPS, NAL_SLICE, NAL_SPS, splitAnnexB, START_CODE, unescape, writeBits, type Nal,
+} from './h264-bits';
+
 /**
- * Held frames without the encoder: x264 encodes each distinct picture of a timeline once, and the
- * frames that repeat it are written here as pictures whose every macroblock is skipped (a copy of
- * the previous picture, bit for bit, costing a few bytes and no encoding at all). x264 analyses a
- * repeated 1080p frame for ≈ 10–15 ms of CPU even when nothing changed; a held slideshow is mostly
- * such frames (docs/performance.md).
+ * Held and fading frames without the encoder. x264 encodes each distinct picture of a timeline
+ * once; the frames that repeat it are written here as pictures whose every macroblock is skipped (a
+ * copy of the previous picture, bit for bit, costing a few bytes and no encoding at all), and the
+ * frames of a fade between two encoded pictures as pictures whose every macroblock is skipped in a
+ * B slice with explicit weights: the decoder mixes the two pictures itself, (1 − w)·A + w·B to
+ * 1/128. x264 analyses a repeated 1080p frame for ≈ 10–15 ms of CPU even when nothing changed, and
+ * a fading one for ≈ 35 ms; a slideshow is mostly such frames (docs/performance.md).
  *
- * What makes the copy exact and the splice legal H.264:
- * - x264 runs without B-frames and with one reference (HOLDABLE_X264_PARAMS): decoding order is
- *   display order, every picture is a reference, and the only picture any frame predicts from is
- *   the one just before it — which, after a held run, is the last skip picture, equal to the held
- *   one. Its picture order count is then derived from frame_num (type 2).
- * - The skip pictures are reference P pictures (type 2 allows no two non-reference pictures in a
- *   row) in CAVLC through a parameter set of their own (SKIP_PPS_ID), whose slice data is one
- *   `mb_skip_run` over the whole picture; deblocking does nothing between skipped macroblocks of the
- *   same reference and motion, and is switched off besides.
- * - Every picture after an insertion gets its frame_num renumbered (a fixed-width field, rewritten
- *   in place, so the CABAC data after the header is untouched).
+ * What makes the splice legal H.264 and the copies exact:
+ * - x264 runs without B-frames and with one reference (HOLDABLE_X264_PARAMS): every picture it
+ *   writes is a reference predicting only from the picture just before it — which, after a held
+ *   run, is the last skip picture, equal to the held one.
+ * - Its sequence parameter set is rewritten: picture order counts are written in each slice
+ *   (type 0, 16 bits) instead of following decoding order, two reference frames, and a frame may
+ *   wait one frame to be shown. Each slice header of x264's gets its frame_num renumbered in place
+ *   and the 16-bit order count inserted after it: two bytes, so CABAC data stays byte-aligned.
+ * - A picture faded into is decoded before the fading frames (it is shown after them): the
+ *   reference list of each fading frame is then the picture before (list 0) and after (list 1).
+ *   Fading frames are not references, so the repeats after them copy the picture faded into.
+ *   The picture faded into must not be an IDR (that would drop the one before it):
+ *   fadableX264Params keeps IDRs on a fixed count of x264's pictures, so the caller can tell.
+ * - Skip and fading pictures are CAVLC through a parameter set of their own (SKIP_PPS_ID), their
+ *   slice data one `mb_skip_run` over the whole picture; deblocking is off.
  */
 
 /** x264 settings a stream needs for spliceHeldFrames. */
 export const HOLDABLE_X264_PARAMS = 'bframes=0:ref=1';
+
+/** x264 makes every HELD_KEYINT-th picture it is given an IDR, and no other (no scene cuts). */
+export const HELD_KEYINT = 250;
+
+/** HOLDABLE_X264_PARAMS with IDRs only every HELD_KEYINT-th picture: what a stream with fades needs. */
+export const FADABLE_X264_PARAMS = `${HOLDABLE_X264_PARAMS}:scenecut=0:keyint=${HELD_KEYINT}:min-keyint=${HELD_KEYINT}`;
+
+/** Whether x264, run with FADABLE_X264_PARAMS, makes its `index`-th picture an IDR. */
+export function isHeldKeyframe(index: number): boolean {
+  return index % HELD_KEYINT === 0;
+}
 
 /**
  * Bitrate factors (x264 zones) that give the pictures of a held stream at least the quality x264
@@ -47,94 +68,136 @@ export function holdableX264Params(holds: readonly number[]): string {
   return zones.length > 0 ? `${HOLDABLE_X264_PARAMS}:zones=${zones.join('/')}` : HOLDABLE_X264_PARAMS;
 }
 
-/** The picture parameter set id the skip pictures use (x264 uses 0). */
-const SKIP_PPS_ID = 1;
+/** One of x264's pictures as the output shows it. */
+export interface SplicedPicture {
+  /** Output frames showing the picture: itself, then hold − 1 skip pictures. */
+  hold: number;
+  /**
+   * Fading frames shown just before it, each mixed from the picture before (as last shown) and
+   * this one: this one's weight in each, in (0, 1).
+   */
+  fadeIn?: readonly number[];
+}
 
-const NAL_SLICE = 1;
-const NAL_IDR = 5;
-const NAL_SPS = 7;
-const NAL_PPS = 8;
-
-interface Nal {
-  type: number;
-  refIdc: number;
-  /** Without the start code, with emulation prevention bytes, header byte included. */
+/** One output picture in decoding order: Annex B bytes (with any parameter sets before it) and its place in display order. */
+export interface AccessUnit {
+  display: number;
   bytes: Buffer;
 }
+
+/** The picture parameter set id of the skip and fading pictures (x264 uses 0). */
+const SKIP_PPS_ID = 1;
+/** Bits of pic_order_cnt_lsb: two bytes, the inserted size that keeps alignment. */
+const POC_LSB_BITS = 16;
+/** Fading weights are in 1/2^(FADE_LOG2_DENOMINATOR + 1) = 1/128. */
+const FADE_LOG2_DENOMINATOR = 6;
 
 interface SequenceParameters {
   id: number;
   log2MaxFrameNum: number;
   pocType: number;
+  chromaArrayType: number;
   mbsInPicture: number;
-  separateColourPlane: boolean;
 }
 
 /**
  * The Annex B stream `encoded` (one access unit per frame, as x264 wrote it with
- * HOLDABLE_X264_PARAMS) with its i-th picture shown `holds[i]` times: each extra time a skip
- * picture. Throws when the stream is not one that can be spliced that way.
+ * HOLDABLE_X264_PARAMS) with its i-th picture shown as `pictures[i]` says, in decoding order.
+ * Throws when the stream is not one that can be spliced that way.
  */
-export function spliceHeldFrames(encoded: Buffer, holds: readonly number[]): Buffer {
+export function spliceHeldFrames(encoded: Buffer, pictures: readonly SplicedPicture[]): AccessUnit[] {
   const nals = splitAnnexB(encoded);
   const spsNal = nals.find((nal) => nal.type === NAL_SPS);
   if (!spsNal) throw new Error('No sequence parameter set in the stream');
-  const sps = parseSps(unescape(spsNal.bytes.subarray(1)));
-  if (sps.pocType !== 2) throw new Error(`Picture order count type ${sps.pocType}: the stream has B-frames`);
-  if (sps.separateColourPlane) throw new Error('Separate colour planes are not spliced');
+  const fades = pictures.some((picture) => (picture.fadeIn?.length ?? 0) > 0);
+  const { sps, rewritten } = rewriteSps(unescape(spsNal.bytes.subarray(1)), fades);
+  const newSps = Buffer.concat([spsNal.bytes.subarray(0, 1), escape(rewritten)]);
   const maxFrameNum = 2 ** sps.log2MaxFrameNum;
+  const skipPps = skipPpsNal(sps.id);
 
-  const out: Buffer[] = [];
-  const startCode = Buffer.from([0, 0, 0, 1]);
-  const emit = (bytes: Buffer) => out.push(startCode, bytes);
-  let picture = -1;
-  let frameNum = 0;
-  let skipPpsWritten = false;
-  const skipsAfter = (index: number) => {
-    if (index < 0) return;
-    const hold = holds[index];
-    if (hold === undefined) throw new Error(`The stream has more pictures than the ${holds.length} held runs`);
-    for (let copy = 1; copy < hold; copy++) {
-      frameNum = (frameNum + 1) % maxFrameNum;
-      emit(skipSlice(sps, frameNum));
-    }
-  };
+  // x264's pictures: the NAL units before each (parameter sets, SEI) and its slices.
+  const coded: { prefix: Nal[]; slices: Nal[]; idr: boolean }[] = [];
+  let prefix: Nal[] = [];
   for (const nal of nals) {
-    if (nal.type === NAL_SLICE || nal.type === NAL_IDR) {
-      const rbsp = unescape(nal.bytes.subarray(1));
-      const header = new BitReader(rbsp);
-      const firstMb = header.ue();
-      if (firstMb === 0) {
-        // A new picture: the previous one's holds go first.
-        if (nal.refIdc === 0) throw new Error('A picture that is not a reference: the stream has B-frames or non-reference pictures');
-        skipsAfter(picture);
-        picture++;
-        frameNum = nal.type === NAL_IDR ? 0 : (frameNum + 1) % maxFrameNum;
-      }
-      header.ue(); // slice_type
-      const ppsId = header.ue();
-      if (ppsId === SKIP_PPS_ID) throw new Error(`The stream already uses picture parameter set ${SKIP_PPS_ID}`);
-      if (nal.type === NAL_IDR && frameNum !== 0) throw new Error('An IDR slice in the middle of a picture');
-      writeBits(rbsp, header.position, sps.log2MaxFrameNum, frameNum);
-      emit(Buffer.concat([nal.bytes.subarray(0, 1), escape(rbsp)]));
+    if (nal.type !== NAL_SLICE && nal.type !== NAL_IDR) {
+      prefix.push(nal);
       continue;
     }
-    emit(nal.bytes);
-    if (nal.type === NAL_PPS) {
-      // After each of x264's own (a keyframe sends them again): muxers take the first two as the
-      // stream's setup, and a decoder joining at a keyframe finds it.
-      emit(skipPps(sps.id));
-      skipPpsWritten = true;
+    if (nal.refIdc === 0) throw new Error('A picture that is not a reference: the stream has B-frames or non-reference pictures');
+    const firstMb = new BitReader(unescape(nal.bytes.subarray(1, 6))).ue();
+    if (firstMb === 0) {
+      coded.push({ prefix, slices: [nal], idr: nal.type === NAL_IDR });
+      prefix = [];
+    } else {
+      if (coded.length === 0) throw new Error('A slice before the first picture');
+      coded[coded.length - 1].slices.push(nal);
     }
   }
-  if (!skipPpsWritten) throw new Error('No picture parameter set in the stream');
-  skipsAfter(picture);
-  if (picture + 1 !== holds.length) throw new Error(`The stream has ${picture + 1} pictures for ${holds.length} held runs`);
-  return Buffer.concat(out);
+  if (coded.length > pictures.length) throw new Error(`The stream has more pictures than the ${pictures.length} held runs`);
+  if (coded.length !== pictures.length) throw new Error(`The stream has ${coded.length} pictures for ${pictures.length} held runs`);
+
+  const units: AccessUnit[] = [];
+  let display = 0;
+  let idrDisplay = 0;
+  let frameNum = 0;
+  const orderCount = (at: number) => (2 * (at - idrDisplay)) % 2 ** POC_LSB_BITS;
+  coded.forEach((picture, index) => {
+    const fadeIn = pictures[index].fadeIn ?? [];
+    if (fadeIn.length > 0 && (index === 0 || picture.idr)) throw new Error(`Picture ${index} is faded into but ${index === 0 ? 'is the first' : 'is an IDR'}`);
+    const shownAt = display + fadeIn.length;
+    if (picture.idr) idrDisplay = shownAt;
+    frameNum = picture.idr ? 0 : (frameNum + 1) % maxFrameNum;
+    const parts: Buffer[] = [];
+    let ppsWritten = false;
+    for (const nal of picture.prefix) {
+      parts.push(START_CODE, nal.type === NAL_SPS ? newSps : nal.bytes);
+      if (nal.type === NAL_PPS) {
+        checkPps(nal);
+        // After each of x264's own (a keyframe sends them again): muxers take the first two as the
+        // stream's setup, and a decoder joining at a keyframe finds it.
+        parts.push(START_CODE, skipPps);
+        ppsWritten = true;
+      }
+    }
+    if (index === 0 && !ppsWritten) throw new Error('No picture parameter set in the stream');
+    for (const slice of picture.slices) parts.push(START_CODE, renumberSlice(slice, sps, frameNum, orderCount(shownAt)));
+    units.push({ display: shownAt, bytes: Buffer.concat(parts) });
+    // Not references: each takes the frame_num after this picture's, as the next reference does.
+    fadeIn.forEach((weight, fade) => units.push({ display: display + fade, bytes: Buffer.concat([START_CODE, fadeSlice(sps, (frameNum + 1) % maxFrameNum, orderCount(display + fade), weight)]) }));
+    for (let copy = 1; copy < pictures[index].hold; copy++) {
+      frameNum = (frameNum + 1) % maxFrameNum;
+      units.push({ display: shownAt + copy, bytes: Buffer.concat([START_CODE, skipSlice(sps, frameNum, orderCount(shownAt + copy))]) });
+    }
+    display = shownAt + pictures[index].hold;
+  });
+  return units;
 }
 
-/** A CAVLC picture parameter set for skip slices: one reference, no weights, deblocking switchable. */
-function skipPps(spsId: number): Buffer {
+/** x264's slice with its frame_num set and the picture order count inserted after it (and idr_pic_id). */
+function renumberSlice(nal: Nal, sps: SequenceParameters, frameNum: number, orderCount: number): Buffer {
+  const rbsp = unescape(nal.bytes.subarray(1));
+  const header = new BitReader(rbsp);
+  header.ue(); // first_mb_in_slice
+  header.ue(); // slice_type
+  const ppsId = header.ue();
+  if (ppsId === SKIP_PPS_ID) throw new Error(`The stream already uses picture parameter set ${SKIP_PPS_ID}`);
+  writeBits(rbsp, header.position, sps.log2MaxFrameNum, frameNum);
+  header.position += sps.log2MaxFrameNum;
+  if (nal.type === NAL_IDR) header.ue(); // idr_pic_id
+  return Buffer.concat([nal.bytes.subarray(0, 1), escape(insert16Bits(rbsp, header.position, orderCount))]);
+}
+
+/** x264's picture parameter sets must not expect a bottom field order count in the slices. */
+function checkPps(nal: Nal): void {
+  const bits = new BitReader(unescape(nal.bytes.subarray(1)));
+  bits.ue(); // pic_parameter_set_id
+  bits.ue(); // seq_parameter_set_id
+  bits.u(1); // entropy_coding_mode_flag
+  if (bits.u(1) !== 0) throw new Error('A picture parameter set with bottom field order counts');
+}
+
+/** A CAVLC picture parameter set for skip and fading slices: one reference per list, explicit bi-predictive weights, deblocking switchable. */
+function skipPpsNal(spsId: number): Buffer {
   const bits = new BitWriter();
   bits.ue(SKIP_PPS_ID);
   bits.ue(spsId);
@@ -143,8 +206,8 @@ function skipPps(spsId: number): Buffer {
   bits.ue(0); // num_slice_groups_minus1
   bits.ue(0); // num_ref_idx_l0_default_active_minus1
   bits.ue(0); // num_ref_idx_l1_default_active_minus1
-  bits.u(1, 0); // weighted_pred_flag
-  bits.u(2, 0); // weighted_bipred_idc
+  bits.u(1, 0); // weighted_pred_flag: P slices unweighted
+  bits.u(2, 1); // weighted_bipred_idc: explicit weights in B slices
   bits.se(0); // pic_init_qp_minus26
   bits.se(0); // pic_init_qs_minus26
   bits.se(0); // chroma_qp_index_offset
@@ -155,13 +218,14 @@ function skipPps(spsId: number): Buffer {
 }
 
 /** One P slice covering the picture, every macroblock skipped: a copy of the previous picture. */
-function skipSlice(sps: SequenceParameters, frameNum: number): Buffer {
+function skipSlice(sps: SequenceParameters, frameNum: number, orderCount: number): Buffer {
   const bits = new BitWriter();
   bits.ue(0); // first_mb_in_slice
   bits.ue(5); // slice_type: P, and every slice of the picture is P
   bits.ue(SKIP_PPS_ID);
   bits.u(sps.log2MaxFrameNum, frameNum);
-  // Frames only (parseSps refuses fields), not IDR, picture order count from frame_num (type 2).
+  // Frames only (rewriteSps refuses fields), not IDR.
+  bits.u(POC_LSB_BITS, orderCount);
   bits.u(1, 0); // num_ref_idx_active_override_flag
   bits.u(1, 0); // ref_pic_list_modification_flag_l0
   bits.u(1, 0); // adaptive_ref_pic_marking_mode_flag: sliding window
@@ -171,15 +235,68 @@ function skipSlice(sps: SequenceParameters, frameNum: number): Buffer {
   return Buffer.concat([Buffer.from([(2 << 5) | NAL_SLICE]), escape(bits.trailing())]);
 }
 
-function parseSps(rbsp: Buffer): SequenceParameters {
+/**
+ * One B slice covering the picture, every macroblock skipped: with spatial direct prediction and
+ * no neighbour moving, each predicts with no motion from reference 0 of both lists (the pictures
+ * before and after), mixed by the explicit weights: (w0·A + w1·B + 64) >> 7.
+ */
+function fadeSlice(sps: SequenceParameters, frameNum: number, orderCount: number, weight: number): Buffer {
+  const after = Math.min(127, Math.max(1, Math.round(weight * 2 ** (FADE_LOG2_DENOMINATOR + 1))));
+  const bits = new BitWriter();
+  bits.ue(0); // first_mb_in_slice
+  bits.ue(6); // slice_type: B, and every slice of the picture is B
+  bits.ue(SKIP_PPS_ID);
+  bits.u(sps.log2MaxFrameNum, frameNum);
+  bits.u(POC_LSB_BITS, orderCount);
+  bits.u(1, 1); // direct_spatial_mv_pred_flag
+  bits.u(1, 0); // num_ref_idx_active_override_flag: one each
+  bits.u(1, 0); // ref_pic_list_modification_flag_l0
+  bits.u(1, 0); // ref_pic_list_modification_flag_l1
+  bits.ue(FADE_LOG2_DENOMINATOR); // luma_log2_weight_denom
+  if (sps.chromaArrayType !== 0) bits.ue(FADE_LOG2_DENOMINATOR); // chroma_log2_weight_denom
+  for (const listWeight of [2 ** (FADE_LOG2_DENOMINATOR + 1) - after, after]) {
+    bits.u(1, 1); // luma_weight_flag
+    bits.se(listWeight);
+    bits.se(0); // offset
+    if (sps.chromaArrayType !== 0) {
+      bits.u(1, 1); // chroma_weight_flag
+      for (let component = 0; component < 2; component++) {
+        bits.se(listWeight);
+        bits.se(0);
+      }
+    }
+  }
+  // Not a reference: no dec_ref_pic_marking.
+  bits.se(0); // slice_qp_delta
+  bits.ue(1); // disable_deblocking_filter_idc: off
+  bits.ue(sps.mbsInPicture); // mb_skip_run: the whole picture
+  return Buffer.concat([Buffer.from([NAL_SLICE]), escape(bits.trailing())]);
+}
+
+/**
+ * x264's sequence parameter set with picture order counts in the slices (type 0, POC_LSB_BITS) and,
+ * with `fades`, room for them: two reference frames, a frame may wait one to be shown, and Main
+ * profile where x264 wrote Baseline (which has no B slices).
+ */
+function rewriteSps(rbsp: Buffer, fades: boolean): { sps: SequenceParameters; rewritten: Buffer } {
   const bits = new BitReader(rbsp);
+  const out = new BitWriter();
   const profile = bits.u(8);
-  bits.u(16); // constraint flags, level
+  const constraints = bits.u(8);
+  if (fades && profile === 66) {
+    out.u(8, 77);
+    out.u(8, constraints & 0x40 ? 0x40 : 0); // constraint_set1: decodable as Main
+  } else {
+    out.u(8, profile);
+    out.u(8, constraints);
+  }
+  bits.u(8); // level_idc
   const id = bits.ue();
-  let separateColourPlane = false;
+  let chromaArrayType = 1;
   if ([100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135].includes(profile)) {
     const chromaFormat = bits.ue();
-    if (chromaFormat === 3) separateColourPlane = bits.u(1) === 1;
+    chromaArrayType = chromaFormat;
+    if (chromaFormat === 3 && bits.u(1) === 1) throw new Error('Separate colour planes are not spliced');
     bits.ue(); // bit_depth_luma_minus8
     bits.ue(); // bit_depth_chroma_minus8
     bits.u(1); // qpprime_y_zero_transform_bypass_flag
@@ -190,15 +307,80 @@ function parseSps(rbsp: Buffer): SequenceParameters {
     }
   }
   const log2MaxFrameNum = bits.ue() + 4;
+  const pocStart = bits.position;
   const pocType = bits.ue();
-  if (pocType === 0) bits.ue();
-  else if (pocType === 1) throw new Error('Picture order count type 1 is not spliced');
-  bits.ue(); // max_num_ref_frames
+  if (pocType !== 2) throw new Error(`Picture order count type ${pocType}: the stream has B-frames`);
+  out.copy(bits, 16, pocStart);
+  bits.position = pocStart;
+  bits.ue();
+  out.ue(0); // pic_order_cnt_type
+  out.ue(POC_LSB_BITS - 4); // log2_max_pic_order_cnt_lsb_minus4
+  const maxRefFrames = bits.ue();
+  const references = fades ? Math.max(maxRefFrames, 2) : maxRefFrames;
+  out.ue(references);
+  const fromGaps = bits.position;
   bits.u(1); // gaps_in_frame_num_value_allowed_flag
   const widthInMbs = bits.ue() + 1;
   const heightInMapUnits = bits.ue() + 1;
   if (bits.u(1) !== 1) throw new Error('Interlaced streams are not spliced');
-  return { id, log2MaxFrameNum, pocType, mbsInPicture: widthInMbs * heightInMapUnits, separateColourPlane };
+  bits.u(1); // direct_8x8_inference_flag
+  if (bits.u(1) === 1) for (let side = 0; side < 4; side++) bits.ue(); // frame_crop_*
+  const sps: SequenceParameters = { id, log2MaxFrameNum, pocType, chromaArrayType, mbsInPicture: widthInMbs * heightInMapUnits };
+  const restriction = bits.u(1) === 1 ? bitstreamRestriction(bits) : null;
+  const stop = bits.stopBit();
+  if (!restriction || !fades) {
+    out.copy(bits, fromGaps, stop);
+  } else {
+    out.copy(bits, fromGaps, restriction.start);
+    bits.position = restriction.start;
+    out.ue(Math.max(bits.ue(), 1)); // max_num_reorder_frames
+    out.ue(Math.max(bits.ue(), references)); // max_dec_frame_buffering
+    out.copy(bits, bits.position, stop);
+  }
+  return { sps, rewritten: out.trailing() };
+}
+
+/** Reads the VUI; where its max_num_reorder_frames starts, if it has a bitstream restriction. */
+function bitstreamRestriction(bits: BitReader): { start: number } | null {
+  if (bits.u(1) === 1 && bits.u(8) === 255) bits.u(32); // aspect ratio, extended SAR
+  if (bits.u(1) === 1) bits.u(1); // overscan
+  if (bits.u(1) === 1) {
+    bits.u(4); // video_format, video_full_range_flag
+    if (bits.u(1) === 1) bits.u(24); // colour description
+  }
+  if (bits.u(1) === 1) {
+    bits.ue(); // chroma_sample_loc_type_top_field
+    bits.ue(); // chroma_sample_loc_type_bottom_field
+  }
+  if (bits.u(1) === 1) {
+    bits.u(32); // num_units_in_tick
+    bits.u(32); // time_scale
+    bits.u(1); // fixed_frame_rate_flag
+  }
+  const nalHrd = bits.u(1) === 1;
+  if (nalHrd) skipHrd(bits);
+  const vclHrd = bits.u(1) === 1;
+  if (vclHrd) skipHrd(bits);
+  if (nalHrd || vclHrd) bits.u(1); // low_delay_hrd_flag
+  bits.u(1); // pic_struct_present_flag
+  if (bits.u(1) !== 1) return null;
+  bits.u(1); // motion_vectors_over_pic_boundaries_flag
+  for (let field = 0; field < 4; field++) bits.ue(); // max_bytes_per_pic_denom … log2_max_mv_length_vertical
+  const start = bits.position;
+  bits.ue(); // max_num_reorder_frames
+  bits.ue(); // max_dec_frame_buffering
+  return { start };
+}
+
+function skipHrd(bits: BitReader): void {
+  const count = bits.ue() + 1;
+  bits.u(8); // bit_rate_scale, cpb_size_scale
+  for (let index = 0; index < count; index++) {
+    bits.ue();
+    bits.ue();
+    bits.u(1);
+  }
+  bits.u(20); // four 5-bit lengths
 }
 
 function skipScalingList(bits: BitReader, size: number): void {
@@ -210,123 +392,4 @@ function skipScalingList(bits: BitReader, size: number): void {
   }
 }
 
-/** NAL units of an Annex B byte stream (start codes of three or four bytes). */
-export function splitAnnexB(stream: Buffer): Nal[] {
-  const starts: { at: number; payload: number }[] = [];
-  for (let i = 0; i + 2 < stream.length; i++) {
-    if (stream[i] === 0 && stream[i + 1] === 0 && stream[i + 2] === 1) {
-      starts.push({ at: i > 0 && stream[i - 1] === 0 ? i - 1 : i, payload: i + 3 });
-      i += 2;
-    }
-  }
-  return starts.map(({ payload }, index) => {
-    let end = index + 1 < starts.length ? starts[index + 1].at : stream.length;
-    // Trailing zero bytes belong to no NAL unit.
-    while (end > payload && stream[end - 1] === 0) end--;
-    const bytes = stream.subarray(payload, end);
-    return { type: bytes[0] & 0x1f, refIdc: (bytes[0] >> 5) & 3, bytes };
-  });
-}
-
-/** The RBSP of a NAL payload: emulation prevention bytes (0x000003) removed. */
-function unescape(payload: Buffer): Buffer {
-  const out = Buffer.alloc(payload.length);
-  let length = 0;
-  let zeros = 0;
-  for (const byte of payload) {
-    if (zeros >= 2 && byte === 3) {
-      zeros = 0;
-      continue;
-    }
-    out[length++] = byte;
-    zeros = byte === 0 ? zeros + 1 : 0;
-  }
-  return out.subarray(0, length);
-}
-
-/** A NAL payload from an RBSP: 0x03 after two zero bytes wherever the next byte is 0..3. */
-function escape(rbsp: Buffer): Buffer {
-  const out: number[] = [];
-  let zeros = 0;
-  for (const byte of rbsp) {
-    if (zeros >= 2 && byte <= 3) {
-      out.push(3);
-      zeros = 0;
-    }
-    out.push(byte);
-    zeros = byte === 0 ? zeros + 1 : 0;
-  }
-  return Buffer.from(out);
-}
-
-/** Overwrites `width` bits at bit `position` of `bytes` with `value`, most significant first. */
-function writeBits(bytes: Buffer, position: number, width: number, value: number): void {
-  for (let bit = 0; bit < width; bit++) {
-    const at = position + bit;
-    const mask = 0x80 >> (at % 8);
-    if ((value >> (width - 1 - bit)) & 1) bytes[at >> 3] |= mask;
-    else bytes[at >> 3] &= ~mask;
-  }
-}
-
-class BitReader {
-  position = 0;
-  private readonly bytes: Buffer;
-
-  constructor(bytes: Buffer) {
-    this.bytes = bytes;
-  }
-
-  u(width: number): number {
-    let value = 0;
-    for (let bit = 0; bit < width; bit++) {
-      if (this.position >= this.bytes.length * 8) throw new Error('A parameter set or slice header ends early');
-      value = value * 2 + ((this.bytes[this.position >> 3] >> (7 - (this.position % 8))) & 1);
-      this.position++;
-    }
-    return value;
-  }
-
-  ue(): number {
-    let zeros = 0;
-    while (this.u(1) === 0) {
-      if (++zeros > 31) throw new Error('An Exp-Golomb code longer than 32 bits');
-    }
-    return 2 ** zeros - 1 + this.u(zeros);
-  }
-
-  se(): number {
-    const code = this.ue();
-    return code % 2 === 1 ? (code + 1) / 2 : -code / 2;
-  }
-}
-
-class BitWriter {
-  private readonly bits: number[] = [];
-
-  u(width: number, value: number): void {
-    for (let bit = width - 1; bit >= 0; bit--) this.bits.push(Math.floor(value / 2 ** bit) % 2);
-  }
-
-  ue(value: number): void {
-    const code = value + 1;
-    const length = Math.floor(Math.log2(code));
-    this.u(length, 0);
-    this.u(length + 1, code);
-  }
-
-  se(value: number): void {
-    this.ue(value > 0 ? 2 * value - 1 : -2 * value);
-  }
-
-  /** The bits with rbsp_trailing_bits (a one, then zeros to the byte). */
-  trailing(): Buffer {
-    const bits = [...this.bits, 1];
-    while (bits.length % 8 !== 0) bits.push(0);
-    const out = Buffer.alloc(bits.length / 8);
-    bits.forEach((bit, index) => {
-      if (bit) out[index >> 3] |= 0x80 >> (index % 8);
-    });
-    return out;
-  }
-}
+export { splitAnnexB };

@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { holdableX264Params, spliceHeldFrames } from './h264-holds';
+import { holdableX264Params, spliceHeldFrames, type SplicedPicture } from './h264-holds';
+import { mpegTransportStream } from './mpeg-ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -72,21 +73,21 @@ export async function encodeHeldFrames(args: {
     [...decode, '-frames:v', String(args.frames.length), ...x264Args(args.x264), '-x264-params', holdableX264Params(args.frames.map((frame) => frame.hold)), '-an', '-f', 'h264', 'pipe:1'],
     { signal: args.signal, timeout: 30 * 60_000, encoding: 'buffer', maxBuffer: 2 ** 31 - 1 },
   );
-  await muxHeldPictures(stdout, args.frames.map((frame) => frame.hold), args.fps, args.outputPath, args.signal);
+  await muxHeldPictures(stdout, args.frames.map((frame) => ({ hold: frame.hold })), args.fps, args.outputPath, args.signal);
 }
 
 /**
- * The MP4 (no sound) of an Annex B stream x264 wrote with holdableX264Params, its i-th picture
- * shown `holds[i]` times: the repeats spliced in as skip pictures, then copied into the container
- * at `fps` (`-r` before the input: the raw stream's own clock drifts a tick every 33 frames).
+ * The MP4 (no sound) of an Annex B stream x264 wrote with holdableX264Params, its pictures shown as
+ * `pictures` says: the repeats and fades spliced in (h264-holds.ts), carried with their decoding
+ * and presentation times in a transport stream (mpeg-ts.ts), then copied into the container.
  */
-export async function muxHeldPictures(encoded: Buffer, holds: readonly number[], fps: number, outputPath: string, signal: AbortSignal): Promise<void> {
-  const stream = `${outputPath}.h264`;
-  await writeFile(stream, spliceHeldFrames(encoded, holds));
+export async function muxHeldPictures(encoded: Buffer, pictures: readonly SplicedPicture[], fps: number, outputPath: string, signal: AbortSignal): Promise<void> {
+  const stream = `${outputPath}.ts`;
+  await writeFile(stream, mpegTransportStream(spliceHeldFrames(encoded, pictures), fps));
   try {
     await execFileAsync(
       'ffmpeg',
-      ['-v', 'error', '-y', '-r', String(fps), '-f', 'h264', '-i', stream, '-c', 'copy', '-video_track_timescale', '90000', '-an', '-f', 'mp4', outputPath],
+      ['-v', 'error', '-y', '-f', 'mpegts', '-i', stream, '-c', 'copy', '-video_track_timescale', '90000', '-an', '-f', 'mp4', outputPath],
       { signal, timeout: 10 * 60_000 },
     );
   } finally {
