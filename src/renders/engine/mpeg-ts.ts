@@ -48,11 +48,9 @@ export function mpegTransportStream(units: readonly TimedUnit[], fps: number): B
         packet[at++] = fieldLength - 1;
         if (fieldLength > 1) {
           packet[at++] = first ? 0x10 : 0; // PCR flag
-          if (first) {
-            writePcr(packet, at, dts);
-            at += 6;
-          }
-          at = 4 + fieldLength; // the rest of the field is 0xff stuffing
+          if (first) writePcr(packet, at, dts);
+          // The rest of the field is 0xff stuffing.
+          at = 4 + fieldLength;
         }
       }
       payload.copy(packet, at, offset, offset + take);
