@@ -1,7 +1,30 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { BlendedFrames } from '../../../composition/src/schema';
-import { holdableX264Params } from './h264-holds';
-import { muxHeldPictures, TO_BT709_TV_RANGE, x264Args, type X264Settings } from './held-frames';
+import { FADABLE_X264_PARAMS, isHeldKeyframe, type SplicedPicture } from './h264-holds';
+import { DEFAULT_X264, muxHeldPictures, TO_BT709_TV_RANGE, x264Args, type X264Settings } from './held-frames';
+
+/**
+ * CRF steps below the configured one for x264 when it sees only the distinct pictures (skip
+ * pictures): it cannot see that each is held or faded from, which would make its macroblock tree
+ * spend more on it (HELD_PICTURE_BITRATE's ×2 is 6 steps). Measured on the slideshow
+ * (docs/performance.md).
+ */
+export const DISTINCT_PICTURE_CRF_STEPS = 6;
+
+/** The CRF for x264 seeing only distinct pictures; 0 (lossless) stays, and nothing else becomes it. */
+export function distinctPictureCrf(crf: number): number {
+  return crf === 0 ? 0 : Math.max(1, crf - DISTINCT_PICTURE_CRF_STEPS);
+}
+
+/** What x264 encoded and what was written around its pictures (skip-picture mode). */
+export interface BlendedEncoding {
+  /** Pictures x264 encoded. */
+  encoded: number;
+  /** Frames written as copies of the frame before (skip pictures). */
+  skipped: number;
+  /** Fading frames written as the decoder's mix of the pictures before and after. */
+  faded: number;
+}
 
 /**
  * Encodes a blended frame plan (composition/src/schema/blended-frames.ts) while its frames are
@@ -10,8 +33,11 @@ import { muxHeldPictures, TO_BT709_TV_RANGE, x264Args, type X264Settings } from 
  * (the conversion and the 4:2:0 averaging are affine, so mixing after them equals converting the
  * mixed picture up to rounding), and every output frame is piped raw to x264 with the held path's
  * settings (x264Args). Encoding runs as soon as a frame's corners are there, alongside drawing.
- * With `skipPictures`, each run goes to x264 once and its repeats are spliced in afterwards as
- * skip pictures (h264-holds.ts), so a held picture costs the encoder nothing.
+ * With `skipPictures`, each distinct picture goes to x264 once and its repeats are spliced in
+ * afterwards as skip pictures (h264-holds.ts), so a held picture costs the encoder nothing; and a
+ * fade between two pictures x264 encodes (a run of two-term mixes whose terms are, by position or
+ * byte for byte, the picture before and the picture after) is not mixed here at all: its frames
+ * are written as weighted predictions from those two pictures, which the decoder mixes.
  */
 export class BlendedFramesEncoder {
   private readonly frameBytes: number;
@@ -31,6 +57,8 @@ export class BlendedFramesEncoder {
   private readonly finished: Promise<void>;
   /** With skip pictures: x264's Annex B output, spliced and muxed once complete. */
   private readonly encoded: Buffer[] = [];
+  /** With skip pictures: how each picture given to x264 is shown. */
+  private readonly spliced: SplicedPicture[] = [];
 
   constructor(
     private readonly plan: BlendedFrames,
@@ -53,12 +81,12 @@ export class BlendedFramesEncoder {
       { signal: stopBoth },
     );
     this.skipPictures = video.skipPictures === true;
-    const holds = plan.runs.map((run) => run.hold);
     const input = ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`, '-framerate', String(fps), '-i', 'pipe:0'];
+    const x264 = video.x264 ?? DEFAULT_X264;
     this.encoder = spawn(
       'ffmpeg',
       this.skipPictures
-        ? [...input, '-frames:v', String(plan.runs.length), ...x264Args(video.x264), '-x264-params', holdableX264Params(holds), '-an', '-f', 'h264', 'pipe:1']
+        ? [...input, ...x264Args({ ...x264, crf: distinctPictureCrf(x264.crf) }), '-x264-params', FADABLE_X264_PARAMS, '-an', '-f', 'h264', 'pipe:1']
         : [...input, '-frames:v', String(plan.durationInFrames), ...x264Args(video.x264), '-an', video.outputPath],
       { signal: stopBoth },
     );
@@ -66,7 +94,7 @@ export class BlendedFramesEncoder {
     const converted = this.readConverted();
     const encoded = exited(this.encoder, 'x264 encoder').then(() => {
       if (!this.skipPictures) return;
-      return muxHeldPictures(Buffer.concat(this.encoded), holds, fps, video.outputPath, stopBoth);
+      return muxHeldPictures(Buffer.concat(this.encoded), this.spliced, fps, video.outputPath, stopBoth);
     });
     this.finished = Promise.all([converted, this.feedEncoder(), encoded]).then(() => undefined);
     // Whichever part fails first stops the other process; the error surfaces from `done`.
@@ -89,7 +117,7 @@ export class BlendedFramesEncoder {
   }
 
   /** Every frame drawn: the encoder finishes; resolves when the video file is complete. */
-  async done(): Promise<void> {
+  async done(): Promise<BlendedEncoding> {
     if (this.nextToConvert < this.plan.frames.length && !this.failure) {
       this.fail(new Error(`Only ${this.nextToConvert} of ${this.plan.frames.length} drawn frames reached the encoder`));
     }
@@ -98,6 +126,9 @@ export class BlendedFramesEncoder {
     await this.finished.catch((error: unknown) => {
       throw this.failure ?? error;
     });
+    if (!this.skipPictures) return { encoded: this.plan.durationInFrames, skipped: 0, faded: 0 };
+    const faded = this.spliced.reduce((sum, picture) => sum + (picture.fadeIn?.length ?? 0), 0);
+    return { encoded: this.spliced.length, skipped: this.plan.durationInFrames - this.spliced.length - faded, faded };
   }
 
   /** Stops both processes (drawing failed). */
@@ -152,18 +183,93 @@ export class BlendedFramesEncoder {
   private async feedEncoder(): Promise<void> {
     const stdin = this.encoder.stdin;
     let written = 0;
-    for (const [index, run] of this.plan.runs.entries()) {
+    const write = async (frame: Buffer) => {
+      if (!stdin.write(frame)) await drained(stdin, this.stop.signal);
+      if (this.failure) throw this.failure;
+    };
+    const release = (index: number) => {
+      for (const term of this.plan.runs[index].mix) if (this.lastUse[term.drawn] === index) this.pictures[term.drawn] = null;
+    };
+    const progress = (frames: number) => {
+      written += frames;
+      this.onEncoded(written);
+    };
+    /** Skip pictures: the last picture given to x264 (drawn: its position in plan.frames, -1 for a mix). */
+    let last: { picture: Buffer; drawn: number } | null = null;
+    const runs = this.plan.runs;
+    for (let index = 0; index < runs.length; index++) {
+      const run = runs[index];
+      if (this.skipPictures && run.mix.length === 1) {
+        const drawn = run.mix[0].drawn;
+        const picture = await this.picture(drawn);
+        release(index);
+        if (last && (last.drawn === drawn || last.picture.equals(picture))) {
+          // The same picture again (a corner equal to the frame before it): more repeats.
+          this.spliced[this.spliced.length - 1].hold += run.hold;
+        } else {
+          await write(picture);
+          this.spliced.push({ hold: run.hold });
+          last = { picture, drawn };
+        }
+        progress(run.hold);
+        continue;
+      }
+      if (this.skipPictures && last) {
+        const fade = await this.fadeFrom(last, index);
+        if (fade) {
+          await write(fade.picture);
+          this.spliced.push({ hold: runs[fade.end].hold, fadeIn: fade.weights });
+          for (let faded = index; faded <= fade.end; faded++) release(faded);
+          last = { picture: fade.picture, drawn: runs[fade.end].mix[0].drawn };
+          progress(fade.weights.length + runs[fade.end].hold);
+          index = fade.end;
+          continue;
+        }
+      }
       const terms = await Promise.all(run.mix.map(async (term) => ({ picture: await this.picture(term.drawn), weight: term.weight })));
       const frame = terms.length === 1 ? terms[0].picture : mixPictures(terms, this.frameBytes);
-      for (const term of run.mix) if (this.lastUse[term.drawn] === index) this.pictures[term.drawn] = null;
-      for (let copy = 0; copy < (this.skipPictures ? 1 : run.hold); copy++) {
-        if (!stdin.write(frame)) await drained(stdin, this.stop.signal);
-        if (this.failure) throw this.failure;
+      release(index);
+      for (let copy = 0; copy < (this.skipPictures ? 1 : run.hold); copy++) await write(frame);
+      if (this.skipPictures) {
+        this.spliced.push({ hold: run.hold });
+        last = { picture: frame, drawn: -1 };
       }
-      written += run.hold;
-      this.onEncoded(written);
+      progress(run.hold);
     }
     stdin.end();
+  }
+
+  /**
+   * The fade starting at run `start`, when the decoder can mix it: runs of the same two terms up to
+   * a one-term run (the picture faded into, which x264 gets next and must not make an IDR), one
+   * term being the picture x264 got last and the other the one faded into, by position or byte for
+   * byte. Its frames' weights (of the picture faded into) and that run's index; null otherwise.
+   */
+  private async fadeFrom(last: { picture: Buffer; drawn: number }, start: number): Promise<{ weights: number[]; end: number; picture: Buffer } | null> {
+    const runs = this.plan.runs;
+    const [first, second] = runs[start].mix;
+    if (runs[start].mix.length !== 2 || isHeldKeyframe(this.spliced.length)) return null;
+    const sameTerms = (index: number) => {
+      const mix = runs[index].mix;
+      return mix.length === 2 && mix.every((term) => term.drawn === first.drawn || term.drawn === second.drawn);
+    };
+    let end = start;
+    while (end < runs.length && sameTerms(end)) end++;
+    if (end === runs.length || runs[end].mix.length !== 1) return null;
+    const [firstPicture, secondPicture, after] = await Promise.all([this.picture(first.drawn), this.picture(second.drawn), this.picture(runs[end].mix[0].drawn)]);
+    const afterDrawn = runs[end].mix[0].drawn;
+    const isLast = (drawn: number, picture: Buffer) => drawn === last.drawn || picture.equals(last.picture);
+    const isAfter = (drawn: number, picture: Buffer) => drawn === afterDrawn || picture.equals(after);
+    let into: number;
+    if (isLast(first.drawn, firstPicture) && isAfter(second.drawn, secondPicture)) into = second.drawn;
+    else if (isLast(second.drawn, secondPicture) && isAfter(first.drawn, firstPicture)) into = first.drawn;
+    else return null;
+    const weights: number[] = [];
+    for (let index = start; index < end; index++) {
+      const weight = runs[index].mix.find((term) => term.drawn === into)!.weight;
+      for (let copy = 0; copy < runs[index].hold; copy++) weights.push(weight);
+    }
+    return { weights, end, picture: after };
   }
 }
 

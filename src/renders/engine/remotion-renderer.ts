@@ -9,7 +9,7 @@ import type { HeadlessBrowser } from '@remotion/renderer';
 import { blendedFrames, type BlendedFrames, COMPOSITION_ID, CompositionProps, drawnFrames, type DrawnFrames, ResolvedRequest } from '../../../composition/src/schema';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { BlendedFramesEncoder } from './blended-frames';
+import { BlendedFramesEncoder, type BlendedEncoding } from './blended-frames';
 import { ensureCompositionBundle } from './composition-bundle';
 import { encodeHeldFrames, HELD_FRAMES_MAX_SHARE, type X264Settings } from './held-frames';
 import { chooseMediaComposite, renderMediaComposite } from './media-composite';
@@ -43,6 +43,8 @@ export interface RenderReport {
   frames_blended?: number;
   /** Held path: output frames written as skip pictures, copies of the frame before that x264 never saw (RENDER_SKIP_PICTURES, h264-holds.ts). */
   frames_skipped?: number;
+  /** Held path: fading frames x264 never saw, written as the decoder's weighted mix of the pictures before and after (h264-holds.ts). */
+  frames_faded?: number;
   /**
    * Held path: seconds spent drawing, mixing the sound and encoding. Blended (frames_blended > 0):
    * encoding runs while drawing, `encode` is what is left of it after the last frame is drawn.
@@ -193,7 +195,7 @@ export class RemotionRenderer implements OnModuleDestroy {
       const held = this.heldFramesPlan(args);
       if (held) {
         const renderStarted = performance.now();
-        const { stageSeconds, sound } = await this.renderHeld(args, held, cancelSignal);
+        const { stageSeconds, sound, encoding } = await this.renderHeld(args, held, cancelSignal);
         this.metrics.videoRendered(resolved.durationInFrames, (performance.now() - renderStarted) / 1000);
         const plan = held.kind === 'held' ? held.drawn : held.blended;
         return {
@@ -201,8 +203,8 @@ export class RemotionRenderer implements OnModuleDestroy {
           frames_total: plan.durationInFrames,
           frames_drawn: plan.frames.length,
           frames_blended: held.kind === 'blended' ? held.blended.blended : 0,
-          // What x264 encodes: each drawn frame (held) or each run of equal frames (blended) once.
-          frames_skipped: this.config.render.skipPictures ? plan.durationInFrames - (held.kind === 'held' ? held.drawn.frames.length : held.blended.runs.length) : 0,
+          frames_skipped: encoding.skipped,
+          frames_faded: encoding.faded,
           stage_seconds: stageSeconds,
           ...sound,
           ...fallback,
@@ -331,7 +333,7 @@ export class RemotionRenderer implements OnModuleDestroy {
     args: RenderArgs,
     held: HeldPlan,
     cancelSignal: RemotionCancelSignal,
-  ): Promise<{ stageSeconds: NonNullable<RenderReport['stage_seconds']>; sound: Awaited<ReturnType<RemotionRenderer['soundTrack']>> | null }> {
+  ): Promise<{ stageSeconds: NonNullable<RenderReport['stage_seconds']>; sound: Awaited<ReturnType<RemotionRenderer['soundTrack']>> | null; encoding: BlendedEncoding }> {
     const { renderFrames } = await import('@remotion/renderer');
     const clock = stopwatch();
     const [serveUrl, browser] = await Promise.all([this.serveUrl(), this.openBrowser()]);
@@ -391,12 +393,15 @@ export class RemotionRenderer implements OnModuleDestroy {
     };
     let sound: Awaited<ReturnType<RemotionRenderer['soundTrack']>> | null = null;
     let audio = 0;
+    // Held: x264 sees each drawn frame once with skip pictures, every frame without.
+    let encoding: BlendedEncoding = { encoded: args.resolved.durationInFrames, skipped: 0, faded: 0 };
     if (blending) {
       // The encoder is still catching up with the last frames: the sound is mixed meanwhile.
       args.onProgress('encoding', drawShare);
       try {
-        const [, mixed] = await Promise.all([blending.done(), mixSound()]);
+        const [encoded, mixed] = await Promise.all([blending.done(), mixSound()]);
         ({ mixed: sound, seconds: audio } = mixed);
+        encoding = encoded;
       } catch (error) {
         blending.abort(error instanceof Error ? error : new Error(String(error)));
         throw error;
@@ -414,10 +419,11 @@ export class RemotionRenderer implements OnModuleDestroy {
         x264: this.x264,
         skipPictures: this.config.render.skipPictures,
       });
+      if (this.config.render.skipPictures) encoding = { encoded: held.drawn.frames.length, skipped: held.drawn.durationInFrames - held.drawn.frames.length, faded: 0 };
     }
     await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
     args.onProgress('encoding', 1);
-    return { stageSeconds: { draw, audio, encode: clock() }, sound };
+    return { stageSeconds: { draw, audio, encode: clock() }, sound, encoding };
   }
 
   /**
