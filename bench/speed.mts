@@ -67,7 +67,7 @@ async function renderThroughService(request: object) {
         seconds: job.output.duration as number,
         megabytes: (job.output.size_bytes as number) / 1048576,
         diagnostics: rows[0].diagnostics as {
-          render_path: string; frames_drawn: number; frames_blended?: number; frames_skipped?: number; sound_path?: string; stage_seconds?: { draw: number; audio: number; encode: number };
+          render_path: string; frames_drawn: number; frames_blended?: number; frames_skipped?: number; frames_faded?: number; sound_path?: string; stage_seconds?: { draw: number; audio: number; encode: number };
         },
       };
     }
@@ -150,7 +150,7 @@ if (!only.length || only.some((word) => soundLabel.includes(word))) {
 }
 for (const [label, request, compare] of cases) {
   if (only.length && !only.some((word) => label.includes(word))) continue;
-  const runs: { wall: number; cpu: number; path: string; drawn: number; blended: number; skipped: number; stages: string; media: number; megabytes: number; label: string; file: string }[] = [];
+  const runs: { wall: number; cpu: number; path: string; drawn: number; blended: number; skipped: number; faded: number; stages: string; media: number; megabytes: number; label: string; file: string }[] = [];
   const shipped = config.render.x264Preset;
   const variants = compare
     ? [
@@ -179,7 +179,7 @@ for (const [label, request, compare] of cases) {
     const stages = result.diagnostics.stage_seconds;
     runs.push({
       wall, cpu: treeCpuSeconds(process.pid) - cpuBefore, path: result.diagnostics.render_path, drawn: result.diagnostics.frames_drawn,
-      blended: result.diagnostics.frames_blended ?? 0, skipped: result.diagnostics.frames_skipped ?? 0,
+      blended: result.diagnostics.frames_blended ?? 0, skipped: result.diagnostics.frames_skipped ?? 0, faded: result.diagnostics.frames_faded ?? 0,
       stages: stages ? `${stages.draw} / ${stages.audio} / ${stages.encode}` : '–', media: result.seconds, megabytes: result.megabytes, label: variant,
       file: reference ? await download(result.id, `run${runs.length}`) : '',
     });
@@ -187,7 +187,7 @@ for (const [label, request, compare] of cases) {
     rows.push([
       `${label}${r.label}`,
       r.wall.toFixed(1), r.media ? (r.media / r.wall).toFixed(2) : '–', r.cpu.toFixed(1), r.megabytes.toFixed(1), reference ? psnr(r.file, reference) : '–',
-      r.path, String(r.drawn), String(r.blended), String(r.skipped), r.stages,
+      r.path, String(r.drawn), String(r.blended), String(r.skipped), String(r.faded), r.stages,
       runs.length > 1 ? `${(r.wall / runs[0].wall).toFixed(2)} / ${(r.cpu / runs[0].cpu).toFixed(2)}` : '',
     ]);
     console.error(`done: ${rows.at(-1)!.join(' | ')}`); // long runs: each row as soon as it is measured
@@ -201,7 +201,7 @@ await service.close();
 files.close();
 rmSync(work, { recursive: true, force: true });
 
-const header = ['case', 'wall s', '× real time', 'CPU s', 'MB', 'PSNR avg / worst dB', 'path', 'frames drawn', 'frames blended', 'frames skipped', 'draw / audio / encode s', 'to before: wall / CPU'];
+const header = ['case', 'wall s', '× real time', 'CPU s', 'MB', 'PSNR avg / worst dB', 'path', 'frames drawn', 'frames blended', 'frames skipped', 'frames faded', 'draw / audio / encode s', 'to before: wall / CPU'];
 console.log(`load average at start: ${load.toFixed(1)} (${new Date().toISOString()})`);
 printTable(header, rows);
 if (soundRows.length) {

@@ -37,7 +37,11 @@ describe('BlendedFramesEncoder', () => {
     return Array.from({ length: bytes.length / 64 }, (_, frame) => bytes.subarray(frame * 64, frame * 64 + 64).reduce((sum, value) => sum + value, 0) / 64);
   }
 
-  it('encodes every output frame: held, mixed between its corners, in order, whatever order the frames are drawn in', async () => {
+  it.each([
+    ['every frame through x264', false, { encoded: 7, skipped: 0, faded: 0 }],
+    // x264: the black picture (frames 0..2: the drawn corner equals the frame before it) and the white one; the fade is the decoder's.
+    ['skip pictures', true, { encoded: 2, skipped: 3, faded: 2 }],
+  ])('%s: encodes every output frame: held, mixed between its corners, in order, whatever order the frames are drawn in', async (name, skipPictures, encoding) => {
     // Drawn: 0 (black, held 2), 2 and 3 (the corners: black and white); frames 2..5 fade in thirds; 6 holds white.
     const plan: BlendedFrames = {
       durationInFrames: 7,
@@ -53,12 +57,12 @@ describe('BlendedFramesEncoder', () => {
       blended: 2,
     };
     const [black, white] = await Promise.all([greyJpeg(0), greyJpeg(255)]);
-    const output = path.join(work, 'blended.mp4');
-    const encoder = new BlendedFramesEncoder(plan, { width: 32, height: 16, fps: 30, outputPath: output }, new AbortController().signal);
+    const output = path.join(work, `blended-${skipPictures}.mp4`);
+    const encoder = new BlendedFramesEncoder(plan, { width: 32, height: 16, fps: 30, outputPath: output, skipPictures }, new AbortController().signal);
     encoder.addDrawn(3, white);
     encoder.addDrawn(0, black);
     encoder.addDrawn(2, black);
-    await encoder.done();
+    expect(await encoder.done()).toEqual(encoding);
     const luma = await lumaOfFrames(output);
     // Decoded to full range: the mixed frames a third and two thirds of the way from black to white.
     const expected = [0, 0, 0, 85, 170, 255, 255];

@@ -48,7 +48,8 @@ export class BlendedFramesEncoder {
   private nextToConvert = 0;
   /** Converted pictures by position in `plan.frames`; dropped after their last use. */
   private readonly pictures: (Buffer | null)[] = [];
-  private readonly waiting = new Map<number, () => void>();
+  /** Who waits for a converted picture, by position (several may wait for the same one). */
+  private readonly waiting = new Map<number, (() => void)[]>();
   private readonly positionOf: Map<number, number>;
   private readonly lastUse: number[];
   private failure: Error | null = null;
@@ -141,7 +142,7 @@ export class BlendedFramesEncoder {
     if (this.failure) return;
     this.failure = error;
     this.stop.abort();
-    for (const wake of this.waiting.values()) wake();
+    for (const wakes of this.waiting.values()) for (const wake of wakes) wake();
   }
 
   private async readConverted(): Promise<void> {
@@ -158,7 +159,8 @@ export class BlendedFramesEncoder {
         if (filled === this.frameBytes) {
           const position = this.pictures.length;
           this.pictures.push(current);
-          this.waiting.get(position)?.();
+          for (const wake of this.waiting.get(position) ?? []) wake();
+          this.waiting.delete(position);
           current = Buffer.allocUnsafe(this.frameBytes);
           filled = 0;
         }
@@ -174,10 +176,9 @@ export class BlendedFramesEncoder {
     if (this.failure) return Promise.reject(this.failure);
     const ready = this.pictures[position];
     if (ready) return Promise.resolve(ready);
-    return new Promise<void>((resolve) => this.waiting.set(position, resolve)).then(() => {
-      this.waiting.delete(position);
-      return this.picture(position);
-    });
+    // Converted already and dropped after its last use: asking again is a bug, not a wait.
+    if (position < this.pictures.length) return Promise.reject(new Error(`Drawn frame ${position} was asked for after its last use`));
+    return new Promise<void>((resolve) => this.waiting.set(position, [...(this.waiting.get(position) ?? []), resolve])).then(() => this.picture(position));
   }
 
   private async feedEncoder(): Promise<void> {
