@@ -152,7 +152,9 @@ for (const [label, request, compare] of cases) {
   if (only.length && !only.some((word) => label.includes(word))) continue;
   const runs: { wall: number; cpu: number; path: string; drawn: number; blended: number; skipped: number; faded: number; stages: string; media: number; megabytes: number; label: string; file: string }[] = [];
   const shipped = config.render.x264Preset;
-  const variants = compare
+  // BENCH_SPEED_SHIPPED_ONLY=true: the compared cases as shipped only (still against the CRF 1 reference).
+  const shippedOnly = process.env.BENCH_SPEED_SHIPPED_ONLY === 'true';
+  const variants = compare && !shippedOnly
     ? [
       { hold: false, blend: true, skip: true, preset: shipped, label: ' — before' },
       { hold: true, blend: false, skip: false, preset: shipped, label: ' — after, fades drawn, every frame encoded' },
@@ -160,7 +162,7 @@ for (const [label, request, compare] of cases) {
       { hold: true, blend: true, skip: true, preset: shipped, label: ' — after' },
       ...x264Presets.map((preset) => ({ hold: true, blend: true, skip: true, preset, label: ` — after, x264 ${preset}` })),
     ]
-    : [{ hold: true, blend: true, skip: true, preset: shipped, label: '' }];
+    : [{ hold: true, blend: true, skip: true, preset: shipped, label: compare ? ' — after' : '' }];
   let reference: string | null = null;
   if (compare) {
     config.render.x264Crf = 1;
