@@ -12,7 +12,7 @@ import { QueueService } from '../../infra/queue/queue.service';
 import { ObjectNotFoundError, Storage } from '../../infra/storage/storage';
 import { JobFailure } from '../../jobs/job-failure';
 import { Job } from '../../jobs/job.entity';
-import { muxAacAudio, RemotionRenderer, RenderArgs, RenderReport } from '../engine/remotion-renderer';
+import { encodeSound, muxAacAudio, RemotionRenderer, RenderArgs, RenderReport } from '../engine/remotion-renderer';
 import { RENDER_CHUNK_QUEUE } from './render-chunk-queue';
 import { RenderChunk, RenderChunkRepository } from './render-chunk.repository';
 
@@ -72,7 +72,12 @@ export class ChunkedRender {
     const workDir = path.dirname(args.outputPath);
     const audioPath = path.join(workDir, 'audio.wav');
     // The sound is mixed while the chunks are drawn: it is off the path from the last chunk to the file.
-    const mixing = resolved.hasAudio && plan.kind === 'video' && plan.audioCodec ? this.renderer.soundTrack({ ...args, outputPath: audioPath }) : null;
+    const mixing = resolved.hasAudio && plan.kind === 'video' && plan.audioCodec
+      ? this.renderer.soundTrack({ ...args, outputPath: audioPath }).then(async (mixed) => {
+          await encodeSound(audioPath, signal);
+          return mixed;
+        })
+      : null;
     // Both settle before a failure is thrown: nothing writes into the work folder afterwards.
     const [waited, mixed] = await Promise.allSettled([
       this.waitForChunks(job.id, total, signal, (fraction) => args.onProgress('compositing', CHUNKS_SHARE * fraction)),

@@ -7,7 +7,7 @@ import { TO_BT709_TV_RANGE, writeFrameList, x264Args, type X264Settings } from '
 import { DrawnArea, type Rect } from './drawn-area';
 import { decodeRgbaPng, encodeRgbaPng, mixRgba, type RgbaPicture } from './png';
 import { mediaCompositePlan, type CompositeClip, type CompositePlan } from './media-composite-plan';
-import { muxAacAudio, type RemotionRenderer, type RenderArgs, type RenderReport } from './remotion-renderer';
+import { encodeSound, muxAacAudio, type RemotionRenderer, type RenderArgs, type RenderReport } from './remotion-renderer';
 
 const execFileAsync = promisify(execFile);
 
@@ -138,9 +138,12 @@ export async function renderMediaComposite(
 
   // The sound is mixed while ffmpeg composites (each its own process): the two share the cores.
   const audioPath = path.join(workDir, 'audio.wav');
-  const mixing = timed(async () =>
-    args.resolved.hasAudio && args.plan.kind === 'video' && args.plan.audioCodec ? renderer.soundTrack({ ...args, outputPath: audioPath }) : null,
-  );
+  const mixing = timed(async () => {
+    if (!(args.resolved.hasAudio && args.plan.kind === 'video' && args.plan.audioCodec)) return null;
+    const mixed = await renderer.soundTrack({ ...args, outputPath: audioPath });
+    await encodeSound(audioPath, args.signal);
+    return mixed;
+  });
   args.onProgress('encoding', 0.7);
   const videoPath = path.join(workDir, 'composite.video.mp4');
   const compositing = timed(async () => {

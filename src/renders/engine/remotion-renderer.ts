@@ -247,7 +247,7 @@ export class RemotionRenderer implements OnModuleDestroy {
         },
       });
       // Both settle before a failure is thrown: nothing writes into the work folder afterwards.
-      const [drawn, mixed] = await Promise.allSettled([drawing, mixer?.ok ? mixer.mix() : null]);
+      const [drawn, mixed] = await Promise.allSettled([drawing, mixer?.ok ? mixer.mix().then(() => encodeSound(audioPath, args.signal)) : null]);
       if (drawn.status === 'rejected') throw drawn.reason;
       if (mixed.status === 'rejected') throw mixed.reason;
       if (separateAudio) await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
@@ -389,6 +389,7 @@ export class RemotionRenderer implements OnModuleDestroy {
     const mixSound = async () => {
       const started = performance.now();
       const mixed = args.resolved.hasAudio && args.plan.kind === 'video' && args.plan.audioCodec ? await this.soundTrack({ ...args, outputPath: audioPath }) : null;
+      if (mixed) await encodeSound(audioPath, args.signal);
       return { mixed, seconds: Math.round((performance.now() - started) / 10) / 100 };
     };
     let sound: Awaited<ReturnType<RemotionRenderer['soundTrack']>> | null = null;
@@ -597,15 +598,36 @@ function withSuffix(file: string, suffix: string): string {
   return `${file.slice(0, -ext.length)}${suffix}${ext}`;
 }
 
-/** Video stream copied, WAV mix encoded to AAC with its priming recorded, moov atom up front. */
+/** Where encodeSound puts a sound WAV's AAC encoding, for muxAacAudio to copy. */
+export function encodedSoundPath(wavPath: string): string {
+  return wavPath.replace(/\.wav$/, '.m4a');
+}
+
+/**
+ * The sound WAV encoded to AAC beside it (encodedSoundPath; its priming in the edit list), so
+ * the final mux only copies. Called where the sound is mixed, which runs beside the video: the
+ * encoding (≈ 70 ms per second of sound) then overlaps the video instead of following it.
+ * Nothing to do without a WAV (nothing audible).
+ */
+export async function encodeSound(wavPath: string, signal: AbortSignal): Promise<void> {
+  if (!existsSync(wavPath)) return;
+  await execFileAsync('ffmpeg', ['-v', 'error', '-y', '-i', wavPath, '-c:a', 'aac', '-b:a', '320k', encodedSoundPath(wavPath)], { signal, timeout: 10 * 60_000 });
+}
+
+/**
+ * Video stream copied with the sound (the AAC of encodeSound, copied, or else the WAV mix encoded
+ * to AAC here with its priming recorded), moov atom up front.
+ */
 export async function muxAacAudio(videoPath: string, audioPath: string, outputPath: string, signal: AbortSignal): Promise<void> {
-  if (!existsSync(audioPath)) {
+  const encoded = encodedSoundPath(audioPath);
+  const sound = existsSync(encoded) ? { file: encoded, codec: ['-c:a', 'copy'] } : existsSync(audioPath) ? { file: audioPath, codec: ['-c:a', 'aac', '-b:a', '320k'] } : null;
+  if (!sound) {
     await rename(videoPath, outputPath); // nothing audible: no audio track
     return;
   }
   await execFileAsync(
     'ffmpeg',
-    ['-v', 'error', '-y', '-i', videoPath, '-i', audioPath, '-map', '0:v', '-map', '1:a', '-c:v', 'copy', '-c:a', 'aac', '-b:a', '320k', '-movflags', '+faststart', '-shortest', outputPath],
+    ['-v', 'error', '-y', '-i', videoPath, '-i', sound.file, '-map', '0:v', '-map', '1:a', '-c:v', 'copy', ...sound.codec, '-movflags', '+faststart', '-shortest', outputPath],
     { signal, timeout: 10 * 60_000 },
   );
 }
