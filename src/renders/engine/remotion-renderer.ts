@@ -356,6 +356,31 @@ export class RemotionRenderer implements OnModuleDestroy {
           },
         )
       : null;
+    // The sound is mixed and encoded while the page draws when the worker can mix it (ffmpeg, one
+    // core); Remotion's audio render, which needs the browser, waits for the drawing to end.
+    const audioPath = path.join(workDir, 'audio.wav');
+    const wantsSound = args.resolved.hasAudio && args.plan.kind === 'video' && args.plan.audioCodec !== null;
+    const mixer = wantsSound && this.config.render.mixSound
+      ? await this.soundMixer({ ...args, outputPath: audioPath }).catch((error: unknown) => {
+          args.signal.throwIfAborted();
+          return { ok: false as const, reason: `a source could not be probed (${error instanceof Error ? error.message.split('\n')[0] : String(error)})` };
+        })
+      : null;
+    const mixSound = async (early: boolean) => {
+      const started = performance.now();
+      let mixed: Awaited<ReturnType<RemotionRenderer['soundTrack']>> | null = null;
+      if (early && mixer?.ok) {
+        await mixer.mix();
+        mixed = { sound_path: 'ffmpeg' };
+      } else if (!early && wantsSound && !mixer?.ok) {
+        mixed = await this.soundTrack({ ...args, outputPath: audioPath });
+      }
+      if (mixed) await encodeSound(audioPath, args.signal);
+      return { mixed, seconds: Math.round((performance.now() - started) / 10) / 100 };
+    };
+    const earlySound = mixSound(true);
+    // Settled before any failure is thrown: nothing writes into the work folder afterwards.
+    earlySound.catch(() => undefined);
     const framesDir = path.join(workDir, 'frames');
     if (!blending) await mkdir(framesDir, { recursive: true });
     const fileOf = (frame: number) => path.join(framesDir, `${String(frame).padStart(6, '0')}.jpeg`);
@@ -381,16 +406,15 @@ export class RemotionRenderer implements OnModuleDestroy {
       await Promise.all(writes);
     } catch (error) {
       blending?.abort(error instanceof Error ? error : new Error(String(error)));
+      await earlySound.catch(() => undefined);
       throw error;
     }
     drawing = false;
     const draw = clock();
-    const audioPath = path.join(workDir, 'audio.wav');
-    const mixSound = async () => {
-      const started = performance.now();
-      const mixed = args.resolved.hasAudio && args.plan.kind === 'video' && args.plan.audioCodec ? await this.soundTrack({ ...args, outputPath: audioPath }) : null;
-      if (mixed) await encodeSound(audioPath, args.signal);
-      return { mixed, seconds: Math.round((performance.now() - started) / 10) / 100 };
+    /** The sound: mixed while drawing, or now (Remotion's audio render). */
+    const finishSound = async () => {
+      const early = await earlySound;
+      return early.mixed ? early : mixSound(false);
     };
     let sound: Awaited<ReturnType<RemotionRenderer['soundTrack']>> | null = null;
     let audio = 0;
@@ -400,7 +424,7 @@ export class RemotionRenderer implements OnModuleDestroy {
       // The encoder is still catching up with the last frames: the sound is mixed meanwhile.
       args.onProgress('encoding', drawShare);
       try {
-        const [encoded, mixed] = await Promise.all([blending.done(), mixSound()]);
+        const [encoded, mixed] = await Promise.all([blending.done(), finishSound()]);
         ({ mixed: sound, seconds: audio } = mixed);
         encoding = encoded;
       } catch (error) {
@@ -408,7 +432,7 @@ export class RemotionRenderer implements OnModuleDestroy {
         throw error;
       }
     } else if (held.kind === 'held') {
-      ({ mixed: sound, seconds: audio } = await mixSound());
+      ({ mixed: sound, seconds: audio } = await finishSound());
       clock();
       args.onProgress('encoding', 0.75);
       await encodeHeldFrames({
