@@ -51,6 +51,11 @@ interface FrameState {
   scene: string;
   /** Element index → its varying opacity factor. */
   factors: Map<number, number>;
+  /**
+   * What is on screen, layer by layer: each element's placement (with its index and z-index) and
+   * each visible transition overlay (element null).
+   */
+  layers: { element: number | null; line: string; zIndex: number | null }[];
   /** An element on screen reads the pixels below it. */
   readsBelow: boolean;
 }
@@ -105,7 +110,60 @@ export function blendedFrames(request: RenderRequest, resolved: ResolvedRequest)
     }
     start = end;
   }
-  return { durationInFrames: total, frames, fixedOpacity, runs, blended };
+  return drawEachPictureOnce(states, { durationInFrames: total, frames, fixedOpacity, runs, blended });
+}
+
+/**
+ * The plan with each picture drawn once: two drawn frames showing the same elements (factor > 0)
+ * with the same scene lines and factors, and the same overlays, are the same picture — an
+ * element at factor 0 draws nothing, so the corner of a fade with the title at 0 is the picture
+ * before the title came. Runs then mix (or show) the first of them.
+ */
+function drawEachPictureOnce(states: FrameState[], plan: BlendedFrames): BlendedFrames {
+  const forced = new Map<number, Map<number, number>>();
+  for (const { frame, element, factor } of plan.fixedOpacity) forced.set(frame, (forced.get(frame) ?? new Map<number, number>()).set(element, factor));
+  const firstOf = new Map<string, number>();
+  const kept: number[] = [];
+  const positionOf = plan.frames.map((frame) => {
+    const key = pictureKey(states[frame], forced.get(frame));
+    const earlier = key === null ? undefined : firstOf.get(key);
+    if (earlier !== undefined) return earlier;
+    kept.push(frame);
+    if (key !== null) firstOf.set(key, kept.length - 1);
+    return kept.length - 1;
+  });
+  if (kept.length === plan.frames.length) return plan;
+  const keptFrames = new Set(kept);
+  const runs = plan.runs.map((run) => {
+    const mix: BlendedRun['mix'] = [];
+    for (const term of run.mix) {
+      const drawn = positionOf[term.drawn];
+      const same = mix.find((other) => other.drawn === drawn);
+      if (same) same.weight += term.weight;
+      else mix.push({ drawn, weight: term.weight });
+    }
+    return { mix, hold: run.hold };
+  });
+  return { ...plan, frames: kept, fixedOpacity: plan.fixedOpacity.filter((entry) => keptFrames.has(entry.frame)), runs };
+}
+
+/**
+ * What a drawn frame shows (null: a frame drawn for its own sake, compared with nothing): the
+ * visible elements' placements and factors in paint order (z-index, then document order: the
+ * numbers themselves shift when a transition pairs two elements), then the visible overlays.
+ */
+function pictureKey(state: FrameState, forced: Map<number, number> | undefined): string | null {
+  if (state.drawn) return null;
+  const visible = state.layers
+    .map((layer, order) => ({ ...layer, order, factor: layer.element === null ? 1 : (forced?.get(layer.element) ?? state.factors.get(layer.element) ?? 1) }))
+    .filter((layer) => layer.factor > 0);
+  const elements = visible.filter((layer) => layer.element !== null);
+  // Without a z-index, an element paints in document order with the others: no reordering then.
+  const ordered = elements.some((layer) => layer.zIndex === null) ? elements : [...elements].sort((a, b) => a.zIndex! - b.zIndex! || a.order - b.order);
+  return [
+    ...ordered.map((layer) => `${layer.line}|${layer.zIndex === null ? 'auto' : 'z'}|${layer.factor}`),
+    ...visible.filter((layer) => layer.element === null).map((layer) => layer.line),
+  ].join('\n');
 }
 
 /** Runs of equal factors within [start, end): their first frame and length. */
@@ -128,14 +186,17 @@ function frameState(request: RenderRequest, resolved: ResolvedRequest, matteSour
   const factors = new Map<number, number>();
   const scene: string[] = [];
   let readsBelow = false;
-  if (request.motion_blur) return { drawn: true, scene: '', factors, readsBelow };
+  const layers: FrameState['layers'] = [];
+  if (request.motion_blur) return { drawn: true, scene: '', factors, layers, readsBelow };
   for (const element of resolved.elements) {
     if (element.type === 'audio' || (element.id !== null && matteSources.has(element.id))) continue;
     const local = frame - element.from;
     if (local < 0 || local >= element.durationInFrames) continue;
-    if (changesThroughout(element, request)) return { drawn: true, scene: '', factors, readsBelow };
+    if (changesThroughout(element, request)) return { drawn: true, scene: '', factors, layers, readsBelow };
     const style = elementMotionStyle(element, element.box, local, fps, { width, height }, null);
-    scene.push(`${element.index}|${style.groups}|${style.translate}|${style.rotateScale}|${style.clipPath ?? ''}|${style.zIndex ?? ''}`);
+    const placement = `${element.index}|${style.groups}|${style.translate}|${style.rotateScale}|${style.clipPath ?? ''}`;
+    scene.push(`${placement}|${style.zIndex ?? ''}`);
+    layers.push({ element: element.index, line: placement, zIndex: style.zIndex ?? null });
     factors.set(element.index, varyingOpacity(local, element, style));
     const source = request.elements?.[element.index];
     if (source && source.type !== 'audio' && ((source.blend_mode !== undefined && source.blend_mode !== 'normal') || ('backdrop_blur' in source && (source.backdrop_blur ?? 0) > 0))) readsBelow = true;
@@ -143,7 +204,11 @@ function frameState(request: RenderRequest, resolved: ResolvedRequest, matteSour
   const seconds = frame / fps;
   for (const transition of resolved.transitions) {
     if (seconds < transition.window.start || seconds > transition.window.end) continue;
-    scene.push(`overlay ${transition.index} ${overlayOpacity(transition.type, transitionProgress(transition.window, seconds))}`);
+    const opacity = overlayOpacity(transition.type, transitionProgress(transition.window, seconds));
+    const line = `overlay ${transition.index} ${opacity}`;
+    scene.push(line);
+    // An overlay at opacity 0 (every transition's but a dip's) draws nothing.
+    if (opacity > 0) layers.push({ element: null, line, zIndex: null });
   }
-  return { drawn: false, scene: scene.join('\n'), factors, readsBelow };
+  return { drawn: false, scene: scene.join('\n'), factors, layers, readsBelow };
 }
