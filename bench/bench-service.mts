@@ -73,10 +73,13 @@ export async function startBenchService(options: { name: string; dataDir: string
   const service = await createApp(config, 'all');
   await service.app.listen(port, '127.0.0.1');
   const api = `http://127.0.0.1:${port}`;
+  // The benches block this process's event loop (execFileSync: PSNR, probes) while the server's
+  // keep-alive timer runs out, so a pooled connection can be closed under the next request:
+  // each request gets a connection of its own.
   const caller = (key?: string) => async (method: string, route: string, body?: unknown) => {
     const res = await fetch(api + route, {
       method,
-      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      headers: { 'content-type': 'application/json', connection: 'close', ...(key ? { authorization: `Bearer ${key}` } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
     return { status: res.status, body: await res.json() };

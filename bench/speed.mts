@@ -43,7 +43,7 @@ const x264Presets = (process.env.BENCH_SPEED_PRESETS ?? '').split(',').filter(Bo
 async function download(id: string, name: string): Promise<string> {
   const link = await call('GET', `/v1/renders/${id}/download`);
   const file = path.join(work, `${name}.mp4`);
-  writeFileSync(file, Buffer.from(await (await fetch(link.body.url)).arrayBuffer()));
+  writeFileSync(file, Buffer.from(await (await fetch(link.body.url, { headers: { connection: 'close' } })).arrayBuffer()));
   return file;
 }
 
