@@ -70,6 +70,33 @@ describe('BlendedFramesEncoder', () => {
     expect(luma.map((value, frame) => Math.abs(value - expected[frame]) <= 2)).toEqual(expected.map(() => true));
   });
 
+  it.each([
+    // The picture faded into is x264's picture 249 (counting from 0): the decoder mixes the fade.
+    [249, { faded: 1, encoded: 250 }, [0]],
+    // It would be picture 250, an IDR, which would drop the picture before: x264 encodes the fade.
+    [250, { faded: 0, encoded: 252 }, [0, 250]],
+  ])('skip pictures: after %i alternating pictures, a fade is the decoder\'s unless its picture would be an IDR', async (before, expected, keyframes) => {
+    // Runs: `before` pictures alternating black and white (each drawn), then a half-way fade from the last into grey, then grey.
+    const frames = Array.from({ length: before + 1 }, (_, index) => index);
+    const runs: BlendedFrames['runs'] = frames.slice(0, before).map((drawn) => ({ mix: [{ drawn, weight: 1 }], hold: 1 }));
+    runs.push({ mix: [{ drawn: before - 1, weight: 0.5 }, { drawn: before, weight: 0.5 }], hold: 1 }, { mix: [{ drawn: before, weight: 1 }], hold: 2 });
+    const plan: BlendedFrames = { durationInFrames: before + 3, frames, fixedOpacity: [], runs, blended: 1 };
+    const [black, white, grey] = await Promise.all([greyJpeg(0), greyJpeg(255), greyJpeg(128)]);
+    const output = path.join(work, `keyframe-${before}.mp4`);
+    const encoder = new BlendedFramesEncoder(plan, { width: 32, height: 16, fps: 30, outputPath: output, skipPictures: true }, new AbortController().signal);
+    frames.forEach((frame) => encoder.addDrawn(frame, frame === before ? grey : frame % 2 === 0 ? black : white));
+    expect(await encoder.done()).toMatchObject(expected);
+    const luma = await lumaOfFrames(output);
+    const last = (before - 1) % 2 === 0 ? 0 : 255;
+    const expectedLuma = [...frames.slice(0, before).map((frame) => (frame % 2 === 0 ? 0 : 255)), (last + 128) / 2, 128, 128];
+    expect(luma.length).toBe(expectedLuma.length);
+    expect(luma.map((value, frame) => Math.abs(value - expectedLuma[frame]) <= 3)).toEqual(expectedLuma.map(() => true));
+    // x264 made exactly every 250th of its pictures an IDR (the frames shown at these places).
+    const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'packet=pts,flags', '-of', 'csv=p=0', output]);
+    const keys = stdout.trim().split('\n').map((line) => line.split(',')).filter(([, flags]) => flags.startsWith('K')).map(([pts]) => Number(pts) / 3000);
+    expect(keys).toEqual(keyframes);
+  }, 60_000);
+
   it('fails when a drawn frame never arrives', async () => {
     const plan: BlendedFrames = { durationInFrames: 2, frames: [0, 1], fixedOpacity: [], runs: [{ mix: [{ drawn: 0, weight: 0.5 }, { drawn: 1, weight: 0.5 }], hold: 2 }], blended: 2 };
     const encoder = new BlendedFramesEncoder(plan, { width: 32, height: 16, fps: 30, outputPath: path.join(work, 'missing.mp4') }, new AbortController().signal);
