@@ -97,30 +97,45 @@ export class WarmStillPage {
   busy = false;
 
   async draw(args: WarmStillArgs): Promise<void> {
+    await this.drawSeries(args, [args.frame], () => args.output, async () => undefined);
+  }
+
+  /**
+   * Several frames of one composition, one after the other, the tab kept for them throughout
+   * (no still in between): each written to `outputOf(frame)`, then handed to `onDrawn`.
+   */
+  async drawSeries(args: Omit<WarmStillArgs, 'frame' | 'output'>, frames: readonly number[], outputOf: (frame: number) => string, onDrawn: (frame: number, output: string) => Promise<void>): Promise<void> {
     if (this.busy) throw new Error('The warm still page is drawing another still');
     this.busy = true;
     try {
-      args.signal.throwIfAborted();
-      const tab = await this.tabFor(args);
-      await new Promise<void>((resolve, reject) => {
-        const onAbort = () => reject(args.signal.reason ?? new Error('aborted'));
-        args.signal.addEventListener('abort', onAbort, { once: true });
-        tab.onError = reject;
-        this.drawOn(tab, args)
-          .then(resolve, reject)
-          .finally(() => {
-            args.signal.removeEventListener('abort', onAbort);
-            tab.onError = () => undefined;
-          });
-      });
-      tab.stills++;
-      if (tab.stills >= STILLS_PER_TAB) await this.close();
+      for (const frame of frames) {
+        await this.drawOne({ ...args, frame, output: outputOf(frame) });
+        await onDrawn(frame, outputOf(frame));
+      }
     } catch (error) {
       await this.close();
       throw error;
     } finally {
       this.busy = false;
     }
+  }
+
+  private async drawOne(args: WarmStillArgs): Promise<void> {
+    args.signal.throwIfAborted();
+    const tab = await this.tabFor(args);
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => reject(args.signal.reason ?? new Error('aborted'));
+      args.signal.addEventListener('abort', onAbort, { once: true });
+      tab.onError = reject;
+      this.drawOn(tab, args)
+        .then(resolve, reject)
+        .finally(() => {
+          args.signal.removeEventListener('abort', onAbort);
+          tab.onError = () => undefined;
+        });
+    });
+    tab.stills++;
+    if (tab.stills >= STILLS_PER_TAB) await this.close();
   }
 
   /** Closes the tab unless a still is being drawn on it (a video render starting). */
