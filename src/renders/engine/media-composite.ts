@@ -170,6 +170,9 @@ export async function renderMediaComposite(
   };
 }
 
+/** Mixed upper-layer frames being deflated and written at once (mixedLayerList). */
+const MIXED_FRAMES_IN_FLIGHT = 3;
+
 /**
  * The concat list of an upper layer drawn as corners (`blendedFrames`): a run of one drawn frame is
  * its file, a mixed run a PNG of the corners' premultiplied mix (mixRgba) written beside them. The
@@ -191,17 +194,34 @@ async function mixedLayerList(dir: string, blended: BlendedFrames, corners: Map<
     return picture;
   };
   const entries: { file: string; hold: number }[] = [];
-  for (const [index, run] of blended.runs.entries()) {
-    if (run.mix.length === 1) {
-      entries.push({ file: fileOf(blended.frames[run.mix[0].drawn]), hold: run.hold });
-      continue;
+  // Each mixed frame's PNG is deflated on libuv's threads while the next one is mixed here: up to
+  // MIXED_FRAMES_IN_FLIGHT at once (the mixing and the deflating took turns on one core before).
+  const writing = new Set<Promise<void>>();
+  let failure: unknown = null;
+  try {
+    for (const [index, run] of blended.runs.entries()) {
+      if (run.mix.length === 1) {
+        entries.push({ file: fileOf(blended.frames[run.mix[0].drawn]), hold: run.hold });
+        continue;
+      }
+      const terms = await Promise.all(run.mix.map(async ({ drawn, weight }) => ({ picture: await pictureOf(drawn), weight })));
+      const file = path.join(dir, `mixed-${String(index).padStart(6, '0')}.png`);
+      const mixed = mixRgba(terms);
+      entries.push({ file, hold: run.hold });
+      for (const { drawn } of run.mix) if (lastUse.get(drawn) === index) pictures.delete(drawn);
+      const written: Promise<void> = encodeRgbaPng(mixed)
+        .then((png) => writeFile(file, png))
+        .catch((error: unknown) => void (failure ??= error))
+        .finally(() => writing.delete(written));
+      writing.add(written);
+      if (writing.size >= MIXED_FRAMES_IN_FLIGHT) await Promise.race(writing);
+      if (failure) throw failure;
     }
-    const terms = await Promise.all(run.mix.map(async ({ drawn, weight }) => ({ picture: await pictureOf(drawn), weight })));
-    const file = path.join(dir, `mixed-${String(index).padStart(6, '0')}.png`);
-    await writeFile(file, await encodeRgbaPng(mixRgba(terms)));
-    entries.push({ file, hold: run.hold });
-    for (const { drawn } of run.mix) if (lastUse.get(drawn) === index) pictures.delete(drawn);
+  } finally {
+    // Settled before anything is thrown: nothing writes into the work folder afterwards.
+    await Promise.all(writing);
   }
+  if (failure) throw failure;
   const list = `${dir}.txt`;
   await writeFrameList(list, entries, fps);
   return list;
