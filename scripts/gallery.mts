@@ -4,7 +4,9 @@
 //
 // An entry file: { "title": string, "times": number[], "request": <render request>, "transcripts"?: words
 // of each caption source, seconds, as the worker resolves them before rendering }. One time →
-// one PNG; several → a contact sheet with each frame labelled by its time. URLs under
+// one PNG; several → a contact sheet with each frame labelled by its time. With "video": true the
+// request is rendered once as an mp4 (whichever video path the worker takes) and the frames are
+// decoded from the file: what a viewer's player shows. URLs under
 // https://gallery.local/ name the fixtures below (made here with ffmpeg, so nothing binary is
 // committed besides the pictures); any other URL is loaded as given.
 // Usage: npm run gallery [-- name-filter]   (needs `npm run build` first)
@@ -78,9 +80,11 @@ interface Entry {
   times: number[];
   request: Record<string, unknown>;
   transcripts?: Record<string, { text: string; start: number; end: number }[]>;
+  video?: boolean;
 }
 
-const renderer = new RemotionRenderer(loadConfig());
+// No database here, so no Prometheus registry: video renders report their timing to nobody.
+const renderer = new RemotionRenderer(loadConfig(), { videoRendered: () => undefined });
 const fixtures = makeFixtures();
 await renderer.warmUp();
 const mounted = renderer.mediaServer.mount(Object.values(fixtures));
@@ -122,7 +126,24 @@ async function renderEntry(base: string, entry: Entry): Promise<void> {
     if (!fixture.endsWith('.cube')) media[source.url] = await probeMedia(fixtures[fixture].file);
   }
   const frames: string[] = [];
-  for (const [index, time] of entry.times.entries()) {
+  if (entry.video) {
+    const resolved = resolveRequest(request, media, entry.transcripts ?? {});
+    const video = path.join(work, `${base}.mp4`);
+    await renderer.render({
+      props: { request, media, sources, transcripts: entry.transcripts ?? {} },
+      resolved,
+      plan: planOutput('mp4', false),
+      outputPath: video,
+      signal: new AbortController().signal,
+      onProgress: () => undefined,
+    });
+    for (const [index, time] of entry.times.entries()) {
+      const frame = Math.min(resolved.durationInFrames - 1, Math.round(time * resolved.fps));
+      frames.push(path.join(work, `${base}-${index}.png`));
+      ffmpeg('-i', video, '-vf', `select=eq(n\\,${frame})`, '-frames:v', '1', frames[index]);
+    }
+  }
+  for (const [index, time] of (entry.video ? [] : entry.times).entries()) {
     const transcripts = entry.transcripts ?? {};
     const resolved = resolveRequest(request, media, transcripts);
     const outputPath = path.join(work, `${base}-${index}.png`);
