@@ -217,15 +217,27 @@ function skipPpsNal(spsId: number): Buffer {
   return Buffer.concat([Buffer.from([(3 << 5) | NAL_PPS]), escape(bits.trailing())]);
 }
 
-/** One P slice covering the picture, every macroblock skipped: a copy of the previous picture. */
-function skipSlice(sps: SequenceParameters, frameNum: number, orderCount: number): Buffer {
+/** slice_type values saying every slice of the picture has that type. */
+const SLICE_TYPE_ALL_P = 5;
+const SLICE_TYPE_ALL_B = 6;
+
+/**
+ * The fields every slice of ours starts with: the whole picture from macroblock 0, through
+ * SKIP_PPS_ID, frame_num and the picture order count (frames only, as rewriteSps requires; never IDR).
+ */
+function sliceHeaderStart(sliceType: number, sps: SequenceParameters, frameNum: number, orderCount: number): BitWriter {
   const bits = new BitWriter();
   bits.ue(0); // first_mb_in_slice
-  bits.ue(5); // slice_type: P, and every slice of the picture is P
+  bits.ue(sliceType);
   bits.ue(SKIP_PPS_ID);
   bits.u(sps.log2MaxFrameNum, frameNum);
-  // Frames only (rewriteSps refuses fields), not IDR.
   bits.u(POC_LSB_BITS, orderCount);
+  return bits;
+}
+
+/** One P slice covering the picture, every macroblock skipped: a copy of the previous picture. */
+function skipSlice(sps: SequenceParameters, frameNum: number, orderCount: number): Buffer {
+  const bits = sliceHeaderStart(SLICE_TYPE_ALL_P, sps, frameNum, orderCount);
   bits.u(1, 0); // num_ref_idx_active_override_flag
   bits.u(1, 0); // ref_pic_list_modification_flag_l0
   bits.u(1, 0); // adaptive_ref_pic_marking_mode_flag: sliding window
@@ -242,12 +254,7 @@ function skipSlice(sps: SequenceParameters, frameNum: number, orderCount: number
  */
 function fadeSlice(sps: SequenceParameters, frameNum: number, orderCount: number, weight: number): Buffer {
   const after = Math.min(127, Math.max(1, Math.round(weight * 2 ** (FADE_LOG2_DENOMINATOR + 1))));
-  const bits = new BitWriter();
-  bits.ue(0); // first_mb_in_slice
-  bits.ue(6); // slice_type: B, and every slice of the picture is B
-  bits.ue(SKIP_PPS_ID);
-  bits.u(sps.log2MaxFrameNum, frameNum);
-  bits.u(POC_LSB_BITS, orderCount);
+  const bits = sliceHeaderStart(SLICE_TYPE_ALL_B, sps, frameNum, orderCount);
   bits.u(1, 1); // direct_spatial_mv_pred_flag
   bits.u(1, 0); // num_ref_idx_active_override_flag: one each
   bits.u(1, 0); // ref_pic_list_modification_flag_l0

@@ -384,7 +384,8 @@ export class RemotionRenderer implements OnModuleDestroy {
         await mixer.mix();
         mixed = { sound_path: 'ffmpeg' };
       } else if (!early && wantsSound && !mixer?.ok) {
-        mixed = await this.soundTrack({ ...args, outputPath: audioPath });
+        // The worker's mixer was asked already: straight to Remotion's audio render, with its reason.
+        mixed = { ...(await this.soundTrack({ ...args, outputPath: audioPath }, 'browser')), ...(mixer ? { sound_fallback: mixer.reason } : {}) };
       }
       if (mixed) await encodeSound(audioPath, args.signal);
       return { mixed, seconds: Math.round((performance.now() - started) / 10) / 100 };
