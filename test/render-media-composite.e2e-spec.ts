@@ -219,7 +219,8 @@ describe('media composite render path (through the REST API)', () => {
     request.elements[1] = { ...request.elements[1], z_rotation: 5 };
     const { job, file } = await renderThroughApi(composite, compositeKey, outputs, 'rotated', request, 180_000);
     expect(await diagnostics(databases[0], job.id)).toMatchObject({
-      render_path: 'browser', frames_total: 30, frames_drawn: 30, media_fallback: 'video element 1 is rotated',
+      // One tab: the page decodes the clip (drawingTabs).
+      render_path: 'browser', frames_total: 30, frames_drawn: 30, drawing_tabs: 1, media_fallback: 'video element 1 is rotated',
     });
     const video = (await probe(file)).streams.find((stream) => stream.codec_type === 'video')!;
     expect(video.nb_read_frames).toBe('30');

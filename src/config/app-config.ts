@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { MAX_FILE_BYTES } from '../common/limits';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from './retry-schedule';
@@ -85,6 +86,14 @@ export interface RenderConfig {
   browserExecutable: string;
   /** Render jobs one worker process runs at once (Chromium saturates 2 cores with one). */
   concurrency: number;
+  /**
+   * Browser tabs drawing one render's frames at once when no video clip is drawn by the page
+   * (`RENDER_TABS`, default: the machine's cores; never more than that, Remotion's limit). One tab
+   * leaves a core idle while it waits on its frame's trip through Chromium's processes; a page
+   * decoding a clip already keeps both busy, and a second one would only add memory
+   * (docs/performance.md, "Drawing tabs").
+   */
+  tabs: number;
   /** Where the composition bundle is cached between starts (keyed by a hash of its sources). */
   cacheDir: string;
   /** A worker that stops sending heartbeats for this long is presumed dead and its job retried. */
@@ -226,6 +235,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const render: RenderConfig = {
     browserExecutable: str('CHROMIUM_EXECUTABLE') ?? path.join(PROJECT_ROOT, 'scripts', 'chromium-offline.sh'),
     concurrency: int('RENDER_CONCURRENCY', 1, 1, 16),
+    tabs: int('RENDER_TABS', Math.min(16, os.availableParallelism()), 1, 16),
     cacheDir: path.resolve(str('RENDER_CACHE_DIR') ?? path.join(PROJECT_ROOT, 'node_modules', '.cache', 'video-service')),
     heartbeatSeconds: int('JOB_HEARTBEAT_SECONDS', 30, 10, 3600),
     superviseSeconds: int('JOB_SUPERVISE_SECONDS', 30, 1, 3600),
