@@ -3,18 +3,22 @@
 // frame (so every frame goes through the browser) with a tone, three ways: whole
 // (RENDER_CHUNK_FRAMES=0), in 4 chunks taken by that one worker, and in 4 chunks with a second
 // worker process (`node dist/src/main.js worker`, same database and DATA_DIR) taking chunks too.
+// Then the whole render and the two processes again with each process tree held to a core of its
+// own (taskset): what one-core instances do, where a process cannot borrow the other's core.
 // Prints wall time (submit → completed), CPU seconds of the whole process tree (both Node
-// processes, Chromium, ffmpeg), each chunk's seconds and the join's, and ratios to the whole render.
-// Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded one. BENCH_CHUNKS_SECONDS
-// shortens the timeline for a quick look (default 60).
+// processes, Chromium, ffmpeg), each chunk's seconds and the join's, and ratios to the whole render
+// of the same group. Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded one.
+// BENCH_CHUNKS_SECONDS shortens the timeline for a quick look (default 60); BENCH_CHUNKS_PINNED=false
+// leaves out the one-core cases.
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { printTable, root, serveFiles, startBenchService, treeCpuSeconds } from './bench-service.mts';
+import { printTable, processTree, root, serveFiles, startBenchService, treeCpuSeconds } from './bench-service.mts';
 
 const seconds = Number(process.env.BENCH_CHUNKS_SECONDS ?? 60);
+const pinnedCases = process.env.BENCH_CHUNKS_PINNED !== 'false';
 const chunkCount = 4;
 const totalFrames = seconds * 30;
 const chunkFrames = Math.ceil(totalFrames / chunkCount);
@@ -29,7 +33,7 @@ const { call, config } = service;
 const db = new pg.Client({ connectionString: service.databaseUrl });
 await db.connect();
 
-interface Diagnostics { render_path: string; chunks?: number; chunk_seconds?: number[]; join_seconds?: number }
+interface Diagnostics { render_path: string; drawing_tabs?: number; chunks?: number; chunk_seconds?: number[]; join_seconds?: number }
 
 async function renderThroughService(request: object): Promise<Diagnostics> {
   const submitted = await call('POST', '/v1/renders', request);
@@ -70,25 +74,61 @@ async function startSecondWorker(): Promise<void> {
   throw new Error('the second worker did not become ready');
 }
 
+/**
+ * Holds a process tree (every thread of each process) to one core; processes it starts later
+ * (Chromium's new tabs, ffmpeg) inherit it. Node's availableParallelism() then reports 1, so the
+ * worker draws with one tab, as on a one-core instance.
+ */
+function pinTree(pid: number, core: number): void {
+  for (const current of processTree(pid)) {
+    try {
+      execFileSync('taskset', ['-a', '-p', '-c', String(core), String(current)], { stdio: 'ignore' });
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+async function stopSecondWorker(): Promise<void> {
+  const exited = new Promise((resolve) => helper!.once('exit', resolve));
+  helper!.kill('SIGTERM');
+  await exited;
+  helper = null;
+}
+
 const load = loadavg()[0];
-const cases: [string, number, boolean][] = [
-  ['whole (RENDER_CHUNK_FRAMES=0)', 0, false],
-  [`${chunkCount} chunks, 1 worker process`, chunkFrames, false],
-  [`${chunkCount} chunks, 2 worker processes`, chunkFrames, true],
+interface Case { label: string; frames: number; second: boolean; pinned: boolean }
+const cases: Case[] = [
+  { label: 'whole (RENDER_CHUNK_FRAMES=0)', frames: 0, second: false, pinned: false },
+  { label: `${chunkCount} chunks, 1 worker process`, frames: chunkFrames, second: false, pinned: false },
+  { label: `${chunkCount} chunks, 2 worker processes`, frames: chunkFrames, second: true, pinned: false },
+  ...(pinnedCases
+    ? [
+        { label: 'whole, one core', frames: 0, second: false, pinned: true },
+        { label: `${chunkCount} chunks, 2 worker processes, one core each`, frames: chunkFrames, second: true, pinned: true },
+      ]
+    : []),
 ];
 const rows: string[][] = [];
-let baseline: { wall: number; cpu: number } | null = null;
-for (const [label, frames, second] of cases) {
+const baselines = new Map<boolean, { wall: number; cpu: number }>();
+for (const { label, frames, second, pinned } of cases) {
   config.render.chunkFrames = frames;
-  if (second) await startSecondWorker();
+  // A case without the second worker runs without it: it would take the whole render's job too.
+  if (!second && helper) await stopSecondWorker();
+  if (second && !helper) await startSecondWorker();
+  if (pinned) {
+    pinTree(process.pid, 0);
+    if (helper?.pid) pinTree(helper.pid, 1);
+  }
   const cpuBefore = treeCpuSeconds(process.pid);
   const started = performance.now();
   const diagnostics = await renderThroughService(request(seconds));
   const wall = (performance.now() - started) / 1000;
   const cpu = treeCpuSeconds(process.pid) - cpuBefore;
-  baseline ??= { wall, cpu };
+  const baseline = baselines.get(pinned) ?? { wall, cpu };
+  baselines.set(pinned, baseline);
   rows.push([
-    label, wall.toFixed(1), cpu.toFixed(1), diagnostics.render_path,
+    label, wall.toFixed(1), cpu.toFixed(1), diagnostics.render_path, String(diagnostics.drawing_tabs ?? '–'),
     diagnostics.chunk_seconds ? diagnostics.chunk_seconds.map((s) => s.toFixed(1)).join(' / ') : '–',
     diagnostics.join_seconds !== undefined ? diagnostics.join_seconds.toFixed(1) : '–',
     `${(wall / baseline.wall).toFixed(2)} / ${(cpu / baseline.cpu).toFixed(2)}`,
@@ -101,7 +141,7 @@ await service.close();
 files.close();
 rmSync(work, { recursive: true, force: true });
 
-const header = ['case', 'wall s', 'CPU s', 'path', 'chunk s (each)', 'sound + join + mux s', 'wall / CPU vs whole'];
+const header = ['case', 'wall s', 'CPU s', 'path', 'tabs (whole)', 'chunk s (each)', 'sound + join + mux s', 'wall / CPU vs whole of its group'];
 console.log(`${seconds} s 1080p30 (${totalFrames} frames, chunks of ${chunkFrames}); load average at start: ${load.toFixed(1)} (${new Date().toISOString()})`);
 printTable(header, rows);
 process.exit(0);
