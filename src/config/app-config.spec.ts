@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
 import { ConfigError, loadConfig } from './app-config';
 
@@ -19,6 +20,10 @@ describe('loadConfig', () => {
     // The lossy settings every render path shares, the composite path and skip pictures on.
     expect(config.render).toMatchObject({ x264Preset: 'medium', x264Crf: 18, jpegQuality: 90, compositeMedia: true, mixSound: true, skipPictures: true });
     expect(loadConfig({ RENDER_SKIP_PICTURES: 'false' }).render.skipPictures).toBe(false);
+    // Drawing tabs: the machine's cores unless set; a value outside 1–16 is refused.
+    expect(config.render.tabs).toBe(Math.min(16, availableParallelism()));
+    expect(loadConfig({ RENDER_TABS: '1' }).render.tabs).toBe(1);
+    expect(() => loadConfig({ RENDER_TABS: '0' })).toThrow(ConfigError);
   });
 
   it('reads production settings', () => {
