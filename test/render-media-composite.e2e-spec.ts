@@ -72,6 +72,14 @@ describe('media composite render path (through the REST API)', () => {
       '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest',
       path.join(fixtures, 'bars.mp4'),
     ]);
+    // Fine detail (every pixel differs from its neighbours) at 3 and 5 times the box sizes below.
+    for (const [name, size] of [['detail-480', '480x270'], ['detail-800', '800x450']]) {
+      await run('ffmpeg', [
+        '-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30:duration=2`,
+        '-f', 'lavfi', '-i', 'sine=frequency=330:sample_rate=48000:duration=2',
+        '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', path.join(fixtures, `${name}.mp4`),
+      ]);
+    }
     media = await serveFolder(fixtures);
     const env = { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true', RENDER_JPEG_QUALITY: '100', RENDER_X264_CRF: '1' };
     [composite, browser] = await Promise.all([
@@ -185,6 +193,36 @@ describe('media composite render path (through the REST API)', () => {
     const [r, g, b] = result.fastFrames[15].at(20, 20);
     expect(r - b).toBeGreaterThan(30);
     expect(g).toBeLessThan(240);
+  }, 300_000);
+
+  it('reduces clips to a third and a fifth with ffmpeg as the page does: the source pixel at each box pixel\'s centre', async () => {
+    // 480x270 in a 160x90 box (1:3) fading in, 800x450 in another (1:5) saturated: the page samples
+    // the source bilinearly at each box pixel's centre, which for an odd reduction is one source
+    // pixel, the middle of its block; an average of the block would differ at every fine line.
+    // No box edge on row 90: the browser path's own colour conversion (Remotion's zscale on two
+    // threads) converts the halves of a 180-row frame apart, and a colour edge on their seam is
+    // sharper there than anywhere else (docs/decisions.md).
+    const request = {
+      width: 320, height: 180, duration: 1, background_color: '#000000',
+      elements: [
+        { type: 'video', source_url: url('detail-480.mp4'), x: 4, y: 4, width: 160, height: 90, x_anchor: 0, y_anchor: 0, fade_in_duration: 0.5 },
+        { type: 'video', source_url: url('detail-800.mp4'), x: 160, y: 86, width: 160, height: 90, x_anchor: 0, y_anchor: 0, saturation: 40, volume: 0.5 },
+      ],
+    };
+    const result = await bothPaths('reduced', request);
+    expect(result.fastReport).toMatchObject({ render_path: 'media_composite', frames_total: 30 });
+    expect(result.referenceReport).toMatchObject({ render_path: 'browser', frames_total: 30 });
+    expect(result.frameCounts).toEqual([30, 30]);
+    expect(result.sameSound).toBe(true);
+    const worst = Math.max(...result.differences.map((difference) => difference.overShare));
+    if (process.env.PARITY_VERBOSE) process.stdout.write(`reduced: worst ${(worst * 100).toFixed(2)} % over 8/255\n`);
+    // Measured: each reduced clip alone at most 0.13 % of a frame's pixels over 8/255 (an area average: 4 %).
+    expect(worst).toBeLessThanOrEqual(PARITY_MAX_SHARE);
+    // Both pictures are there: each box shows more than a few colours along a row.
+    for (const [x, y] of [[10, 50], [170, 130]]) {
+      const colours = new Set(Array.from({ length: 60 }, (_, step) => result.fastFrames[20].at(x + step * 2, y).join()));
+      expect({ x, y, many: colours.size > 4 }).toEqual({ x, y, many: true });
+    }
   }, 300_000);
 
   it('renders the parity corpus, with a clip under (or over) each entry, through both paths within the bar', async () => {

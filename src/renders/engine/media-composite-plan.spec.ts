@@ -1,5 +1,5 @@
 import { resolveRequest, type MediaInfo, type RenderRequest } from '../../../composition/src/schema';
-import { mediaCompositePlan } from './media-composite-plan';
+import { mediaCompositePlan, sourceReduction } from './media-composite-plan';
 import { planOutput } from './output-formats';
 
 const CLIP = 'https://example.com/clip.mp4';
@@ -92,6 +92,19 @@ describe('mediaCompositePlan', () => {
     ]);
   });
 
+  it('takes odd whole reductions, where the page samples source pixel centres', () => {
+    // 640x360 covering 160x120 at 1:3: its middle 480x360; at 1:5, 128x72 the whole source.
+    for (const [box, crop] of [[{ width: 160, height: 120 }, { x: 80, y: 0, width: 480, height: 360 }], [{ width: 128, height: 72 }, { x: 0, y: 0, width: 640, height: 360 }]] as const) {
+      const choice = choose(withVideo(box));
+      expect(choice?.ok && choice.plan.clips[0].sourceCrop).toEqual(crop);
+    }
+    expect(sourceReduction({ width: 480, height: 270 }, { width: 160, height: 90 })).toBe('pick');
+    expect(sourceReduction({ width: 320, height: 180 }, { width: 160, height: 90 })).toBe('halve');
+    expect(sourceReduction({ width: 160, height: 90 }, { width: 160, height: 90 })).toBe('none');
+    expect(sourceReduction({ width: 640, height: 360 }, { width: 160, height: 90 })).toBeNull();
+    expect(sourceReduction({ width: 480, height: 271 }, { width: 160, height: 90 })).toBeNull();
+  });
+
   it.each([
     ['a rotated clip', withVideo({ z_rotation: 10 }), 'is rotated'],
     ['a flipped clip', withVideo({ flip_horizontal: true }), 'is flipped'],
@@ -102,7 +115,9 @@ describe('mediaCompositePlan', () => {
     ['a speed ramp', withVideo({ playback_rate_keyframes: [{ time: 0, rate: 2 }] }), 'sets playback_rate_keyframes'],
     ['a blend mode', withVideo({ blend_mode: 'multiply' }), 'has a blend mode'],
     ['a box off whole pixels', withVideo({ x: 40.5 }), 'not on whole pixels'],
-    ['a scale other than 1:1 or 1:2', withVideo({ width: 200, height: 100 }), 'is scaled by 0.313'],
+    ['a scale other than 1:1, 1:2 or an odd whole reduction', withVideo({ width: 200, height: 100 }), 'is scaled by 0.313'],
+    ['an even reduction beyond 1:2', withVideo({ width: 160, height: 90 }), 'is scaled by 0.250'],
+    ['a 1:3 crop centred between source pixels', withVideo({ width: 201, height: 120 }), 'centred between source pixels'],
     ['overlapping fades', withVideo({ fade_in_duration: 1.5, fade_out_duration: 1 }), 'fades overlap'],
   ])('falls back for %s', (_name, request, reason) => {
     expect(reasonOf(request)).toContain(reason);

@@ -136,11 +136,16 @@ export function mediaCompositePlan(
     const cover = Math.max(width / info.width, height / info.height);
     const cropWidth = Math.min(info.width, Math.max(1, Math.round(width / cover)));
     const cropHeight = Math.min(info.height, Math.max(1, Math.round(height / cover)));
-    // Measured against the page's drawing: swscale's area average is the page's scaling at 1:1 and
-    // 2:1 only (other factors differ at fine detail: docs/decisions.md).
-    const oneToOne = cropWidth === Math.round(width) && cropHeight === Math.round(height);
-    const halved = cropWidth === 2 * Math.round(width) && cropHeight === 2 * Math.round(height);
-    if (!oneToOne && !halved) return no(`${which} is scaled by ${(width / cropWidth).toFixed(3)} (only 1:1 and 1:2 are drawn as the browser draws them)`);
+    // The page samples the source bilinearly at each box pixel's centre, without averaging more
+    // (measured: docs/decisions.md). ffmpeg draws that exactly where the sample points fall on
+    // whole pixels or halfway between two: 1:1, 1:2 (swscale's area average of 2x2) and odd whole
+    // reductions (1:3, 1:5, …: the middle pixel of each n x n block, swscale's nearest neighbour).
+    const reduction = sourceReduction({ width: cropWidth, height: cropHeight }, { width: Math.round(width), height: Math.round(height) });
+    if (reduction === null) return no(`${which} is scaled by ${(width / cropWidth).toFixed(3)} (only 1:1, 1:2 and 1:3, 1:5, … are drawn as the browser draws them)`);
+    // Picked pixels are the page's samples only where the centred crop starts on a whole pixel.
+    if (reduction === 'pick' && ((info.width - cropWidth) % 2 !== 0 || (info.height - cropHeight) % 2 !== 0)) {
+      return no(`${which}: its crop is centred between source pixels at 1:${cropWidth / Math.round(width)}`);
+    }
     const settings = GRADE_FIELDS.some((name) => raw[name] !== undefined) ? gradeSettings(raw) : null;
     const fast = settings && !isNeutral(settings) ? fastGrade(settings, null) : null;
     clips.push({
@@ -190,4 +195,17 @@ export function mediaCompositePlan(
       }
     : null;
   return { ok: true, plan: { clips, below, above } };
+}
+
+/**
+ * How ffmpeg reduces a clip's crop to its box as the page does, or null where it cannot: `none`
+ * (1:1), `halve` (1:2, a 2x2 average) or `pick` (an odd whole reduction 1:n, n ≥ 3: the middle
+ * pixel of each n x n block, where the page's bilinear sample at the box pixel's centre falls).
+ */
+export function sourceReduction(crop: { width: number; height: number }, box: { width: number; height: number }): 'none' | 'halve' | 'pick' | null {
+  const factor = crop.width / box.width;
+  if (!Number.isInteger(factor) || crop.height !== factor * box.height) return null;
+  if (factor === 1) return 'none';
+  if (factor === 2) return 'halve';
+  return factor % 2 === 1 ? 'pick' : null;
 }

@@ -6,7 +6,7 @@ import type { BlendedFrames, CompositionProps, DrawnFrames } from '../../../comp
 import { TO_BT709_TV_RANGE, writeFrameList, x264Args, type X264Settings } from './held-frames';
 import { DrawnArea, type Rect } from './drawn-area';
 import { decodeRgbaPng, encodeRgbaPng, mixRgba, type RgbaPicture } from './png';
-import { mediaCompositePlan, type CompositeClip, type CompositePlan } from './media-composite-plan';
+import { mediaCompositePlan, sourceReduction, type CompositeClip, type CompositePlan } from './media-composite-plan';
 import { encodeSound, muxAacAudio, type RemotionRenderer, type RenderArgs, type RenderReport } from './remotion-renderer';
 
 const execFileAsync = promisify(execFile);
@@ -387,14 +387,17 @@ function bounding(a: Rect, b: Rect): Rect {
  *
  * Chromium converts a video frame to RGB with libyuv: each chroma sample stands for its 2x2 pixels
  * (no interpolation), then BT.709 limited-range coefficients in 6-bit fixed point, blue's clamped
- * to 2.0 (libyuvBt709); the page then scales the picture to its box (swscale's area average
- * matches it at 1:1 and 2:1).
+ * to 2.0 (libyuvBt709); the page then samples the picture bilinearly at each box pixel's centre
+ * (sourceReduction: swscale's area average at 2:1, its nearest neighbour at odd whole reductions).
  */
 function clipGraph(clip: CompositeClip, input: string, output: string, fps: number): string[] {
   const { sourceCrop: crop } = clip;
   const label = `c${clip.index}`;
   const timing = [`setpts=(PTS-STARTPTS)/${clip.playbackRate}`, `fps=${fps}:round=up`, `trim=end_frame=${clip.durationInFrames}`].join(',');
-  const halved = crop.width === 2 * clip.width && crop.height === 2 * clip.height;
+  const reduction = sourceReduction(crop, clip);
+  const halved = reduction === 'halve';
+  // Reduced after the conversion (and the grade): to `full`, then to the box.
+  const reduced = reduction === 'halve' || reduction === 'pick';
   const chromaAligned = [crop.x, crop.y, crop.width, crop.height].every((value) => value % 2 === 0);
   const chains: string[] = [];
   // The page grades the source's pixels before scaling them: a graded clip converts, grades, then halves.
@@ -411,10 +414,10 @@ function clipGraph(clip: CompositeClip, input: string, output: string, fps: numb
     chains.push(
       // Cropped after the chroma is repeated, so an odd crop keeps each row with its chroma.
       `[${input}]${timing},format=yuv420p,scale=flags=neighbor,format=yuv444p,crop=${crop.width}:${crop.height}:${crop.x}:${crop.y},extractplanes=y+u+v[${label}y][${label}u][${label}v]`,
-      ...libyuvBt709Graph(`${label}y`, `${label}u`, `${label}v`, clip.grade ? `${label}ungraded` : halved ? `${label}full` : `${label}rgb`, label),
+      ...libyuvBt709Graph(`${label}y`, `${label}u`, `${label}v`, clip.grade ? `${label}ungraded` : reduced ? `${label}full` : `${label}rgb`, label),
     );
-    if (clip.grade) chains.push(`[${label}ungraded]${gradeFilters(clip.grade).join(',')}[${halved ? `${label}full` : `${label}rgb`}]`);
-    if (halved) chains.push(`[${label}full]scale=${clip.width}:${clip.height}:flags=area[${label}rgb]`);
+    if (clip.grade) chains.push(`[${label}ungraded]${gradeFilters(clip.grade).join(',')}[${reduced ? `${label}full` : `${label}rgb`}]`);
+    if (reduced) chains.push(`[${label}full]scale=${clip.width}:${clip.height}:flags=${halved ? 'area' : 'neighbor'}[${label}rgb]`);
   }
   // Faded in packed RGBA (colorchannelmixer rounds alpha differently in planar RGB), then planar
   // with alpha, what the overlays take.
