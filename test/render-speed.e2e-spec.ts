@@ -13,6 +13,24 @@ const run = promisify(execFile);
 /** The left edge of the white bar on a 320-wide black frame, on its middle row; -1 without it. */
 const barAt = (frame: Frame) => Array.from({ length: 320 }, (_, x) => x).find((x) => frame.at(x, 90)[0] > 128) ?? -1;
 
+/** A 320x180 request: a white bar 10 px wide gliding from x 0 to 290 in its first second (≈ 10 px a frame). */
+const glidingBar = (duration: number) => ({
+  width: 320,
+  height: 180,
+  duration,
+  background_color: '#000000',
+  custom_animations: { element: [{ name: 'glide', keyframes: [{ offset: 0, x: 0 }, { offset: 1, x: 290 }] }] },
+  elements: [{ type: 'shape', fill_color: '#ffffff', x: 5, y: '50%', width: 10, height: 180, motion: [{ custom: 'glide', time: 0, duration: 1, easing: 'linear' }] }],
+});
+
+/** The bar's first 30 frames: from the left edge, each 7–13 px right of the one before (drawn in order). */
+function expectGlidingForward(edges: number[]): void {
+  expect(edges[0]).toBeLessThanOrEqual(2);
+  for (let index = 1; index < 30; index++) {
+    expect({ index, forward: edges[index] - edges[index - 1] >= 7 && edges[index] - edges[index - 1] <= 13 }).toEqual({ index, forward: true });
+  }
+}
+
 /**
  * Render paths chosen from the resolved timeline: a mostly still timeline is drawn once per
  * distinct frame and held by the encoder; a moving one goes through the browser frame by frame.
@@ -95,47 +113,27 @@ describe('render paths (through the REST API)', () => {
 
   it('draws the moving part of a mostly still timeline with several tabs, in order, and holds the rest', async () => {
     // The bar glides for the first second of two, then stays: 30-odd frames drawn, then held.
-    const { job, file } = await renderThroughApi(app, key, outputs, 'moving-then-still', {
-      width: 320,
-      height: 180,
-      duration: 2,
-      background_color: '#000000',
-      custom_animations: { element: [{ name: 'glide', keyframes: [{ offset: 0, x: 0 }, { offset: 1, x: 290 }] }] },
-      elements: [{ type: 'shape', fill_color: '#ffffff', x: 5, y: '50%', width: 10, height: 180, motion: [{ custom: 'glide', time: 0, duration: 1, easing: 'linear' }] }],
-    }, 120_000);
+    const { job, file } = await renderThroughApi(app, key, outputs, 'moving-then-still', glidingBar(2), 120_000);
     const report = await diagnostics(job.id);
     expect(report).toMatchObject({ render_path: 'held_frames', frames_total: 60, drawing_tabs: Math.min(2, availableParallelism()) });
     expect(report.frames_drawn).toBeGreaterThanOrEqual(30);
     expect(report.frames_drawn).toBeLessThan(40);
     const edges = (await framesOf(file)).map(barAt);
     expect(edges).toHaveLength(60);
-    expect(edges[0]).toBeLessThanOrEqual(2);
-    for (let index = 1; index < 30; index++) {
-      expect({ index, forward: edges[index] - edges[index - 1] >= 7 && edges[index] - edges[index - 1] <= 13 }).toEqual({ index, forward: true });
-    }
+    expectGlidingForward(edges);
     expect(new Set(edges.slice(30))).toEqual(new Set([290]));
   }, 180_000);
 
   it('draws every frame in the browser when something moves all the time, in order with several tabs', async () => {
     // A white bar glides 10 px a frame: each frame must show it right of where the frame before
     // did, whichever tab drew it.
-    const { job, file } = await renderThroughApi(app, key, outputs, 'moving', {
-      width: 320,
-      height: 180,
-      duration: 1,
-      background_color: '#000000',
-      custom_animations: { element: [{ name: 'glide', keyframes: [{ offset: 0, x: 0 }, { offset: 1, x: 290 }] }] },
-      elements: [{ type: 'shape', fill_color: '#ffffff', x: 5, y: '50%', width: 10, height: 180, motion: [{ custom: 'glide', time: 0, duration: 1, easing: 'linear' }] }],
-    }, 120_000);
+    const { job, file } = await renderThroughApi(app, key, outputs, 'moving', glidingBar(1), 120_000);
     // Tabs as many as the machine's cores (RENDER_TABS' default), at most two here.
     expect(await diagnostics(job.id)).toMatchObject({ render_path: 'browser', frames_total: 30, frames_drawn: 30, drawing_tabs: Math.min(2, availableParallelism()) });
     const frames = await framesOf(file);
     expect(frames).toHaveLength(30);
     const edges = frames.map(barAt);
-    expect(edges[0]).toBeLessThanOrEqual(2);
     expect(edges[29]).toBeGreaterThanOrEqual(270);
-    for (let index = 1; index < 30; index++) {
-      expect({ index, forward: edges[index] - edges[index - 1] >= 7 && edges[index] - edges[index - 1] <= 13 }).toEqual({ index, forward: true });
-    }
+    expectGlidingForward(edges);
   }, 180_000);
 });
