@@ -8,6 +8,9 @@
 // Prints wall time (submit → completed), CPU seconds of the whole process tree (both Node
 // processes, Chromium, ffmpeg), each chunk's seconds and the join's, and ratios to the whole render
 // of the same group. Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded one.
+// The whole render and the 4 chunks by one worker run BENCH_CHUNKS_RUNS times (default 3), in
+// turn, and the CPU target is read off the median of the pairs' ratios: on 2 vCPUs a render's CPU
+// seconds move by ±5 % from run to run with what the other core does, as much as the chunks cost.
 // BENCH_CHUNKS_SECONDS shortens the timeline for a quick look (default 60); BENCH_CHUNKS_PINNED=false
 // leaves out the one-core cases.
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -19,6 +22,7 @@ import { printTable, processTree, root, serveFiles, startBenchService, treeCpuSe
 
 const seconds = Number(process.env.BENCH_CHUNKS_SECONDS ?? 60);
 const pinnedCases = process.env.BENCH_CHUNKS_PINNED !== 'false';
+const pairRuns = Math.max(1, Number(process.env.BENCH_CHUNKS_RUNS ?? 3));
 const chunkCount = 4;
 const totalFrames = seconds * 30;
 const chunkFrames = Math.ceil(totalFrames / chunkCount);
@@ -97,21 +101,29 @@ async function stopSecondWorker(): Promise<void> {
 }
 
 const load = loadavg()[0];
-interface Case { label: string; frames: number; second: boolean; pinned: boolean }
+interface Case { label: string; frames: number; second: boolean; pinned: boolean; group: string }
+const whole = { frames: 0, second: false, pinned: false, group: 'shared' };
+const oneWorker = { frames: chunkFrames, second: false, pinned: false, group: 'shared' };
 const cases: Case[] = [
-  { label: 'whole (RENDER_CHUNK_FRAMES=0)', frames: 0, second: false, pinned: false },
-  { label: `${chunkCount} chunks, 1 worker process`, frames: chunkFrames, second: false, pinned: false },
-  { label: `${chunkCount} chunks, 2 worker processes`, frames: chunkFrames, second: true, pinned: false },
+  ...Array.from({ length: pairRuns }, (_, run) => [
+    { ...whole, label: `whole (RENDER_CHUNK_FRAMES=0)${pairRuns > 1 ? `, run ${run + 1}` : ''}` },
+    { ...oneWorker, label: `${chunkCount} chunks, 1 worker process${pairRuns > 1 ? `, run ${run + 1}` : ''}` },
+  ]).flat(),
+  { label: `${chunkCount} chunks, 2 worker processes`, frames: chunkFrames, second: true, pinned: false, group: 'shared' },
   ...(pinnedCases
     ? [
-        { label: 'whole, one core', frames: 0, second: false, pinned: true },
-        { label: `${chunkCount} chunks, 2 worker processes, one core each`, frames: chunkFrames, second: true, pinned: true },
+        { label: 'whole, one core', frames: 0, second: false, pinned: true, group: 'pinned' },
+        { label: `${chunkCount} chunks, 2 worker processes, one core each`, frames: chunkFrames, second: true, pinned: true, group: 'pinned' },
       ]
     : []),
 ];
 const rows: string[][] = [];
-const baselines = new Map<boolean, { wall: number; cpu: number }>();
-for (const { label, frames, second, pinned } of cases) {
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+// Each chunked case is compared with the whole render(s) of its group measured so far: the one
+// just before it for a pair, the median of them for the others.
+const wholeRuns = new Map<string, { wall: number; cpu: number }[]>();
+const pairRatios: { wall: number; cpu: number }[] = [];
+for (const { label, frames, second, pinned, group } of cases) {
   config.render.chunkFrames = frames;
   // A case without the second worker runs without it: it would take the whole render's job too.
   if (!second && helper) await stopSecondWorker();
@@ -125,15 +137,27 @@ for (const { label, frames, second, pinned } of cases) {
   const diagnostics = await renderThroughService(request(seconds));
   const wall = (performance.now() - started) / 1000;
   const cpu = treeCpuSeconds(process.pid) - cpuBefore;
-  const baseline = baselines.get(pinned) ?? { wall, cpu };
-  baselines.set(pinned, baseline);
+  const wholes = wholeRuns.get(group) ?? [];
+  if (frames === 0) wholeRuns.set(group, [...wholes, { wall, cpu }]);
+  const isPair = frames !== 0 && !second && !pinned;
+  const baseline = frames === 0
+    ? { wall, cpu }
+    : isPair ? wholes.at(-1)! : { wall: median(wholes.map((w) => w.wall)), cpu: median(wholes.map((w) => w.cpu)) };
+  const ratio = { wall: wall / baseline.wall, cpu: cpu / baseline.cpu };
+  if (isPair) pairRatios.push(ratio);
   rows.push([
     label, wall.toFixed(1), cpu.toFixed(1), diagnostics.render_path, String(diagnostics.drawing_tabs ?? '–'),
     diagnostics.chunk_seconds ? diagnostics.chunk_seconds.map((s) => s.toFixed(1)).join(' / ') : '–',
     diagnostics.join_seconds !== undefined ? diagnostics.join_seconds.toFixed(1) : '–',
-    `${(wall / baseline.wall).toFixed(2)} / ${(cpu / baseline.cpu).toFixed(2)}`,
+    `${ratio.wall.toFixed(2)} / ${ratio.cpu.toFixed(2)}`,
   ]);
   console.error(`done: ${rows.at(-1)!.join(' | ')}`); // long runs: each row as soon as it is measured
+}
+if (pairRuns > 1) {
+  rows.push([
+    `${chunkCount} chunks, 1 worker process: median of ${pairRuns} pairs`, '', '', '', '', '', '',
+    `${median(pairRatios.map((r) => r.wall)).toFixed(2)} / ${median(pairRatios.map((r) => r.cpu)).toFixed(2)}`,
+  ]);
 }
 helper?.kill('SIGTERM');
 await db.end();
@@ -141,7 +165,7 @@ await service.close();
 files.close();
 rmSync(work, { recursive: true, force: true });
 
-const header = ['case', 'wall s', 'CPU s', 'path', 'tabs (whole)', 'chunk s (each)', 'sound + join + mux s', 'wall / CPU vs whole of its group'];
+const header = ['case', 'wall s', 'CPU s', 'path', 'tabs (whole)', 'chunk s (each)', 'sound + join + mux s', 'wall / CPU vs whole (its pair\'s, else the median)'];
 console.log(`${seconds} s 1080p30 (${totalFrames} frames, chunks of ${chunkFrames}); load average at start: ${load.toFixed(1)} (${new Date().toISOString()})`);
 printTable(header, rows);
 process.exit(0);
