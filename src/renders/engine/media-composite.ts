@@ -259,7 +259,7 @@ export function compositeArgs(o: {
   // The lower layer as the browser path's capture has it (a 4:2:0 full-range BT.601 JPEG) is the
   // output wherever no other layer reaches; converted once per drawn frame, `fps` repeats it.
   graph.push(`[0:v]format=yuvj420p,split=${regions.length + (whole ? 0 : 1)}${regions.map((_, index) => `[below${index}]`).join('')}${whole ? '' : '[below]'}`);
-  if (!whole) graph.push(`[below]setparams=colorspace=bt470bg:range=pc,${TO_BT709},format=yuv420p,fps=${o.fps}[base0]`);
+  if (!whole) graph.push(`[below]setparams=colorspace=bt470bg:range=pc,${TO_BT709_TV_RANGE},format=yuv420p,fps=${o.fps}[base0]`);
 
   let inputIndex = 1;
   o.plan.clips.forEach((clip, index) => {
@@ -294,7 +294,7 @@ export function compositeArgs(o: {
     });
     // Through 4:2:0 full-range BT.601 first, chroma averaged over 2x2 pixels: the browser path's
     // JPEG capture does that to every frame before the same conversion, and chroma edges follow it.
-    const converted = `[${layer}]scale=out_color_matrix=bt601:out_range=full:flags=area,format=yuvj420p,setparams=colorspace=bt470bg:range=pc,${TO_BT709},format=yuv420p`;
+    const converted = `[${layer}]scale=out_color_matrix=bt601:out_range=full:flags=area,format=yuvj420p,setparams=colorspace=bt470bg:range=pc,${TO_BT709_TV_RANGE},format=yuv420p`;
     if (whole) {
       graph.push(`${converted}[out]`);
       return;
@@ -312,13 +312,6 @@ export function compositeArgs(o: {
     '-an', o.outputPath,
   ];
 }
-
-/**
- * The BT.709 TV-range conversion of the browser path's JPEG frames, on one thread: zscale splits a
- * frame into slices converted apart, which changes the rows at their edges, and a region would be
- * sliced elsewhere than the whole frame.
- */
-const TO_BT709 = `${TO_BT709_TV_RANGE}:threads=1`;
 
 /** How far a changed pixel reaches after the 2x2 chroma average and zscale's chroma resampling (measured: 6). */
 const REACH = 16;

@@ -12,7 +12,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { BlendedFramesEncoder, type BlendedEncoding } from './blended-frames';
 import { ensureCompositionBundle } from './composition-bundle';
-import { encodeHeldFrames, HELD_FRAMES_MAX_SHARE, type X264Settings } from './held-frames';
+import { convertOnOneThread, encodeHeldFrames, HELD_FRAMES_MAX_SHARE, type X264Settings } from './held-frames';
 import { chooseMediaComposite, renderMediaComposite } from './media-composite';
 import { mediaCompositePlan } from './media-composite-plan';
 import { MediaServer } from './media-server';
@@ -256,7 +256,9 @@ export class RemotionRenderer implements OnModuleDestroy {
         pixelFormat: plan.pixelFormat,
         ...(plan.proResProfile ? { proResProfile: plan.proResProfile } : {}),
         ...(args.muted || mixer?.ok ? { muted: true } : separateAudio ? { separateAudioTo: audioPath } : plan.audioCodec ? { audioCodec: plan.audioCodec } : {}),
-        ...(plan.codec === 'h264' ? { colorSpace: 'bt709' as const, x264Preset: this.config.render.x264Preset, crf: this.config.render.x264Crf } : {}),
+        ...(plan.codec === 'h264'
+          ? { colorSpace: 'bt709' as const, x264Preset: this.config.render.x264Preset, crf: this.config.render.x264Crf, ffmpegOverride: convertOnOneThread }
+          : {}),
         ...(plan.imageFormat === 'jpeg' ? { jpegQuality: this.config.render.jpegQuality } : {}),
         ...this.pageOptions(browser, cancelSignal, tabs),
         overwrite: true,
