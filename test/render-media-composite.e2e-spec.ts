@@ -72,8 +72,8 @@ describe('media composite render path (through the REST API)', () => {
       '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest',
       path.join(fixtures, 'bars.mp4'),
     ]);
-    // Fine detail (every pixel differs from its neighbours) at 3 and 5 times the box sizes below.
-    for (const [name, size] of [['detail-480', '480x270'], ['detail-800', '800x450']]) {
+    // Fine detail (every pixel differs from its neighbours) at 3, 4 and 5 times the box sizes below.
+    for (const [name, size] of [['detail-480', '480x270'], ['detail-640', '640x360'], ['detail-800', '800x450']]) {
       await run('ffmpeg', [
         '-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30:duration=2`,
         '-f', 'lavfi', '-i', 'sine=frequency=330:sample_rate=48000:duration=2',
@@ -225,6 +225,33 @@ describe('media composite render path (through the REST API)', () => {
     expect(worst).toBeLessThanOrEqual(PARITY_MAX_SHARE);
     // Both pictures are there: each box shows more than a few colours along a row.
     for (const [x, y] of [[10, 50], [170, 130]]) {
+      const colours = new Set(Array.from({ length: 60 }, (_, step) => result.fastFrames[20].at(x + step * 2, y).join()));
+      expect({ x, y, many: colours.size > 4 }).toEqual({ x, y, many: true });
+    }
+  }, 300_000);
+
+  it('reduces clips by any other factor with ffmpeg as the page does: the whole source sampled bilinearly at each box pixel\'s centre', async () => {
+    // 480x270 in a 208x117 box (1:2.31) fading in, 800x450 in a 144x81 box (1:5.56) saturated,
+    // 640x360 in a 160x90 box (1:4, an even whole factor: its samples fall between pixels too):
+    // ffmpeg's perspective filter samples each box pixel where the page does.
+    const request = {
+      width: 480, height: 180, duration: 1, background_color: '#000000',
+      elements: [
+        { type: 'video', source_url: url('detail-640.mp4'), x: 320, y: 10, width: 160, height: 90, x_anchor: 0, y_anchor: 0 },
+        { type: 'video', source_url: url('detail-480.mp4'), x: 4, y: 4, width: 208, height: 117, x_anchor: 0, y_anchor: 0, fade_in_duration: 0.5 },
+        { type: 'video', source_url: url('detail-800.mp4'), x: 170, y: 95, width: 144, height: 81, x_anchor: 0, y_anchor: 0, saturation: 40, volume: 0.5 },
+      ],
+    };
+    const result = await bothPaths('bilinear', request);
+    expect(result.fastReport).toMatchObject({ render_path: 'media_composite', frames_total: 30 });
+    expect(result.referenceReport).toMatchObject({ render_path: 'browser', frames_total: 30 });
+    expect(result.frameCounts).toEqual([30, 30]);
+    expect(result.sameSound).toBe(true);
+    const worst = Math.max(...result.differences.map((difference) => difference.overShare));
+    if (process.env.PARITY_VERBOSE) process.stdout.write(`bilinear: worst ${(worst * 100).toFixed(2)} % over 8/255\n`);
+    expect(worst).toBeLessThanOrEqual(PARITY_MAX_SHARE);
+    // Both pictures are there: each box shows more than a few colours along a row.
+    for (const [x, y] of [[10, 60], [175, 130], [330, 50]]) {
       const colours = new Set(Array.from({ length: 60 }, (_, step) => result.fastFrames[20].at(x + step * 2, y).join()));
       expect({ x, y, many: colours.size > 4 }).toEqual({ x, y, many: true });
     }

@@ -105,6 +105,20 @@ describe('mediaCompositePlan', () => {
     expect(sourceReduction({ width: 480, height: 271 }, { width: 160, height: 90 })).toBeNull();
   });
 
+  it('takes any other reduction of a whole source, sampled bilinearly, and no enlargement', () => {
+    const source = { width: 640, height: 360 };
+    expect(sourceReduction(source, { width: 160, height: 90 }, source)).toBe('bilinear');
+    expect(sourceReduction(source, { width: 400, height: 225 }, source)).toBe('bilinear');
+    // The page stretches a box off the source's shape by a fraction of a pixel: still whole.
+    expect(sourceReduction(source, { width: 213, height: 120 }, source)).toBe('bilinear');
+    expect(sourceReduction({ width: 600, height: 360 }, { width: 150, height: 90 }, source)).toBeNull();
+    expect(sourceReduction(source, { width: 640, height: 300 }, source)).toBeNull();
+    for (const [box, crop] of [[{ width: 400, height: 225 }, { x: 0, y: 0, width: 640, height: 360 }], [{ width: 160, height: 90 }, { x: 0, y: 0, width: 640, height: 360 }]] as const) {
+      const choice = choose(withVideo(box));
+      expect(choice?.ok && choice.plan.clips[0].sourceCrop).toEqual(crop);
+    }
+  });
+
   it.each([
     ['a rotated clip', withVideo({ z_rotation: 10 }), 'is rotated'],
     ['a flipped clip', withVideo({ flip_horizontal: true }), 'is flipped'],
@@ -115,8 +129,8 @@ describe('mediaCompositePlan', () => {
     ['a speed ramp', withVideo({ playback_rate_keyframes: [{ time: 0, rate: 2 }] }), 'sets playback_rate_keyframes'],
     ['a blend mode', withVideo({ blend_mode: 'multiply' }), 'has a blend mode'],
     ['a box off whole pixels', withVideo({ x: 40.5 }), 'not on whole pixels'],
-    ['a scale other than 1:1, 1:2 or an odd whole reduction', withVideo({ width: 200, height: 100 }), 'is scaled by 0.313'],
-    ['an even reduction beyond 1:2', withVideo({ width: 160, height: 90 }), 'is scaled by 0.250'],
+    ['a cropped reduction by no odd whole factor', withVideo({ width: 200, height: 100 }), 'is scaled by 0.313'],
+    ['an enlargement', withVideo({ width: 960, height: 540 }), 'is scaled by 1.500'],
     ['a 1:3 crop centred between source pixels', withVideo({ width: 201, height: 120 }), 'centred between source pixels'],
     ['overlapping fades', withVideo({ fade_in_duration: 1.5, fade_out_duration: 1 }), 'fades overlap'],
   ])('falls back for %s', (_name, request, reason) => {

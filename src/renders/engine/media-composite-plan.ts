@@ -139,9 +139,17 @@ export function mediaCompositePlan(
     // The page samples the source bilinearly at each box pixel's centre, without averaging more
     // (measured: docs/decisions.md). ffmpeg draws that exactly where the sample points fall on
     // whole pixels or halfway between two: 1:1, 1:2 (swscale's area average of 2x2) and odd whole
-    // reductions (1:3, 1:5, …: the middle pixel of each n x n block, swscale's nearest neighbour).
-    const reduction = sourceReduction({ width: cropWidth, height: cropHeight }, { width: Math.round(width), height: Math.round(height) });
-    if (reduction === null) return no(`${which} is scaled by ${(width / cropWidth).toFixed(3)} (only 1:1, 1:2 and 1:3, 1:5, … are drawn as the browser draws them)`);
+    // reductions (1:3, 1:5, …: the middle pixel of each n x n block, swscale's nearest neighbour);
+    // and at any other reduction of the whole source (a box of its shape, to the pixel) with
+    // ffmpeg's perspective filter, which samples bilinearly where it is told.
+    const reduction = sourceReduction(
+      { width: cropWidth, height: cropHeight },
+      { width: Math.round(width), height: Math.round(height) },
+      { width: info.width, height: info.height },
+    );
+    if (reduction === null) {
+      return no(`${which} is scaled by ${(width / cropWidth).toFixed(3)} (drawn as the browser draws them: 1:1, 1:2, odd whole reductions, and any reduction of a whole source into a box of its shape)`);
+    }
     // Picked pixels are the page's samples only where the centred crop starts on a whole pixel.
     if (reduction === 'pick' && ((info.width - cropWidth) % 2 !== 0 || (info.height - cropHeight) % 2 !== 0)) {
       return no(`${which}: its crop is centred between source pixels at 1:${cropWidth / Math.round(width)}`);
@@ -197,15 +205,29 @@ export function mediaCompositePlan(
   return { ok: true, plan: { clips, below, above } };
 }
 
+/** How a clip's crop becomes its box (sourceReduction). */
+export type SourceReduction = 'none' | 'halve' | 'pick' | 'bilinear';
+
 /**
  * How ffmpeg reduces a clip's crop to its box as the page does, or null where it cannot: `none`
- * (1:1), `halve` (1:2, a 2x2 average) or `pick` (an odd whole reduction 1:n, n ≥ 3: the middle
- * pixel of each n x n block, where the page's bilinear sample at the box pixel's centre falls).
+ * (1:1), `halve` (1:2, a 2x2 average), `pick` (an odd whole reduction 1:n, n ≥ 3: the middle
+ * pixel of each n x n block, where the page's bilinear sample at the box pixel's centre falls),
+ * or `bilinear`: the crop is the whole `source` and the box smaller on both axes, so each box
+ * pixel's sample lies inside the source at ((i + ½)·W/w − ½, (j + ½)·H/h − ½) (measured: the
+ * page stretches the source onto the box by exactly that, even when the aspect ratios differ by
+ * a fraction of a pixel).
  */
-export function sourceReduction(crop: { width: number; height: number }, box: { width: number; height: number }): 'none' | 'halve' | 'pick' | null {
+export function sourceReduction(
+  crop: { width: number; height: number },
+  box: { width: number; height: number },
+  source?: { width: number; height: number },
+): SourceReduction | null {
   const factor = crop.width / box.width;
-  if (!Number.isInteger(factor) || crop.height !== factor * box.height) return null;
-  if (factor === 1) return 'none';
-  if (factor === 2) return 'halve';
-  return factor % 2 === 1 ? 'pick' : null;
+  if (Number.isInteger(factor) && crop.height === factor * box.height) {
+    if (factor === 1) return 'none';
+    if (factor === 2) return 'halve';
+    if (factor % 2 === 1) return 'pick';
+  }
+  const whole = source !== undefined && crop.width === source.width && crop.height === source.height;
+  return whole && box.width < crop.width && box.height < crop.height ? 'bilinear' : null;
 }

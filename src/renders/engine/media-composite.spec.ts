@@ -7,7 +7,7 @@ import { resolveRequest, type MediaInfo, type RenderRequest } from '../../../com
 import { gradeSettings } from '../../../composition/src/look/colour';
 import { fastGrade } from '../../../composition/src/look/fast-grade';
 import { applyFast } from '../../../composition/src/look/grade-effect';
-import { chooseMediaComposite, compositeArgs, compositeRegions, gradeFilters, libyuvBt709, libyuvBt709Graph } from './media-composite';
+import { bilinearOntoBox, chooseMediaComposite, compositeArgs, compositeRegions, gradeFilters, libyuvBt709, libyuvBt709Graph } from './media-composite';
 import type { CompositeClip, CompositePlan } from './media-composite-plan';
 import { writeFrameList } from './held-frames';
 import { planOutput } from './output-formats';
@@ -22,6 +22,33 @@ const DRAWN: [number[], number[]][] = [
   [[180, 128, 128], [191, 191, 191]],
   [[162, 44, 142], [195, 181, 2]],
 ];
+
+describe('bilinearOntoBox', () => {
+  it('samples the source bilinearly at each box pixel\'s centre, as the page draws a reduced clip', async () => {
+    const source = { width: 64, height: 36 };
+    const value = (x: number, y: number) => (x * 7 + y * 13) % 200;
+    for (const box of [{ width: 48, height: 27 }, { width: 25, height: 14 }, { width: 16, height: 9 }]) {
+      const { stdout } = await run('ffmpeg', [
+        '-v', 'error', '-f', 'lavfi', '-i', `nullsrc=s=${source.width}x${source.height}:d=0.04,format=gbrp,geq=r='mod(X*7+Y*13,200)':g='mod(X*7+Y*13,200)':b='mod(X*7+Y*13,200)'`,
+        '-frames:v', '1', '-vf', `${bilinearOntoBox(source, box)},format=gbrp`, '-f', 'rawvideo', 'pipe:1',
+      ], { encoding: 'buffer' });
+      const [sx, sy] = [source.width / box.width, source.height / box.height];
+      let worst = 0;
+      for (let j = 0; j < box.height; j++) {
+        for (let i = 0; i < box.width; i++) {
+          const [u, v] = [(i + 0.5) * sx - 0.5, (j + 0.5) * sy - 0.5];
+          const [x, y] = [Math.floor(u), Math.floor(v)];
+          const [a, b] = [u - x, v - y];
+          const at = (px: number, py: number) => value(Math.min(source.width - 1, px), Math.min(source.height - 1, py));
+          const expected = (1 - a) * (1 - b) * at(x, y) + a * (1 - b) * at(x + 1, y) + (1 - a) * b * at(x, y + 1) + a * b * at(x + 1, y + 1);
+          // gbrp stores green first; all planes are the same here.
+          worst = Math.max(worst, Math.abs(stdout[j * box.width + i] - expected));
+        }
+      }
+      expect({ box, close: worst <= 1 }).toEqual({ box, close: true });
+    }
+  });
+});
 
 describe('libyuvBt709', () => {
   it('converts as Chromium drew these colour-bar pixels, blue clamped to 2.0 (swscale gives 0, 11, 199 for the blue bar)', () => {
