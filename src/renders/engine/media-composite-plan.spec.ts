@@ -109,8 +109,8 @@ describe('mediaCompositePlan', () => {
     const source = { width: 640, height: 360 };
     expect(sourceReduction(source, { width: 160, height: 90 }, source)).toBe('bilinear');
     expect(sourceReduction(source, { width: 400, height: 225 }, source)).toBe('bilinear');
-    // The page stretches a box off the source's shape by a fraction of a pixel: still whole.
-    expect(sourceReduction(source, { width: 213, height: 120 }, source)).toBe('bilinear');
+    // Off the source's shape, even by less than a pixel: the page's placement is not measured.
+    expect(sourceReduction(source, { width: 213, height: 120 }, source)).toBeNull();
     expect(sourceReduction({ width: 600, height: 360 }, { width: 150, height: 90 }, source)).toBeNull();
     expect(sourceReduction(source, { width: 640, height: 300 }, source)).toBeNull();
     for (const [box, crop] of [[{ width: 400, height: 225 }, { x: 0, y: 0, width: 640, height: 360 }], [{ width: 160, height: 90 }, { x: 0, y: 0, width: 640, height: 360 }]] as const) {

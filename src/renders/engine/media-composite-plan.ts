@@ -140,7 +140,7 @@ export function mediaCompositePlan(
     // (measured: docs/decisions.md). ffmpeg draws that exactly where the sample points fall on
     // whole pixels or halfway between two: 1:1, 1:2 (swscale's area average of 2x2) and odd whole
     // reductions (1:3, 1:5, …: the middle pixel of each n x n block, swscale's nearest neighbour);
-    // and at any other reduction of the whole source (a box of its shape, to the pixel) with
+    // and at any other reduction of the whole source into a box of exactly its shape, with
     // ffmpeg's perspective filter, which samples bilinearly where it is told.
     const reduction = sourceReduction(
       { width: cropWidth, height: cropHeight },
@@ -212,10 +212,9 @@ export type SourceReduction = 'none' | 'halve' | 'pick' | 'bilinear';
  * How ffmpeg reduces a clip's crop to its box as the page does, or null where it cannot: `none`
  * (1:1), `halve` (1:2, a 2x2 average), `pick` (an odd whole reduction 1:n, n ≥ 3: the middle
  * pixel of each n x n block, where the page's bilinear sample at the box pixel's centre falls),
- * or `bilinear`: the crop is the whole `source` and the box smaller on both axes, so each box
- * pixel's sample lies inside the source at ((i + ½)·W/w − ½, (j + ½)·H/h − ½) (measured: the
- * page stretches the source onto the box by exactly that, even when the aspect ratios differ by
- * a fraction of a pixel).
+ * or `bilinear`: the crop is the whole `source`, the box has its shape exactly and is smaller,
+ * so each box pixel's sample lies inside the source at ((i + ½)·W/w − ½, (j + ½)·H/h − ½)
+ * (measured: docs/decisions.md).
  */
 export function sourceReduction(
   crop: { width: number; height: number },
@@ -229,5 +228,6 @@ export function sourceReduction(
     if (factor % 2 === 1) return 'pick';
   }
   const whole = source !== undefined && crop.width === source.width && crop.height === source.height;
-  return whole && box.width < crop.width && box.height < crop.height ? 'bilinear' : null;
+  const sameShape = box.width * crop.height === box.height * crop.width;
+  return whole && sameShape && box.width < crop.width ? 'bilinear' : null;
 }
