@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -34,19 +34,62 @@ function serverUrl(): string {
   return url;
 }
 
-/** A fresh database on the test server, dropped by dropDatabase(). */
-export async function createDatabase(): Promise<string> {
+/**
+ * A fresh database on the test server, dropped by dropDatabase(). By default a copy of a template
+ * that already holds the migrations and pg-boss's schema (made once per run of the suite, by
+ * whichever test file asks first), so an app starts without migrating; `empty` gives a bare one.
+ */
+export async function createDatabase(options: { empty?: boolean } = {}): Promise<string> {
   const name = `t_${randomBytes(6).toString('hex')}`;
+  const template = options.empty ? null : await migratedTemplate();
   const admin = new Client({ connectionString: serverUrl() });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   } finally {
     await admin.end();
   }
+  return databaseUrlFor(name);
+}
+
+function databaseUrlFor(name: string): string {
   const url = new URL(serverUrl());
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/**
+ * The template's name follows the migrations and the pg-boss version, so a changed schema makes a
+ * new one; an advisory lock makes test files running side by side build it once.
+ */
+async function migratedTemplate(): Promise<string> {
+  const migrations = readdirSync(path.join(__dirname, '../../src/migrations')).sort().join(',');
+  const bossVersion = (JSON.parse(readFileSync(require.resolve('pg-boss/package.json'), 'utf8')) as { version: string }).version;
+  const hash = createHash('sha256').update(`${migrations}|${bossVersion}`).digest('hex').slice(0, 12);
+  const name = `t_template_${hash}`;
+  const admin = new Client({ connectionString: serverUrl() });
+  await admin.connect();
+  try {
+    await admin.query('SELECT pg_advisory_lock(7305)');
+    const found = await admin.query('SELECT datname FROM pg_database WHERE datname LIKE $1', ['t_template_%']);
+    const names = found.rows.map((row: { datname: string }) => row.datname);
+    if (names.includes(name)) return name;
+    for (const stale of names) await admin.query(`DROP DATABASE IF EXISTS ${stale} WITH (FORCE)`);
+    const building = `t_building_${hash}`;
+    await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${building}`);
+    // The real app migrates it and creates pg-boss's schema, exactly as on a first start.
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'vrs-test-template-'));
+    const config = loadConfig({ DATABASE_URL: databaseUrlFor(building), DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
+    const running = await createApp(config, 'api');
+    await running.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+    return name;
+  } finally {
+    await admin.query('SELECT pg_advisory_unlock(7305)').catch(() => undefined);
+    await admin.end();
+  }
 }
 
 export async function dropDatabase(databaseUrl: string): Promise<void> {
