@@ -1,12 +1,12 @@
 /**
- * What the browser could not load for a preview (a font file, a picture or sound its host does not
- * let this page read), reported instead of drawing a fallback in silence: a `console.error` naming
+ * What the browser could not load for a preview (a font file, a picture, LUT or sound its host does
+ * not let this page read), reported instead of drawing a fallback in silence: a `console.error` naming
  * the URL and the reason, and every listener given to `onPreviewProblem`. Only the `<Player>`
  * reports; in a server render the same failures fail the render, as they always did.
  */
 export type PreviewProblem = {
-  /** What was being loaded: a shipped font file, a graded image, the sound of an audio or video element. */
-  kind: 'font' | 'image' | 'sound';
+  /** What was being loaded: a shipped font file, a graded image, a `.cube` LUT, the sound of an audio or video element. */
+  kind: 'font' | 'image' | 'lut' | 'sound';
   url: string;
   /** One sentence: what failed, why, and what it changes in the preview. */
   message: string;
