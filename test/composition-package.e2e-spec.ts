@@ -356,52 +356,59 @@ describe('the npm packages, and the composition package in a Vite app and an esb
       `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><style>html,body{margin:0;background:#000}</style></head>` +
         `<body><div id="root"></div><script>window.request = ${JSON.stringify(request)};</script><script type="module" src="main.js"></script></body></html>`,
     );
-    type Problem = { kind: string; url: string; message: string };
-    const problemsIn = (evaluate: (expression: string) => Promise<unknown>) => evaluate('window.problems ?? []') as Promise<Problem[]>;
+    // The page's console errors (the problems this test provokes, and Chromium's own CORS lines)
+    // reach Jest's console through Remotion's browser log; the problems are asserted below instead.
+    const quiet = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      type Problem = { kind: string; url: string; message: string };
+      const problemsIn = (evaluate: (expression: string) => Promise<unknown>) => evaluate('window.problems ?? []') as Promise<Problem[]>;
 
-    const { evaluate, screenshot } = await openPage(`${site.url}/esbuild/index.html`);
-    await waitFor(() => evaluate('Boolean(window.player && window.player.current)'), (ready) => ready === true, 20_000, 100);
-    await evaluate('window.player.current.seekTo(30)');
-    // The text is in Montserrat Bold, not a fallback: the face loaded, and it sets the word wider than a serif does.
-    expect(
-      await waitFor(
-        () => evaluate(`document.fonts.ready.then(() => [...document.fonts].some((face) => face.family === 'Montserrat' && face.weight === '700' && face.status === 'loaded'))`),
-        (loaded) => loaded === true,
+      const { evaluate, screenshot } = await openPage(`${site.url}/esbuild/index.html`);
+      await waitFor(() => evaluate('Boolean(window.player && window.player.current)'), (ready) => ready === true, 20_000, 100);
+      await evaluate('window.player.current.seekTo(30)');
+      // The text is in Montserrat Bold, not a fallback: the face loaded, and it sets the word wider than a serif does.
+      expect(
+        await waitFor(
+          () => evaluate(`document.fonts.ready.then(() => [...document.fonts].some((face) => face.family === 'Montserrat' && face.weight === '700' && face.status === 'loaded'))`),
+          (loaded) => loaded === true,
+          20_000,
+          100,
+        ),
+      ).toBe(true);
+      const widths = (await evaluate(
+        `(() => { const c = document.createElement('canvas').getContext('2d'); return ['700 32px Montserrat', '700 32px serif'].map((font) => { c.font = font; return c.measureText('Preview').width; }); })()`,
+      )) as number[];
+      expect(Math.abs(widths[0] - widths[1])).toBeGreaterThan(5);
+      // The graded image, its LUT and the waveform's sound cannot be read from this page: each reported, with the URL and why.
+      const problems = await waitFor(() => problemsIn(evaluate), (found) => found.length >= 3, 20_000, 200);
+      expect(problems).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ kind: 'image', url: `${media.url}/yellow.png`, message: expect.stringContaining('CORS') }),
+          expect.objectContaining({ kind: 'lut', url: `${media.url}/look.cube`, message: expect.stringContaining('CORS') }),
+          expect.objectContaining({ kind: 'sound', url: `${media.url}/tone.wav`, message: expect.stringContaining('CORS') }),
+        ]),
+      );
+      expect(problems.filter((problem) => problem.kind === 'font')).toEqual([]);
+      // The image no longer vanishes: it shows ungraded (its own yellow, not darkened by brightness -50).
+      const frame = await waitFor(() => screenshot(320, 180), (f) => near(f.at(80, 120), YELLOW, 30), 20_000, 100);
+      expect(near(frame.at(80, 120), YELLOW, 30)).toBe(true);
+
+      // The same bundle without its fonts folder: the missing font is reported with its URL, not silently replaced.
+      const missing = await openPage(`${site.url}/esbuild-nofonts/index.html`);
+      await waitFor(() => missing.evaluate('Boolean(window.player && window.player.current)'), (ready) => ready === true, 20_000, 100);
+      const fontProblems = await waitFor(
+        async () => (await problemsIn(missing.evaluate)).filter((problem) => problem.kind === 'font'),
+        (found) => found.length > 0,
         20_000,
-        100,
-      ),
-    ).toBe(true);
-    const widths = (await evaluate(
-      `(() => { const c = document.createElement('canvas').getContext('2d'); return ['700 32px Montserrat', '700 32px serif'].map((font) => { c.font = font; return c.measureText('Preview').width; }); })()`,
-    )) as number[];
-    expect(Math.abs(widths[0] - widths[1])).toBeGreaterThan(5);
-    // The graded image, its LUT and the waveform's sound cannot be read from this page: each reported, with the URL and why.
-    const problems = await waitFor(() => problemsIn(evaluate), (found) => found.length >= 3, 20_000, 200);
-    expect(problems).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ kind: 'image', url: `${media.url}/yellow.png`, message: expect.stringContaining('CORS') }),
-        expect.objectContaining({ kind: 'lut', url: `${media.url}/look.cube`, message: expect.stringContaining('CORS') }),
-        expect.objectContaining({ kind: 'sound', url: `${media.url}/tone.wav`, message: expect.stringContaining('CORS') }),
-      ]),
-    );
-    expect(problems.filter((problem) => problem.kind === 'font')).toEqual([]);
-    // The image no longer vanishes: it shows ungraded (its own yellow, not darkened by brightness -50).
-    const frame = await waitFor(() => screenshot(320, 180), (f) => near(f.at(80, 120), YELLOW, 30), 20_000, 100);
-    expect(near(frame.at(80, 120), YELLOW, 30)).toBe(true);
-
-    // The same bundle without its fonts folder: the missing font is reported with its URL, not silently replaced.
-    const missing = await openPage(`${site.url}/esbuild-nofonts/index.html`);
-    await waitFor(() => missing.evaluate('Boolean(window.player && window.player.current)'), (ready) => ready === true, 20_000, 100);
-    const fontProblems = await waitFor(
-      async () => (await problemsIn(missing.evaluate)).filter((problem) => problem.kind === 'font'),
-      (found) => found.length > 0,
-      20_000,
-      200,
-    );
-    expect(fontProblems).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ url: `${site.url}/esbuild-nofonts/fonts/montserrat-latin-700-normal.woff2`, message: expect.stringContaining('HTTP 404') }),
-      ]),
-    );
+        200,
+      );
+      expect(fontProblems).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ url: `${site.url}/esbuild-nofonts/fonts/montserrat-latin-700-normal.woff2`, message: expect.stringContaining('HTTP 404') }),
+        ]),
+      );
+    } finally {
+      quiet.mockRestore();
+    }
   }, 120_000);
 });
