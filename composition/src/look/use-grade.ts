@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { random, useCurrentFrame, useDelayRender, useVideoConfig, type EffectsProp } from 'remotion';
+import { random, useCurrentFrame, useDelayRender, useRemotionEnvironment, useVideoConfig, type EffectsProp } from 'remotion';
+import { reportPreviewProblem, whyUnreadable } from '../preview-problems';
 import type { VisualElement } from '../schema/elements';
 import { gradeSettings, isNeutral } from './colour';
 import { gradeEffect } from './grade-effect';
@@ -33,6 +34,7 @@ export function useGrade(element: VisualElement, load: (url: string) => string, 
   const frame = useCurrentFrame();
   const { fps, height: canvasHeight } = useVideoConfig();
   const { delayRender, continueRender, cancelRender } = useDelayRender();
+  const { isPlayer } = useRemotionEnvironment();
   const colour = element.type === 'video' || element.type === 'image' ? element : null;
   const lutUrl = colour?.lut_url ?? null;
   const lutSource = lutUrl ? load(lutUrl) : null;
@@ -45,7 +47,16 @@ export function useGrade(element: VisualElement, load: (url: string) => string, 
     let cancelled = false;
     loadLut(lutSource)
       .then((parsed) => !cancelled && setLut((current) => (current?.lut === parsed ? current : { url: lutUrl, lut: parsed })))
-      .catch((error: Error) => cancelRender(error));
+      .catch(async (error: Error) => {
+        if (!isPlayer) return cancelRender(error);
+        // In a <Player> (the page may be refused the file, CORS): reported, and the picture drawn without its LUT.
+        const { reason } = await whyUnreadable(lutSource);
+        reportPreviewProblem({ kind: 'lut', url: lutUrl, message: `the LUT ${lutUrl} cannot be used in this page: ${reason}. The preview is drawn without it.` });
+        if (pending.current === handle) {
+          pending.current = null;
+          continueRender(handle);
+        }
+      });
     return () => {
       cancelled = true;
       if (pending.current === handle) {

@@ -1,7 +1,8 @@
 import { getAudioData } from '@remotion/media-utils';
 import type React from 'react';
 import { createContext, useEffect, useMemo, useState } from 'react';
-import { useDelayRender } from 'remotion';
+import { useDelayRender, useRemotionEnvironment } from 'remotion';
+import { reportPreviewProblem, whyUnreadable } from '../preview-problems';
 import type { ResolvedRequest } from '../schema/resolve';
 import { ANALYSIS_RATE, levelsOf, mixWindow, type AudibleSpan, type DecodedSource } from './audio-analysis';
 import { duckGain } from './ducking';
@@ -31,6 +32,7 @@ export const AudioLevelsProvider: React.FC<{ resolved: ResolvedRequest; load: (u
 
 const AudioLevelsLoader: React.FC<{ resolved: ResolvedRequest; load: (url: string) => string; children: React.ReactNode }> = ({ resolved, load, children }) => {
   const { delayRender, continueRender, cancelRender } = useDelayRender();
+  const { isPlayer } = useRemotionEnvironment();
   const [decoded, setDecoded] = useState<Map<string, DecodedSource> | null>(null);
   const audible = useMemo(
     () => resolved.elements.flatMap((element) => ((element.type === 'audio' || element.type === 'video') && element.volume > 0 ? [element] : [])),
@@ -41,11 +43,19 @@ const AudioLevelsLoader: React.FC<{ resolved: ResolvedRequest; load: (url: strin
     const urls = [...new Set(audible.map((element) => element.src))];
     Promise.all(
       urls.map(async (url) => {
-        const data = await getAudioData(load(url), { sampleRate: ANALYSIS_RATE }).catch((error: unknown) => {
-          // A video without a sound track is silence in the mix; an audio element must be heard.
-          if (audible.some((element) => element.src === url && element.type === 'audio')) {
-            throw new Error(`Cannot decode the sound of ${url} for the audio-reactive animations: ${String(error)}`);
+        const data = await getAudioData(load(url), { sampleRate: ANALYSIS_RATE }).catch(async (error: unknown) => {
+          const isAudio = audible.some((element) => element.src === url && element.type === 'audio');
+          // In a <Player> the page may be refused what the render reads (CORS): reported, heard as silence.
+          if (isPlayer) {
+            const { readable, reason } = await whyUnreadable(load(url));
+            if (isAudio || !readable) {
+              const message = `the sound of ${url} cannot be read in this page: ${reason}. Waveforms and audio-reactive motion treat it as silence.`;
+              reportPreviewProblem({ kind: 'sound', url, message });
+            }
+            return null;
           }
+          // A video without a sound track is silence in the mix; an audio element must be heard.
+          if (isAudio) throw new Error(`Cannot decode the sound of ${url} for the audio-reactive animations: ${String(error)}`);
           return null;
         });
         if (!data) return [url, { samples: new Float32Array(0) }] as const;
