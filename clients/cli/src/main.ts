@@ -314,7 +314,7 @@ function describeDryRun(out: Record<string, unknown>): string {
   const submitError = out.submit_error as { code: string; message: string; details?: { errors?: { pointer: string; msg: string; suggestion?: string }[] } } | null;
   if (submitError) {
     lines.push(`${submitError.code}: ${submitError.message}`);
-    for (const e of submitError.details?.errors ?? []) lines.push(`  ${e.pointer || '/'}: ${withSuggestion(e.msg, e.suggestion)}`);
+    for (const e of notInMessage(submitError.message, submitError.details?.errors ?? [])) lines.push(`  ${e.pointer || '/'}: ${withSuggestion(e.msg, e.suggestion)}`);
   }
   for (const v of (out.violations as { severity: string; message: string; pointer?: string }[]) ?? []) lines.push(`${v.severity}: ${v.message}${v.pointer ? ` (at ${v.pointer})` : ''}`);
   return lines.join('\n');
@@ -356,8 +356,13 @@ function fail(error: unknown, json: boolean): number {
   if (json) process.stdout.write(JSON.stringify(envelope) + '\n');
   say(`vrs: ${cli.message}`);
   const items = (envelope.error.details?.errors as { pointer: string; msg: string; suggestion?: string }[] | undefined) ?? [];
-  for (const item of items) say(`  ${item.pointer || '/'}: ${withSuggestion(item.msg, item.suggestion)}`);
+  for (const item of notInMessage(cli.message, items)) say(`  ${item.pointer || '/'}: ${withSuggestion(item.msg, item.suggestion)}`);
   return cli.exitCode;
+}
+
+/** The API's message already states the first problem (with its pointer): the list goes on from there. */
+function notInMessage<T extends { msg: string }>(message: string, items: T[]): T[] {
+  return items.filter((item, index) => !(index === 0 && typeof item.msg === 'string' && message.includes(item.msg)));
 }
 
 /** The API's message, with its suggestion unless the message already gives it. */
