@@ -19,6 +19,8 @@ export const DRY_RUN_SOURCE_BUDGET_MS = 3_000;
 /** A source is measured (downloaded and probed, as the render does) up to this size and time. */
 export const DRY_RUN_MEASURE_MAX_BYTES = 100 * 1024 * 1024;
 const MEASURE_TIMEOUT_MS = 20_000;
+/** Downloads for measuring at once in this process; the others wait their turn (and may miss the budget). */
+const MEASURE_CONCURRENCY = 4;
 /** How long a check's outcome is reused: a good answer for a while, a failure briefly (the host may be fixed). */
 const KEEP_GOOD_MS = 5 * 60_000;
 const KEEP_FAILED_MS = 15_000;
@@ -83,6 +85,8 @@ interface Checks {
 @Injectable()
 export class DryRunSources {
   private readonly kept = new Map<string, { until: number; checks: Checks }>();
+  private measuring = 0;
+  private readonly waiting: (() => void)[] = [];
 
   constructor(
     private readonly intake: MediaIntake,
@@ -161,6 +165,19 @@ export class DryRunSources {
 
   /** Downloaded through the guarded fetcher and probed by ffprobe, as the render reads its inputs. */
   private async measure(source: ExternalSource): Promise<Measurement> {
+    // A finished download hands its slot straight to the next one waiting.
+    if (this.measuring >= MEASURE_CONCURRENCY) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.measuring++;
+    try {
+      return await this.download(source);
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.measuring--;
+    }
+  }
+
+  private async download(source: ExternalSource): Promise<Measurement> {
     const workDir = path.join(this.config.dataDir, 'work');
     const file = path.join(workDir, `dry-run-${randomBytes(8).toString('hex')}${extensionOf(source.url)}`);
     await mkdir(workDir, { recursive: true });
