@@ -57,6 +57,7 @@ describe('vrs, the command-line tool', () => {
     writeFileSync(path.join(folder, 'ok.json'), JSON.stringify(request()));
     await makeImage(path.join(folder, 'red.png'), 'red', 32, 32);
     writeFileSync(path.join(folder, 'typo.json'), JSON.stringify(request({ elements: [{ type: 'text', text: 'x', font_sise: 40 }] })));
+    writeFileSync(path.join(folder, 'type-typo.json'), JSON.stringify(request({ elements: [{ type: 'txt', text: 'x' }] })));
     const login = await vrs(['login', '--url', app.url, '--key', key, '--json']);
     expect(login.code).toBe(0);
   }, 180_000);
@@ -128,7 +129,13 @@ describe('vrs, the command-line tool', () => {
     const run = await vrs(['render', 'typo.json']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('/elements/0/font_sise');
-    expect(run.stderr).toContain('font_size');
+    // The API's message carries the suggestion already: said once, not twice.
+    expect(run.stderr.match(/did you mean "font_size"/g)).toHaveLength(1);
+    const validated = await vrs(['validate', 'type-typo.json']);
+    expect(validated.code).toBe(1);
+    expect(validated.stdout.trim()).toBe('not ok');
+    expect(validated.stderr).toContain('/elements/0/type');
+    expect(validated.stderr.match(/did you mean "text"/g)).toHaveLength(1);
     const json = await vrs(['render', 'typo.json', '--json']);
     expect(json.code).toBe(1);
     const envelope = JSON.parse(json.stdout) as { error: { code: string; details: { errors: { pointer: string; suggestion: string }[] } } };

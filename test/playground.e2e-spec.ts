@@ -72,6 +72,8 @@ describe('playground page', () => {
     await page.waitForSelector('.cm-content', { timeout: 60_000 });
     // The sample request the page opens with is valid.
     await page.waitForFunction(() => document.querySelector('[data-testid=findings] .summary')?.textContent?.startsWith('Checked in the page'), { timeout: 10_000 });
+    // Where a key comes from is said next to where it goes.
+    expect(await page.$eval('[data-testid=key-help]', (el) => el.textContent)).toMatch(/No key yet\?.*POST \/v1\/signup.*POST \/v1\/signup\/verify/);
     return { page, requests, violations: () => page.evaluate(() => (window as any).__cspViolations as string[]) };
   }
 
@@ -214,6 +216,15 @@ describe('playground page', () => {
     // preview says why and leaves the image out; the browser never asked the media host.
     await page.type('[data-testid=api-key]', key);
     await page.waitForFunction(() => document.querySelector('[data-testid=findings]')?.textContent?.includes('Not in the preview (invalid_source)'), { timeout: 30_000 });
+    // The dry run checked the source as a submit would, and every finding names the request's field.
+    await page.waitForFunction(() => document.querySelector('[data-testid=findings] .summary')?.textContent?.includes('checked by the service'), { timeout: 30_000 });
+    expect(await page.$eval('[data-testid=findings] .summary', (el) => el.textContent)).toBe('A render would be refused or would fail (checked by the service, sources included)');
+    const listed = await page.$$eval('[data-testid=findings] li', (items) => items.map((item) => item.textContent ?? ''));
+    expect(listed.filter((line) => line.includes('invalid_source') || line.includes('The source at'))).toEqual([
+      expect.stringMatching(/^error \/elements\/2\/source_url The source at \/elements\/2\/source_url /),
+      expect.stringMatching(/^info \/elements\/2\/source_url Not in the preview \(invalid_source\): The source at \/elements\/2\/source_url /),
+    ]);
+    expect(listed.join('\n')).not.toContain('/url ');
     const frame = await previewFrame(page, 'refused');
     expect(near(frame.at(Math.round(frame.width / 2), Math.round(frame.height / 2)), RED)).toBe(true);
     expect(media.requests).toEqual([]);

@@ -3,6 +3,10 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { playerPropsFor } from '../composition/src/player-props';
+import { validateRenderRequest } from '../composition/src/schema';
 import { frameAt, makeImage, near, probe, serveFolder, volumeDb, waitFor } from './helpers/media';
 import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
 import { startWebhookReceiver } from './helpers/webhook-receiver';
@@ -43,6 +47,10 @@ describe('previews', () => {
 
   beforeAll(async () => {
     await makeImage(path.join(fixtures, 'slow.png'), 'white', 32, 32);
+    await makeImage(path.join(fixtures, 'picture.png'), 'white', 48, 24);
+    for (const name of ['voice.wav', 'voice-2.wav']) {
+      execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=330:sample_rate=48000:duration=2.6', path.join(fixtures, name)]);
+    }
     // A tone from 2 s to 3 s of a 4 s file: heard in the second half of a 1 s → 3 s clip only.
     execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=4',
       '-af', "volume='between(t,2,3)':eval=frame", path.join(fixtures, 'tone.wav')]);
@@ -105,20 +113,118 @@ describe('previews', () => {
       expect(await jobCount(a.workspaceId)).toBe(0);
     });
 
-    it('reads no source unless check_sources is set, then reports what a submit would', async () => {
+    it('checks sources by default as a submit does: an unreachable video is the same 422, and every source is listed', async () => {
+      const unreachable = 'http://127.0.0.1:1/clip.mp4'; // nothing listens on port 1
+      const picture = `${media.url}/picture.png`;
+      const body = { ...timeline, elements: [{ type: 'video', source_url: unreachable, out_point: 2 }, { type: 'image', source_url: picture, duration: 2 }] };
+      const submitted = await app.http.post('/v1/renders').set(bearer(a.key)).send(body).expect(422);
+      expect(submitted.body.error.code).toBe('invalid_source');
+
+      // Checked within the dry run's budget, or (on a busy machine) by the next dry run, which finds the checks kept.
+      const dry = { body: await waitFor(async () => (await preview(a.key, { ...body, preview: { mode: 'dry_run' } }).expect(200)).body, (answer) => answer.sources.every((s: { measured: boolean; status: string }) => s.measured || s.status === 'failed'), 30_000, 500) };
+      expect(dry.body).toMatchObject({ ok: false, sources_checked: 'all' });
+      expect(dry.body.submit_error).toEqual({ status: 422, ...submitted.body.error });
+      expect(dry.body.sources).toEqual([
+        { pointer: '/elements/0/source_url', url: unreachable, kind: 'video', status: 'failed', error: { code: 'invalid_source', message: submitted.body.error.message }, measured: false, note: null },
+        { pointer: '/elements/1/source_url', url: picture, kind: 'image', status: 'ok', error: null, measured: true, note: null },
+      ]);
+      expect(dry.body.media).toEqual({ [picture]: { width: 48, height: 24, has_video: true, has_audio: false } });
+      expect(await jobCount(a.workspaceId)).toBe(0);
+    });
+
+    it('reads no source with check_sources: false and says so; with true reports what a submit would', async () => {
       const missing = `${media.url}/missing.png`;
       const body = { ...timeline, elements: [{ type: 'image', source_url: missing, duration: 2 }] };
-      const quiet = await preview(a.key, { ...body, preview: { mode: 'dry_run' } }).expect(200);
-      expect(quiet.body).toMatchObject({ ok: true, submit_error: null });
+      const quiet = await preview(a.key, { ...body, preview: { mode: 'dry_run', check_sources: false } }).expect(200);
+      expect(quiet.body).toMatchObject({ ok: true, submit_error: null, sources_checked: 'none', media: {} });
+      expect(quiet.body.sources).toEqual([expect.objectContaining({ pointer: '/elements/0/source_url', status: 'not_checked', note: 'Not checked: check_sources is false' })]);
       expect(media.requests.filter((r) => r.endsWith('/missing.png'))).toEqual([]);
 
       const checked = await preview(a.key, { ...body, preview: { mode: 'dry_run', check_sources: true } }).expect(200);
       const submitted = await app.http.post('/v1/renders').set(bearer(a.key)).send(body).expect(422);
-      expect(checked.body.ok).toBe(false);
+      expect(checked.body).toMatchObject({ ok: false, sources_checked: 'all' });
       expect(checked.body.submit_error).toEqual({ status: 422, ...submitted.body.error });
       expect(checked.body.submit_error.code).toBe('source_not_found');
       expect(media.requests.filter((r) => r.endsWith('/missing.png')).length).toBeGreaterThan(0);
       expect(await jobCount(a.workspaceId)).toBe(0);
+    });
+
+    it('reports the sources it could not check within its budget, and keeps checking them for the next dry run', async () => {
+      // A host that answers nothing until released, and a file whose body is held (its HEAD answers at once).
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const stalled: string[] = [];
+      const stall = createServer((req, res) => {
+        stalled.push(`${req.method} ${req.url}`);
+        void released.then(() => res.writeHead(404).end());
+      });
+      await new Promise<void>((resolve) => stall.listen(0, '127.0.0.1', resolve));
+      const stalledUrl = `http://127.0.0.1:${(stall.address() as AddressInfo).port}/stalled.mp4`;
+      const voice = `${media.url}/voice.wav`;
+      const releaseVoice = media.hold('voice.wav');
+      try {
+        const body = { ...timeline, elements: [{ type: 'video', source_url: stalledUrl, out_point: 1 }, { type: 'audio', source_url: voice }] };
+        const first = await preview(b.key, { ...body, preview: { mode: 'dry_run' } }).expect(200);
+        // Nothing found wrong, and the answer says what was not looked at.
+        expect(first.body).toMatchObject({ ok: true, submit_error: null, media: {} });
+        expect(first.body.sources_checked).not.toBe('all');
+        expect(first.body.sources).toEqual([
+          expect.objectContaining({ pointer: '/elements/0/source_url', status: 'not_checked', measured: false, note: expect.stringMatching(/^Not checked within the dry run's 3 s/) }),
+          expect.objectContaining({ pointer: '/elements/1/source_url', measured: false, note: expect.stringMatching(/^Not (checked|measured) within the dry run's 3 s/) }),
+        ]);
+        expect(first.body.timeline.elements[1].length_estimated).toBe(true);
+
+        release();
+        releaseVoice();
+        const second = await waitFor(
+          async () => (await preview(b.key, { ...body, preview: { mode: 'dry_run' } }).expect(200)).body,
+          (answer) => answer.sources_checked === 'all' && answer.sources[1].measured,
+          30_000,
+          500,
+        );
+        expect(second).toMatchObject({ ok: false, submit_error: { status: 422, code: 'source_not_found' } });
+        expect(second.sources[0]).toMatchObject({ status: 'failed', error: { code: 'source_not_found' } });
+        expect(second.media[voice].duration).toBeCloseTo(2.6, 2);
+        // The first dry run's checks were kept and reused: one HEAD reached the stalled host.
+        expect(stalled).toEqual(['HEAD /stalled.mp4']);
+      } finally {
+        release();
+        releaseVoice();
+        await new Promise<void>((resolve) => stall.close(() => resolve()));
+      }
+    });
+
+    it('gives the lengths the render measures: a Player given them lasts exactly as the render', async () => {
+      const d = await signupVerified(app); // its render would count in A's jobs
+      const voice = `${media.url}/voice-2.wav`;
+      const request = {
+        width: 160,
+        height: 90,
+        frame_rate: 10,
+        elements: [
+          { type: 'audio', id: 'vo', source_url: voice },
+          // The audio alone decides the length: the bars are drawn over its first second.
+          { type: 'waveform', source: 'vo', fill_color: '#facc15', height: '50%', y: '25%', duration: 1 },
+        ],
+      };
+      // The first dry run may run out of its budget on a busy machine; the checks go on and the next one has them.
+      const dry = { body: await waitFor(async () => (await preview(d.key, { ...request, preview: { mode: 'dry_run' } }).expect(200)).body, (answer) => answer.sources[0].measured, 30_000, 500) };
+      expect(dry.body).toMatchObject({ ok: true, sources_checked: 'all' });
+      expect(dry.body.media[voice]).toEqual({ duration: expect.closeTo(2.6, 2), has_video: false, has_audio: true });
+      expect(dry.body.timeline).toMatchObject({ duration: 2.6, frame_count: 26 });
+      expect(dry.body.timeline.elements[0].length_estimated).toBe(false);
+
+      const parsed = validateRenderRequest(request);
+      if (!parsed.ok) throw new Error('the request should be valid');
+      expect(playerPropsFor(parsed.value).durationInFrames).toBe(50); // unmeasured: the schema's 5 s
+      const player = playerPropsFor(parsed.value, dry.body.media);
+      expect(player.durationInFrames).toBe(26);
+
+      const submitted = await app.http.post('/v1/renders').set(bearer(d.key)).send(request).expect(202);
+      const job = await finished(d.key, submitted.body.id);
+      expect(job.status).toBe('completed');
+      const video = (await probe(await downloaded(job, 'mp4'))).streams.find((stream) => stream.codec_type === 'video');
+      expect(Number(video?.nb_read_frames)).toBe(player.durationInFrames);
     });
 
     it('gives the 422 a submit gives: as data in a dry run, as the answer of a preview job', async () => {

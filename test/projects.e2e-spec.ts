@@ -154,6 +154,19 @@ describe('projects', () => {
     const unresolvable = await ops({ ops: [{ op: 'remove', path: '/elements/5' }] });
     expect(unresolvable.status).toBe(422);
     expect(unresolvable.body.error.details.errors[0].pointer).toBe('/ops/0');
+    // The request has no duration: the second op fails, and the error names it, not the first.
+    const secondFails = await ops({
+      ops: [
+        { op: 'add', path: '/elements/-', value: { type: 'shape', id: 's2', fill_color: '#0000ff' } },
+        { op: 'replace', path: '/duration', value: 3 },
+      ],
+    });
+    expect(secondFails.status).toBe(422);
+    expect(secondFails.body.error.details.errors).toEqual([
+      expect.objectContaining({ pointer: '/ops/1', loc: ['body', 'ops', 1], type: 'value_error', msg: expect.stringMatching(/"add" sets a missing one/) }),
+    ]);
+    const thirdFails = await ops({ ops: [{ op: 'replace', path: '/width', value: 32 }, { op: 'add', path: '/width', value: 40 }, { op: 'move', from: '/nowhere', path: '/x' }] });
+    expect(thirdFails.body.error.details.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/ops/2']);
 
     // The patch applies, but the result is no render request: the op and the place are named.
     const invalid = await ops({ ops: [{ op: 'replace', path: '/width', value: 48 }, { op: 'replace', path: '/elements/0/fill_color', value: 'green' }] });

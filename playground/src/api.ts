@@ -1,6 +1,6 @@
 // The service's REST API as the page uses it. The key goes only in the Authorization header of
 // requests to the page's own origin, never in a URL (URLs end up in logs and histories).
-import type { RenderRequest, Violation } from '@video-render-service/composition';
+import type { MediaInfo, RenderRequest, Violation } from '@video-render-service/composition';
 
 export interface ErrorEnvelope {
   code: string;
@@ -26,11 +26,25 @@ export interface JobView {
   error: ErrorEnvelope | null;
 }
 
+export interface DryRunSource {
+  pointer: string;
+  url: string;
+  kind: string;
+  status: 'ok' | 'failed' | 'not_checked';
+  error: { code: string; message: string } | null;
+  measured: boolean;
+  note: string | null;
+}
+
 export interface DryRun {
   ok: boolean;
   submit_error: (ErrorEnvelope & { status: number }) | null;
   violations: Violation[];
   estimate: { render_minutes: number; frames: number } | null;
+  sources_checked: 'all' | 'some' | 'none';
+  sources: DryRunSource[];
+  /** What the render will measure of each source (length, size): the Player's `media`. */
+  media: Record<string, MediaInfo>;
 }
 
 async function call<T>(key: string, path: string, init: RequestInit = {}): Promise<T> {
@@ -52,9 +66,12 @@ async function envelopeOf(res: Response): Promise<ErrorEnvelope> {
   return { code: 'http_error', message: `The service answered ${res.status}` };
 }
 
-/** POST /v1/preview in `dry_run` mode: every check a submit makes, nothing stored or metered. */
-export function dryRun(key: string, request: unknown, signal: AbortSignal): Promise<DryRun> {
-  const body = { ...(request as object), preview: { mode: 'dry_run' } };
+/**
+ * POST /v1/preview in `dry_run` mode: every check a submit makes, nothing stored or metered. The
+ * sources get a few seconds unless `checkSources` (then the answer waits for all of them).
+ */
+export function dryRun(key: string, request: unknown, signal: AbortSignal, checkSources?: true): Promise<DryRun> {
+  const body = { ...(request as object), preview: { mode: 'dry_run', ...(checkSources ? { check_sources: true } : {}) } };
   return call<DryRun>(key, '/v1/preview', { method: 'POST', body: JSON.stringify(body), signal });
 }
 

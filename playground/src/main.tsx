@@ -2,10 +2,10 @@
 // the dry-run findings as you type, and a render followed to the finished video.
 import './strict-csp';
 import { Player } from '@remotion/player';
-import { findViolations, Main, playerPropsFor, validateRenderRequest, type RenderRequest } from '@video-render-service/composition';
+import { findViolations, Main, playerPropsFor, validateRenderRequest, type MediaInfo, type RenderRequest } from '@video-render-service/composition';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ApiFailure, downloadUrl, dryRun, followRender, submitRender, type JobView } from './api';
+import { ApiFailure, downloadUrl, dryRun, followRender, submitRender, type DryRun, type JobView } from './api';
 import { JsonEditor } from './editor';
 import { PreviewMedia, previewOf } from './preview-media';
 import { SAMPLE_REQUEST } from './sample';
@@ -33,8 +33,48 @@ function parse(text: string): Parsed {
     return { ok: false, findings: [{ severity: 'error', code: 'invalid_json', message: (error as Error).message, pointer: '' }] };
   }
   const checked = validateRenderRequest(value);
-  if (!checked.ok) return { ok: false, findings: checked.errors.map((issue) => ({ severity: 'error', code: issue.type, message: issue.suggestion ? `${issue.msg} (${issue.suggestion})` : issue.msg, pointer: issue.pointer })) };
+  if (!checked.ok) return { ok: false, findings: checked.errors.map((issue) => ({ severity: 'error', code: issue.type, message: withSuggestion(issue.msg, issue.suggestion), pointer: issue.pointer })) };
   return { ok: true, request: checked.value };
+}
+
+/** The schema's message, with its suggestion unless the message already gives it. */
+function withSuggestion(msg: string, suggestion: string | undefined): string {
+  return suggestion && !msg.includes(`"${suggestion}"`) ? `${msg} (did you mean "${suggestion}"?)` : msg;
+}
+
+interface ServerCheck {
+  text: string;
+  key: string;
+  findings: Finding[];
+  summary: string;
+  media: Record<string, MediaInfo>;
+}
+
+/** What the page says of a dry run: its findings, then every source it did not check or measure, plainly. */
+function serverCheckOf(outcome: DryRun, following: boolean): Omit<ServerCheck, 'text' | 'key'> {
+  const findings: Finding[] = outcome.violations.map((v) => ({ severity: v.severity, code: v.code, message: v.message, pointer: v.pointer }));
+  if (outcome.submit_error) {
+    const pointer = typeof outcome.submit_error.details?.pointer === 'string' ? outcome.submit_error.details.pointer : '';
+    findings.unshift({ severity: 'error', code: outcome.submit_error.code, message: outcome.submit_error.message, pointer });
+  }
+  const unchecked = outcome.sources.filter((source) => source.status === 'not_checked');
+  for (const source of outcome.sources) {
+    if (source.status === 'not_checked' || (source.status === 'ok' && !source.measured && source.note)) {
+      findings.push({ severity: 'warning', code: 'source_not_checked', message: source.note ?? 'Not checked', pointer: source.pointer });
+    }
+  }
+  const estimate = outcome.estimate ? `: ${outcome.estimate.frames} frames, ${outcome.estimate.render_minutes} render minutes` : '';
+  let summary: string;
+  if (!outcome.ok) summary = 'A render would be refused or would fail';
+  else if (unchecked.length === 0) summary = `Ready to render${estimate}`;
+  else summary = `No problem found, but ${unchecked.length} of ${outcome.sources.length} sources not checked${following ? ' yet: checking them' : ''}`;
+  const scope = outcome.sources.length === 0 ? '' : unchecked.length === 0 ? ', sources included' : ', sources not all checked';
+  return { findings, summary: `${summary} (checked by the service${scope})`, media: outcome.media };
+}
+
+/** A dry run that left sources unchecked or unmeasured for time: ask again, waiting for all of them. */
+function needsFullCheck(outcome: DryRun): boolean {
+  return outcome.sources.some((source) => source.status === 'not_checked' || (source.status === 'ok' && !source.measured && source.kind !== 'lut'));
 }
 
 type RenderState =
@@ -49,7 +89,7 @@ function App() {
   const [text, setText] = useState(initial);
   const [checkedText, setCheckedText] = useState(initial);
   const [key, setKey] = useState(() => sessionStorage.getItem(KEY_STORAGE) ?? '');
-  const [server, setServer] = useState<{ text: string; key: string; findings: Finding[]; summary: string } | null>(null);
+  const [server, setServer] = useState<ServerCheck | null>(null);
   const [render, setRender] = useState<RenderState>({ phase: 'idle' });
   const [, mediaChanged] = useReducer((n: number) => n + 1, 0);
   const media = useMemo(() => new PreviewMedia(mediaChanged), []);
@@ -75,36 +115,40 @@ function App() {
   if (parsed.ok) media.want(parsed.request, checkedKey);
 
   // With a key, the service's dry run: every check a submit makes (quota, plan caps, sources).
+  // Sources it could not check within its few seconds are listed as such, then checked in full.
   useEffect(() => {
     if (!checkedKey || !parsed.ok) return;
     const abort = new AbortController();
-    dryRun(checkedKey, parsed.request, abort.signal).then(
-      (outcome) => {
-        const findings: Finding[] = outcome.violations.map((v) => ({ severity: v.severity, code: v.code, message: v.message, pointer: v.pointer }));
-        if (outcome.submit_error) findings.unshift({ severity: 'error', code: outcome.submit_error.code, message: outcome.submit_error.message, pointer: '' });
-        const summary = outcome.ok ? `Ready to render${outcome.estimate ? `: ${outcome.estimate.frames} frames, ${outcome.estimate.render_minutes} render minutes` : ''}` : 'A render would be refused';
-        setServer({ text: checkedText, key: checkedKey, findings, summary });
-      },
-      (error: unknown) => {
+    const show = (outcome: DryRun, following: boolean) => {
+      if (!abort.signal.aborted) setServer({ text: checkedText, key: checkedKey, ...serverCheckOf(outcome, following) });
+    };
+    dryRun(checkedKey, parsed.request, abort.signal)
+      .then((outcome) => {
+        const more = needsFullCheck(outcome);
+        show(outcome, more);
+        if (more) return dryRun(checkedKey, parsed.request, abort.signal, true).then((full) => show(full, false));
+      })
+      .catch((error: unknown) => {
         if (abort.signal.aborted) return;
         const message = error instanceof ApiFailure ? `${error.envelope.code}: ${error.envelope.message}` : String(error);
-        setServer({ text: checkedText, key: checkedKey, findings: [{ severity: 'error', code: 'dry_run_failed', message, pointer: '' }], summary: 'The dry run failed' });
-      },
-    );
+        setServer({ text: checkedText, key: checkedKey, findings: [{ severity: 'error', code: 'dry_run_failed', message, pointer: '' }], summary: 'The dry run failed', media: {} });
+      });
     return () => abort.abort();
   }, [checkedKey, parsed, checkedText]);
 
   const preview = parsed.ok ? previewOf(parsed.request, media, Boolean(checkedKey)) : null;
-  const player = preview ? safePlayerProps(preview.request, preview.media) : null;
+  const current = checkedKey && server?.text === checkedText && server.key === checkedKey ? server : null;
+  // The lengths and sizes the service measured, as the render will, over what this browser read.
+  const player = preview ? safePlayerProps(preview.request, measuredOver(preview.media, current?.media ?? {})) : null;
 
   let findings: Finding[];
   let summary: string;
   if (!parsed.ok) {
     findings = parsed.findings;
     summary = 'The request is invalid';
-  } else if (checkedKey && server?.text === checkedText && server.key === checkedKey) {
-    findings = server.findings;
-    summary = `${server.summary} (checked by the service)`;
+  } else if (current) {
+    findings = current.findings;
+    summary = current.summary;
   } else {
     findings = findViolations(parsed.request, preview?.media ?? {}).map((v) => ({ severity: v.severity, code: v.code, message: v.message, pointer: v.pointer }));
     summary = checkedKey ? 'Checking with the service…' : 'Checked in the page; type an API key for the full dry run';
@@ -147,6 +191,16 @@ function App() {
           API key
           <input type="password" autoComplete="off" spellCheck={false} placeholder="sk_…" value={key} onChange={(e) => setKey(e.target.value.trim())} data-testid="api-key" />
         </label>
+        <details className="key-help" data-testid="key-help">
+          <summary>No key yet?</summary>
+          <p>
+            Sign up for a workspace: <code>POST /v1/signup</code> with <code>{'{"workspace_name": "…", "email": "…"}'}</code> answers with a key (
+            <code>api_key.key</code>); send the 6-digit code that is mailed to you to <code>POST /v1/signup/verify</code> with that key, and it works. Without
+            SMTP configured the mail is a file in the service&apos;s <code>DATA_DIR/mail/</code> folder, and the service log names it. The README&apos;s
+            &quot;Try it&quot; has the commands; <a href="/docs">/docs</a> describes every call. Or ask your workspace&apos;s owner for a key
+            (<code>POST /v1/api-keys</code>).
+          </p>
+        </details>
       </header>
       <main>
         <section className="left">
@@ -208,6 +262,11 @@ function App() {
       </main>
     </div>
   );
+}
+
+/** For each source the page shows, the service's measurement when it has one, else the browser's. */
+function measuredOver(browser: Record<string, MediaInfo>, service: Record<string, MediaInfo>): Record<string, MediaInfo> {
+  return Object.fromEntries(Object.entries(browser).map(([url, info]) => [url, service[url] ? { ...info, ...service[url] } : info]));
 }
 
 /** The Player's props, or why there are none (a request the schema accepts can still fail to resolve). */

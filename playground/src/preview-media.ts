@@ -3,7 +3,7 @@
 // source the render would refuse is refused here with the render's error, and is left out of
 // the preview rather than shown from wherever the browser could reach.
 import { externalSources, type ExternalSource, type MediaInfo, type RenderRequest } from '@video-render-service/composition';
-import { ApiFailure, proxiedMedia } from './api';
+import { ApiFailure, proxiedMedia, type ErrorEnvelope } from './api';
 
 export type SourceState =
   | { state: 'loading' }
@@ -55,12 +55,24 @@ export class PreviewMedia {
       next = { state: 'ready', objectUrl, info: await probe(objectUrl, source.kind) };
     } catch (error) {
       if (this.aborts.signal.aborted) return;
-      next = error instanceof ApiFailure ? { state: 'failed', code: error.envelope.code, message: error.envelope.message } : { state: 'failed', code: 'network', message: String(error) };
+      next =
+        error instanceof ApiFailure
+          ? { state: 'failed', code: error.envelope.code, message: atRequestField(error.envelope, source.pointer) }
+          : { state: 'failed', code: 'network', message: String(error) };
     }
     if (key !== this.key) return;
     this.states.set(source.url, next);
     this.onChange();
   }
+}
+
+/**
+ * The media route names the field of its own body (`/url`); the page says it of the request's
+ * field that holds the URL (`/elements/0/source_url`), as a render's error would.
+ */
+function atRequestField(envelope: ErrorEnvelope, pointer: string): string {
+  const own = envelope.details?.pointer;
+  return typeof own === 'string' && own !== '' ? envelope.message.split(` ${own} `).join(` ${pointer} `) : envelope.message;
 }
 
 /** Duration and size as the worker's probe reports them, read by the browser from the loaded bytes. */

@@ -54,9 +54,9 @@ export class MediaIntake {
 
     let toFetch = sources.filter((s) => !this.isHosted(s.url));
     if (ingest && toFetch.length > 0) {
-      const copies = await this.rows.findPresentCopies(workspace.id, toFetch.map((s) => s.url));
-      for (const copy of copies) media[copy.ingestedFrom!] = mediaInfoOf(copy);
-      toFetch = toFetch.filter((s) => !copies.some((copy) => copy.ingestedFrom === s.url));
+      const copies = await this.presentCopies(workspace.id, toFetch.map((s) => s.url));
+      Object.assign(media, copies);
+      toFetch = toFetch.filter((s) => !(s.url in copies));
     }
     // LUTs are read and parsed whole; they are not media assets, so they are never copied by ingest.
     const luts = toFetch.filter((s) => s.kind === 'lut');
@@ -86,6 +86,18 @@ export class MediaIntake {
     const failure = await firstFailingSource(this.fetcher, [source]);
     if (failure) throw new ApiError(failure.code, failure.message, { pointer: failure.pointer });
     return null;
+  }
+
+  /** What the stored copies of these external URLs tell (`ingest_external`), by URL; a URL not copied yet is absent. */
+  async presentCopies(workspaceId: string, urls: string[]): Promise<Record<string, MediaInfo>> {
+    if (urls.length === 0) return {};
+    const copies = await this.rows.findPresentCopies(workspaceId, urls);
+    return Object.fromEntries(copies.map((copy) => [copy.ingestedFrom!, mediaInfoOf(copy)]));
+  }
+
+  /** Whether the URL names one of the service's own assets (checked in the database, never fetched). */
+  isHosted(url: string): boolean {
+    return this.urls.assetIdOf(url) !== null;
   }
 
   /** Enqueues the copy inside the submit transaction (the job row and its queue entry commit together). */
@@ -121,10 +133,6 @@ export class MediaIntake {
       signal.throwIfAborted();
       throw sourceFailureOf(error, source.pointer);
     }
-  }
-
-  private isHosted(url: string): boolean {
-    return this.urls.assetIdOf(url) !== null;
   }
 
   private async readStored(asset: Asset, file: string): Promise<boolean> {

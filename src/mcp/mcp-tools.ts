@@ -158,8 +158,8 @@ export class McpTools {
         name: 'validate_render',
         title: 'Validate a render request (free dry run)',
         description:
-          'POST /v1/preview with preview.mode dry_run: checks `request` as a render submit would, writing nothing. Answers `ok`, every violation with its JSON pointer, the refusal a submit would get (`submit_error`, with validation items carrying `pointer` and `suggestion`), the timeline and the estimated render minutes.',
-        inputSchema: withRequest({ check_sources: { type: 'boolean', description: 'Also fetch and probe every source URL (slower)' } }),
+          'POST /v1/preview with preview.mode dry_run: checks `request` as a render submit would, writing nothing. Answers `ok`, every violation with its JSON pointer, the refusal a submit would get (`submit_error`, with validation items carrying `pointer` and `suggestion`), the timeline, the estimated render minutes, and which sources were checked (`sources_checked`, `sources`: `ok` says nothing of a source not checked).',
+        inputSchema: withRequest({ check_sources: { type: 'boolean', description: 'Omitted: sources are checked and measured for up to 3 s (the answer lists those not checked); true: wait for all; false: read none' } }),
         run: async (args, caller) => {
           await this.limit('preview', caller);
           const preview = { mode: 'dry_run', ...(args.check_sources === undefined ? {} : { check_sources: args.check_sources }) };

@@ -2,7 +2,7 @@ import { Body, Controller, Headers, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ApiErrors, ApiIdempotencyKey, ApiOk } from '../common/openapi/api-docs.decorators';
 import { SubmittedJobDto } from '../jobs/dto/job.response';
-import { DryRunDto } from './dto/preview.response';
+import { DryRunDto, MeasuredMediaDto } from './dto/preview.response';
 import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import type { Response } from 'express';
 import { schemaRef } from '../common/openapi/openapi-document';
@@ -13,7 +13,7 @@ import { PreviewsService } from './previews.service';
 
 @ApiTags('previews')
 @ApiKeyAuth()
-@ApiExtraModels(DryRunDto, SubmittedJobDto)
+@ApiExtraModels(DryRunDto, MeasuredMediaDto, SubmittedJobDto)
 @Controller('v1/preview')
 export class PreviewsController {
   constructor(private readonly previews: PreviewsService) {}
@@ -25,7 +25,7 @@ export class PreviewsController {
   @ApiOperation({
     summary: 'Preview a render, never metered',
     description:
-      '`preview.mode` `dry_run`: 200 with `ok`, every violation (untruncated), the resolved timeline, the estimated render minutes and the error a submit would give (`submit_error`); nothing is stored. ' +
+      '`preview.mode` `dry_run`: 200 with `ok`, every violation (untruncated), the resolved timeline, the estimated render minutes, the error a submit would give (`submit_error`), which sources were checked (`sources_checked`, `sources`) and their measured lengths (`media`); nothing is stored. ' +
       '`frame`, `clip`, `contact_sheet`: 202 with an `is_preview` render job, followed with GET /v1/renders/{id} and its webhooks like any render; it never appears in GET /v1/renders.',
   })
   @ApiResponse({ status: 200, description: '`dry_run` findings, or the replay of a preview job submit', content: { 'application/json': { schema: { oneOf: [{ $ref: getSchemaPath(DryRunDto) }, { $ref: getSchemaPath(SubmittedJobDto) }] } } } })

@@ -16,6 +16,7 @@ import { QuotaService } from '../jobs/quota.service';
 import { RenderCost, renderCost } from '../renders/render-cost';
 import { RendersService, RenderSubmitOut } from '../renders/renders.service';
 import { Workspace } from '../workspaces/workspace.entity';
+import { DryRunSource, DryRunSources, SourceCheckMode, SourcesReport } from './dry-run-sources';
 
 /** What a submit of the same body would answer instead of 202, as data. */
 export interface SubmitError {
@@ -27,27 +28,35 @@ export interface SubmitError {
 
 export interface DryRunOut {
   mode: 'dry_run';
-  /** True when a submit would be accepted and no finding is an error. */
+  /** True when a submit would be accepted, no finding is an error and no checked source would fail the render. */
   ok: boolean;
   submit_error: SubmitError | null;
   /** Every finding, never truncated (a submit lists the first 40). */
   violations: Violation[];
   timeline: ReturnType<typeof timelineSummary> | null;
   estimate: ReturnType<typeof estimateOf> | null;
+  /** Whether every source was checked: `ok` says nothing of a source not checked. */
+  sources_checked: 'all' | 'some' | 'none';
+  sources: DryRunSource[];
+  /** Source URL → what the render will measure (length, size, streams), as far as known: `playerPropsFor(request, media)`. */
+  media: Record<string, MediaInfo>;
 }
 
 export type PreviewOut = { status: 200; body: DryRunOut } | { status: 202 | 200; body: RenderSubmitOut };
 
 /**
  * POST /v1/preview. `dry_run` runs every check of a submit (RendersService.prepare) and reports
- * the outcome as data, writing nothing; the other modes submit an `is_preview` render job, which
- * the render pipeline draws with the same composition (docs/architecture.md, "Previews").
+ * the outcome as data, writing nothing; its sources are checked and measured by DryRunSources
+ * (within a short budget unless `check_sources` says otherwise), and the answer says which were.
+ * The other modes submit an `is_preview` render job, which the render pipeline draws with the
+ * same composition (docs/architecture.md, "Previews").
  */
 @Injectable()
 export class PreviewsService {
   constructor(
     private readonly renders: RendersService,
     private readonly quota: QuotaService,
+    private readonly sourceChecks: DryRunSources,
   ) {}
 
   /**
@@ -56,36 +65,44 @@ export class PreviewsService {
    */
   async preview(workspace: Workspace, body: unknown, idempotencyKey?: string): Promise<PreviewOut> {
     const { preview, request } = splitBody(body);
-    if (preview.mode === 'dry_run') return { status: 200, body: await this.dryRun(workspace, request, preview.check_sources === true) };
+    if (preview.mode === 'dry_run') {
+      const mode = preview.check_sources === undefined ? 'budget' : preview.check_sources ? 'full' : 'none';
+      return { status: 200, body: await this.dryRun(workspace, request, mode) };
+    }
     const submitted = await this.renders.submit(workspace, request, { preview, idempotencyKey });
     return { status: submitted.replayed ? 200 : 202, body: submitted.body };
   }
 
-  private async dryRun(workspace: Workspace, request: Record<string, unknown>, checkSources: boolean): Promise<DryRunOut> {
+  private async dryRun(workspace: Workspace, request: Record<string, unknown>, checks: SourceCheckMode): Promise<DryRunOut> {
+    const sources = new SourcesReport();
+    const aboutSources = () => ({ sources_checked: sources.checked, sources: sources.items, media: sources.media });
     try {
-      const prepared = await this.renders.prepare(workspace, request, { checkSources });
+      const prepared = await this.renders.prepare(workspace, request, { sources: (ws, parsed) => this.sourceChecks.check(ws, parsed, checks, sources) });
       // A submit's last refusal, from its transaction: the month's render minutes.
       const refused = await this.quota.refusal('render', workspace, prepared.cost.billedSeconds);
       return {
         mode: 'dry_run',
-        ok: prepared.ok && refused === null,
+        ok: prepared.ok && refused === null && !sources.renderWouldFail,
         submit_error: refused ? submitErrorOf(refused) : null,
         violations: prepared.violations,
         timeline: timelineSummary(prepared.request, prepared.media),
         estimate: estimateOf(prepared.cost),
+        ...aboutSources(),
       };
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       // Refused as a submit would be; what can still be said of a well-formed request is said.
       const parsed = validateRenderRequest(request);
       const valid = parsed.ok ? parsed.value : null;
+      sources.notReached(valid);
       return {
         mode: 'dry_run',
         ok: false,
         submit_error: submitErrorOf(error),
-        violations: valid ? findViolations(valid, {}) : [],
-        timeline: valid ? timelineSummary(valid, {}) : null,
-        estimate: valid ? estimateOf(costOf(valid, {})) : null,
+        violations: valid ? findViolations(valid, sources.media) : [],
+        timeline: valid ? timelineSummary(valid, sources.media) : null,
+        estimate: valid ? estimateOf(costOf(valid, sources.media)) : null,
+        ...aboutSources(),
       };
     }
   }

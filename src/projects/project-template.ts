@@ -1,4 +1,4 @@
-import { applyPatch, JsonPatchError, type Operation } from 'fast-json-patch';
+import { applyOperation, JsonPatchError, type Operation } from 'fast-json-patch';
 import {
   findPlaceholders,
   findUnsupported,
@@ -124,21 +124,30 @@ const PATCH_ERROR_MESSAGES: Partial<Record<string, string>> = {
   OPERATION_VALUE_OUT_OF_BOUNDS: 'The array index is past the end of the array',
 };
 
+function patchErrorMessage(name: string, op: Operation): string | undefined {
+  const message = PATCH_ERROR_MESSAGES[name];
+  // "replace" (and "test") need the member to exist; "add" is the op that sets a missing one.
+  if (name === 'OPERATION_PATH_UNRESOLVABLE' && op.op === 'replace') return `${message}; "replace" needs an existing member, "add" sets a missing one`;
+  return message;
+}
+
 /**
  * Applies a batch to a copy of the request, all or nothing. An op that cannot apply is a 422 at
  * `/ops/N`; a result that is not a valid template is a 422 naming the op that last wrote the
  * failing place (`pointer` `/ops/N`) and the place itself (`document_pointer`).
  */
 export function applyOps(request: Record<string, unknown>, ops: Operation[], defaults: Variables): Record<string, unknown> {
-  let patched: unknown;
-  try {
-    patched = applyPatch(structuredClone(request), ops, true, true, true).newDocument;
-  } catch (error) {
-    if (!(error instanceof JsonPatchError)) throw error;
-    const index = typeof error.index === 'number' ? error.index : 0;
-    const type = error.name === 'TEST_OPERATION_FAILED' ? 'test_failed' : 'value_error';
-    throw ApiError.validation([opError(index, type, PATCH_ERROR_MESSAGES[error.name] ?? error.message.split('\n')[0])]);
-  }
+  let patched: unknown = structuredClone(request);
+  // One op at a time: the library's own validation reports index 0 for whichever op fails.
+  ops.forEach((op, index) => {
+    try {
+      patched = applyOperation(patched, op, true, true, true, index).newDocument;
+    } catch (error) {
+      if (!(error instanceof JsonPatchError)) throw error;
+      const type = error.name === 'TEST_OPERATION_FAILED' ? 'test_failed' : 'value_error';
+      throw ApiError.validation([opError(index, type, patchErrorMessage(error.name, op) ?? error.message.split('\n')[0])]);
+    }
+  });
   if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
     throw ApiError.validation([opError(ops.length - 1, 'model_type', 'The render request must stay an object')]);
   }

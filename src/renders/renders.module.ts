@@ -6,6 +6,7 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
 import { PreviewRenderer } from '../previews/preview-renderer';
 import { PreviewsController } from '../previews/previews.controller';
 import { PreviewsService } from '../previews/previews.service';
+import { DryRunSources } from '../previews/dry-run-sources';
 import { RemotionRenderer } from './engine/remotion-renderer';
 import { RenderPipeline } from './render-pipeline.service';
 import { RenderWorker } from './render-worker.service';
@@ -33,7 +34,7 @@ export class RendersModule {
       imports: [JobsModule, AssetsModule.forRole(servesApi), WebhooksModule.forRole(servesApi), TasksModule.forRole(servesApi)],
       // Previews are render jobs (POST /v1/preview), drawn by the same worker.
       controllers: servesApi ? [RendersController, PreviewsController] : [],
-      providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer, PreviewsService, PreviewRenderer, RenderTemplates, BrandKitRepository, CaptionSources,
+      providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer, PreviewsService, DryRunSources, PreviewRenderer, RenderTemplates, BrandKitRepository, CaptionSources,
         ChunkedRender, ChunkRenderer, RenderChunkRepository, RenderChunkWorker],
       exports: [RendersService],
     };

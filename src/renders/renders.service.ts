@@ -13,7 +13,7 @@ import {
   validateRenderRequest,
   Violation,
 } from '../../composition/src/schema';
-import { MediaIntake } from '../assets/media-intake.service';
+import { MediaIntake, RenderIntake } from '../assets/media-intake.service';
 import { ApiError } from '../common/errors/api-error';
 import { IdempotencyService } from '../common/idempotency/idempotency.service';
 import { newId } from '../common/ids';
@@ -91,20 +91,24 @@ export class RendersService {
   /**
    * Every check a submit makes before it writes anything, in order: templates filled (project
    * variables, brand kit), the body (422), the webhook URL, the sources (`checkSources: false` reads
-   * no file and no asset: unknown lengths count as the schema's fallback), the plan's per-render
-   * caps. A dry run reports what this throws.
+   * no file and no asset: unknown lengths count as the schema's fallback; `sources` replaces the
+   * submit's source checks, as a dry run does), the plan's per-render caps. A dry run reports what
+   * this throws.
    */
   async prepare(
     workspace: Workspace,
     body: unknown,
-    options: { checkSources?: boolean; template?: TemplateOptions } = {},
+    options: { checkSources?: boolean; sources?: (workspace: Workspace, request: RenderRequest) => Promise<RenderIntake>; template?: TemplateOptions } = {},
   ): Promise<PreparedRender> {
     const filled = await this.templates.fill(workspace, body, options.template);
     const parsed = parseRenderRequest(filled.body);
     await this.captions.assertTasks(workspace.id, parsed);
     this.webhooks.assertJobWebhookUrl(parsed.webhook_url);
-    const { request, ingest, media } =
-      options.checkSources === false ? this.intake.prepareWithoutSources(workspace, parsed) : await this.intake.prepareRender(workspace, parsed);
+    const { request, ingest, media } = options.sources
+      ? await options.sources(workspace, parsed)
+      : options.checkSources === false
+        ? this.intake.prepareWithoutSources(workspace, parsed)
+        : await this.intake.prepareRender(workspace, parsed);
     // Media lengths not known yet count as the schema's fallback; the worker checks again once probed.
     const resolved = resolveRequest(request, media);
     const cost = renderCost(request, resolved);

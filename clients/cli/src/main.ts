@@ -15,7 +15,7 @@ Usage: vrs <command> [options]
 
 Commands:
   login [--url URL] [--key KEY]          check the key and store URL and key in ${'$'}XDG_CONFIG_HOME/vrs/config.json (mode 0600)
-  validate FILE                          free dry run of a render request: ok, violations, the error a submit would get
+  validate FILE                          free dry run of a render request, its sources checked: ok, violations, the error a submit would get
   render FILE [--wait] [--out PATH]      submit a render request (JSON file, - for stdin); --out waits and downloads
          [--idempotency-key KEY]
   preview FILE --time T --out PNG        draw one frame (never metered) and save it
@@ -125,7 +125,8 @@ async function run(command: string, args: string[], c: Context): Promise<Outcome
     case 'login':
       return login(c);
     case 'validate': {
-      const out = await c.api.preview({ ...(await readJson(need(args[0], 'FILE'))), preview: { mode: 'dry_run' } });
+      // Sources checked in full, as a submit checks them: a command has time to wait for them.
+      const out = await c.api.preview({ ...(await readJson(need(args[0], 'FILE'))), preview: { mode: 'dry_run', check_sources: true } });
       const ok = out.ok === true;
       if (!ok) say(describeDryRun(out));
       return { body: out, line: ok ? 'ok' : 'not ok', exitCode: ok ? EXIT.ok : EXIT.permanent };
@@ -313,7 +314,7 @@ function describeDryRun(out: Record<string, unknown>): string {
   const submitError = out.submit_error as { code: string; message: string; details?: { errors?: { pointer: string; msg: string; suggestion?: string }[] } } | null;
   if (submitError) {
     lines.push(`${submitError.code}: ${submitError.message}`);
-    for (const e of submitError.details?.errors ?? []) lines.push(`  ${e.pointer}: ${e.msg}${e.suggestion ? ` (did you mean "${e.suggestion}"?)` : ''}`);
+    for (const e of notInMessage(submitError.message, submitError.details?.errors ?? [])) lines.push(`  ${e.pointer || '/'}: ${withSuggestion(e.msg, e.suggestion)}`);
   }
   for (const v of (out.violations as { severity: string; message: string; pointer?: string }[]) ?? []) lines.push(`${v.severity}: ${v.message}${v.pointer ? ` (at ${v.pointer})` : ''}`);
   return lines.join('\n');
@@ -355,8 +356,18 @@ function fail(error: unknown, json: boolean): number {
   if (json) process.stdout.write(JSON.stringify(envelope) + '\n');
   say(`vrs: ${cli.message}`);
   const items = (envelope.error.details?.errors as { pointer: string; msg: string; suggestion?: string }[] | undefined) ?? [];
-  for (const item of items) say(`  ${item.pointer || '/'}: ${item.msg}${item.suggestion ? ` (did you mean "${item.suggestion}"?)` : ''}`);
+  for (const item of notInMessage(cli.message, items)) say(`  ${item.pointer || '/'}: ${withSuggestion(item.msg, item.suggestion)}`);
   return cli.exitCode;
+}
+
+/** The API's message already states the first problem (with its pointer): the list goes on from there. */
+function notInMessage<T extends { msg: string }>(message: string, items: T[]): T[] {
+  return items.filter((item, index) => !(index === 0 && typeof item.msg === 'string' && message.includes(item.msg)));
+}
+
+/** The API's message, with its suggestion unless the message already gives it. */
+function withSuggestion(msg: string, suggestion: string | undefined): string {
+  return suggestion && !msg.includes(`"${suggestion}"`) ? `${msg} (did you mean "${suggestion}"?)` : msg;
 }
 
 export { configPath };

@@ -38,8 +38,9 @@ const dryRunSchema = z.strictObject({
   check_sources: z
     .boolean()
     .optional()
-    .describe('Also check every source as a submit does (stored assets ready, external URLs reachable); off: nothing is fetched')
-    .meta({ default: false }),
+    .describe(
+      'Sources are checked as a submit checks them (stored assets ready, external URLs reachable) and measured as the render measures them. Omitted: within a few seconds, the rest reported not_checked; true: all, however long they take; false: none is read',
+    ),
 });
 
 const frameSchema = z.strictObject({

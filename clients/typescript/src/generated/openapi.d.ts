@@ -179,7 +179,7 @@ export interface paths {
         put?: never;
         /**
          * Preview a render, never metered
-         * @description `preview.mode` `dry_run`: 200 with `ok`, every violation (untruncated), the resolved timeline, the estimated render minutes and the error a submit would give (`submit_error`); nothing is stored. `frame`, `clip`, `contact_sheet`: 202 with an `is_preview` render job, followed with GET /v1/renders/{id} and its webhooks like any render; it never appears in GET /v1/renders.
+         * @description `preview.mode` `dry_run`: 200 with `ok`, every violation (untruncated), the resolved timeline, the estimated render minutes, the error a submit would give (`submit_error`), which sources were checked (`sources_checked`, `sources`) and their measured lengths (`media`); nothing is stored. `frame`, `clip`, `contact_sheet`: 202 with an `is_preview` render job, followed with GET /v1/renders/{id} and its webhooks like any render; it never appears in GET /v1/renders.
          */
         post: operations["PreviewsController_preview"];
         delete?: never;
@@ -1170,15 +1170,47 @@ export interface components {
         };
         DryRun: {
             estimate: components["schemas"]["RenderEstimate"] | null;
+            /** @description Source URL → length, size and streams as the render will measure them (the files downloaded and probed): `playerPropsFor(request, media)` makes a Player as long as the render */
+            media: {
+                [key: string]: components["schemas"]["MeasuredMedia"];
+            };
             /** @enum {string} */
             mode: "dry_run";
-            /** @description True when a submit would be accepted and no finding is an error */
+            /** @description True when a submit would be accepted, no finding is an error and no checked source would fail the render. It says nothing of a source not checked: see `sources_checked` */
             ok: boolean;
+            /** @description Every distinct source URL of the request, in request order */
+            sources: components["schemas"]["DryRunSource"][];
+            /**
+             * @description Whether every source was checked as a submit checks it. Without `check_sources` the checks get a few seconds (the rest are `not_checked`, and kept for the next dry run); `check_sources: true` waits for all; `false` checks none
+             * @enum {string}
+             */
+            sources_checked: "all" | "some" | "none";
             /** @description What a submit of the same body would answer instead of 202 */
             submit_error: components["schemas"]["SubmitError"] | null;
             timeline: components["schemas"]["Timeline"] | null;
             /** @description Every finding, never truncated */
             violations: components["schemas"]["Violation"][];
+        };
+        DryRunSource: {
+            /** @description What a submit refuses, or what the render would fail with (`codec_unsupported`) */
+            error: components["schemas"]["SourceProblem"] | null;
+            /** @enum {string} */
+            kind: "video" | "audio" | "image" | "background" | "watermark" | "lut";
+            /** @description Its length and size are in `media`, as the render will measure them */
+            measured: boolean;
+            /** @description Why it was not checked or not measured */
+            note: string | null;
+            /**
+             * @description JSON Pointer of the field naming the source
+             * @example /elements/0/source_url
+             */
+            pointer: string;
+            /**
+             * @description `ok`/`failed`: the submit's check of this source ran (`failed`: `error` says why); `not_checked`: it did not (`note` says why)
+             * @enum {string}
+             */
+            status: "ok" | "failed" | "not_checked";
+            url: string;
         };
         ErrorBody: {
             /**
@@ -1336,6 +1368,14 @@ export interface components {
              * @example -1.2
              */
             true_peak_db: number;
+        };
+        MeasuredMedia: {
+            /** @description Seconds (video and audio) */
+            duration?: number;
+            has_audio?: boolean;
+            has_video?: boolean;
+            height?: number;
+            width?: number;
         };
         PlaygroundMedia: {
             /**
@@ -2624,10 +2664,7 @@ export interface components {
              */
             output_format?: "mp4" | "webm" | "mov" | "gif" | "png" | "jpg";
             preview: {
-                /**
-                 * @description Also check every source as a submit does (stored assets ready, external URLs reachable); off: nothing is fetched
-                 * @default false
-                 */
+                /** @description Sources are checked as a submit checks them (stored assets ready, external URLs reachable) and measured as the render measures them. Omitted: within a few seconds, the rest reported not_checked; true: all, however long they take; false: none is read */
                 check_sources?: boolean;
                 /** @constant */
                 mode: "dry_run";
@@ -4141,6 +4178,11 @@ export interface components {
             path: string;
             title: string;
         };
+        SourceProblem: {
+            /** @example source_not_found */
+            code: string;
+            message: string;
+        };
         SubmitError: {
             /** @example quota_exceeded */
             code: string;
@@ -4523,6 +4565,7 @@ export type SchemaCreateUpload = components['schemas']['CreateUpload'];
 export type SchemaCreateWebhook = components['schemas']['CreateWebhook'];
 export type SchemaDownloadLink = components['schemas']['DownloadLink'];
 export type SchemaDryRun = components['schemas']['DryRun'];
+export type SchemaDryRunSource = components['schemas']['DryRunSource'];
 export type SchemaErrorBody = components['schemas']['ErrorBody'];
 export type SchemaErrorEnvelope = components['schemas']['ErrorEnvelope'];
 export type SchemaHealth = components['schemas']['Health'];
@@ -4533,6 +4576,7 @@ export type SchemaJobOutput = components['schemas']['JobOutput'];
 export type SchemaJobPage = components['schemas']['JobPage'];
 export type SchemaLoudnessMeasure = components['schemas']['LoudnessMeasure'];
 export type SchemaLoudnessReport = components['schemas']['LoudnessReport'];
+export type SchemaMeasuredMedia = components['schemas']['MeasuredMedia'];
 export type SchemaPlaygroundMedia = components['schemas']['PlaygroundMedia'];
 export type SchemaPreviewRequest = components['schemas']['PreviewRequest'];
 export type SchemaProject = components['schemas']['Project'];
@@ -4551,6 +4595,7 @@ export type SchemaSignupResult = components['schemas']['SignupResult'];
 export type SchemaSignupVerification = components['schemas']['SignupVerification'];
 export type SchemaSkillList = components['schemas']['SkillList'];
 export type SchemaSkillSummary = components['schemas']['SkillSummary'];
+export type SchemaSourceProblem = components['schemas']['SourceProblem'];
 export type SchemaSubmitError = components['schemas']['SubmitError'];
 export type SchemaSubmittedJob = components['schemas']['SubmittedJob'];
 export type SchemaTimeline = components['schemas']['Timeline'];
