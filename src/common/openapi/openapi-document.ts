@@ -3,6 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { previewRequestJsonSchema, requestJsonSchema } from '../../../composition/src/schema';
 import { SERVICE_VERSION } from '../../system/build-info';
 import { API_KEY_SCHEME, METRICS_TOKEN_SCHEME, RATE_LIMIT_EXTENSION, RATE_LIMIT_HEADERS } from './api-docs.decorators';
+import { documentValidationRules } from './validation-rules';
 
 /**
  * Schemas that come from the composition's zod schema (its JSON Schema), registered once under
@@ -44,6 +45,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   addRateLimitHeaders(document);
   addInputErrors(document);
   withNullAsType(document);
+  documentValidationRules(app, document);
   return withoutDtoSuffix(document);
 }
 

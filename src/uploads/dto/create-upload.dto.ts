@@ -2,12 +2,16 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsNumber, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { CONTENT_TYPE_PATTERN } from '../../infra/media/media-types';
 
+/** Only media are assets (assetKindOf): the type's first part, any case. */
+const MEDIA_TYPE_PATTERN = /^(?:[Vv][Ii][Dd][Ee][Oo]|[Aa][Uu][Dd][Ii][Oo]|[Ii][Mm][Aa][Gg][Ee])\//;
+
 export class CreateUploadDto {
   @ApiProperty({ description: 'MIME type of the file: video/…, audio/… or image/…; the PUT must send exactly this Content-Type', example: 'video/mp4' })
   @IsString()
   @MinLength(3)
   @MaxLength(255)
   @Matches(CONTENT_TYPE_PATTERN, { message: 'content_type must be a MIME type such as video/mp4' })
+  @Matches(MEDIA_TYPE_PATTERN, { message: 'content_type must be a video/…, audio/… or image/… type' })
   content_type: string;
 
   @ApiPropertyOptional({ description: 'Sets the stored extension and the asset display name', example: 'intro.mp4', maxLength: 255 })

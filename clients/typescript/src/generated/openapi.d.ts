@@ -1098,6 +1098,7 @@ export interface components {
         CreateBrandKit: {
             name?: string;
             /**
+             * Format: uri
              * @description http(s) page to extract the brand from
              * @example https://example.com
              */
@@ -1134,7 +1135,7 @@ export interface components {
              * @description MIME type of the file: video/…, audio/… or image/…; the PUT must send exactly this Content-Type
              * @example video/mp4
              */
-            content_type: string;
+            content_type: string & unknown;
             /** @description Seconds, as probed by the client (video and audio only): the asset is listed at once; the server probe overrides it */
             duration?: number;
             /**
@@ -1339,6 +1340,7 @@ export interface components {
         };
         PlaygroundMedia: {
             /**
+             * Format: uri
              * @description A source URL of the request being previewed (the render request URL rule)
              * @example https://example.com/clip.mp4
              */
@@ -2805,7 +2807,7 @@ export interface components {
              * Format: uri
              * @description Receives task.completed, task.failed and task.progress for this job only
              */
-            webhook_url?: Record<string, never> | null;
+            webhook_url?: string | null;
         };
         RenderEstimate: {
             frames: number;
@@ -4110,7 +4112,10 @@ export interface components {
             width?: number | null;
         };
         Signup: {
-            /** @example dev@example.com */
+            /**
+             * Format: email
+             * @example dev@example.com
+             */
             email: string;
             /** @example Acme video */
             workspace_name: string;
@@ -4274,7 +4279,7 @@ export interface components {
              * Format: uri
              * @description Receives task.completed, task.failed and task.progress for this job only
              */
-            webhook_url?: Record<string, never> | null;
+            webhook_url?: string | null;
         };
         UpdateWebhook: {
             /** @description A disabled webhook receives no new events, and its pending retries stop */
@@ -4367,7 +4372,10 @@ export interface components {
              * @example 123456
              */
             code: string;
-            /** @example dev@example.com */
+            /**
+             * Format: email
+             * @example dev@example.com
+             */
             email: string;
         };
         Version: {
@@ -4625,7 +4633,7 @@ export interface operations {
     ApiKeysController_list: {
         parameters: {
             query?: {
-                /** @description next_cursor from the previous page */
+                /** @description Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page. */
                 cursor?: string;
                 limit?: number;
             };
@@ -4895,7 +4903,7 @@ export interface operations {
     BrandKitsController_list: {
         parameters: {
             query?: {
-                /** @description next_cursor from the previous page */
+                /** @description Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page. */
                 cursor?: string;
                 limit?: number;
             };
@@ -5393,7 +5401,7 @@ export interface operations {
     ProjectsController_list: {
         parameters: {
             query?: {
-                /** @description next_cursor from the previous page */
+                /** @description Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page. */
                 cursor?: string;
                 limit?: number;
             };
@@ -5877,7 +5885,7 @@ export interface operations {
     RendersController_list: {
         parameters: {
             query?: {
-                /** @description next_cursor from the previous page */
+                /** @description Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page. */
                 cursor?: string;
                 limit?: number;
                 /** @description Only renders of this project */
@@ -6601,7 +6609,7 @@ export interface operations {
     TasksController_list: {
         parameters: {
             query?: {
-                /** @description next_cursor from the previous page */
+                /** @description Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page. */
                 cursor?: string;
                 limit?: number;
                 status?: "ingesting" | "queued" | "processing" | "completed" | "failed" | "cancelled";
@@ -7350,7 +7358,7 @@ export interface operations {
     WebhooksController_list: {
         parameters: {
             query?: {
-                /** @description next_cursor from the previous page */
+                /** @description Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page. */
                 cursor?: string;
                 limit?: number;
             };
@@ -7655,7 +7663,7 @@ export interface operations {
     WebhooksController_deliveries: {
         parameters: {
             query?: {
-                /** @description next_cursor from the previous page */
+                /** @description Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page. */
                 cursor?: string;
                 limit?: number;
                 status?: "pending" | "succeeded" | "failed";
@@ -8080,7 +8088,7 @@ export interface operations {
     AssetsController_list: {
         parameters: {
             query?: {
-                /** @description next_cursor from the previous page */
+                /** @description Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page. */
                 cursor?: string;
                 kind?: "video" | "audio" | "image";
                 limit?: number;
