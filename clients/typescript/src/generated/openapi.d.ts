@@ -558,7 +558,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/tasks/{type}": {
+    "/v1/tasks/gaze-redirect": {
         parameters: {
             query?: never;
             header?: never;
@@ -568,10 +568,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Other task types
-         * @description 422 `unsupported_feature` for those in the catalog, 404 for unknown ones.
+         * Redirect the gaze of a speaker to the camera (not supported yet)
+         * @description 422 `unsupported_feature`.
          */
-        post: operations["TasksController_other"];
+        post: operations["TasksController_gazeRedirect"];
         delete?: never;
         options?: never;
         head?: never;
@@ -592,6 +592,26 @@ export interface paths {
          * @description The body is validated, then 422 `unsupported_feature`.
          */
         post: operations["TasksController_removeBackground"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/super-resolution": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upscale a video or image (not supported yet)
+         * @description 422 `unsupported_feature`.
+         */
+        post: operations["TasksController_superResolution"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6983,17 +7003,30 @@ export interface operations {
             };
         };
     };
-    TasksController_other: {
+    TasksController_gazeRedirect: {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                type: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description The queued task, once GET /v1/capabilities lists this type as supported; this version answers 422 `unsupported_feature` instead */
+            202: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
@@ -7005,15 +7038,6 @@ export interface operations {
             };
             /** @description Not allowed for this key or account */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description No such resource in this workspace */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7075,6 +7099,104 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The queued task, once GET /v1/capabilities lists this type as supported; this version answers 422 `unsupported_feature` instead */
+            202: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed for this key or account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Invalid request; `details.errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Rate limited; retry after `Retry-After` seconds
+             *
+             *     Rate limited; retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    TasksController_superResolution: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queued task, once GET /v1/capabilities lists this type as supported; this version answers 422 `unsupported_feature` instead */
+            202: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
