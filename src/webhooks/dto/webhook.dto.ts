@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination';
-import { URL_MAX_LENGTH } from '../../common/validation/http-url.validator';
+import { IsHttpUrl, URL_MAX_LENGTH } from '../../common/validation/http-url.validator';
 import type { DeliveryStatus } from '../webhook-delivery.entity';
 import { SUBSCRIBABLE_EVENTS } from '../webhook-events';
 
@@ -9,10 +9,16 @@ import { SUBSCRIBABLE_EVENTS } from '../webhook-events';
 const MAX_EVENT_NAMES = 20;
 
 export class CreateWebhookDto {
-  @ApiProperty({ description: 'HTTPS endpoint that receives the events', example: 'https://example.com/hooks/video', minLength: 1, maxLength: URL_MAX_LENGTH })
+  @ApiProperty({
+    description: 'HTTPS endpoint that receives the events (plain http only where the deployment allows it); a public address',
+    example: 'https://example.com/hooks/video',
+    minLength: 1,
+    maxLength: URL_MAX_LENGTH,
+  })
   @IsString()
   @MinLength(1)
   @MaxLength(URL_MAX_LENGTH)
+  @IsHttpUrl()
   url: string;
 
   @ApiProperty({ description: 'Events to receive', enum: SUBSCRIBABLE_EVENTS, isArray: true, example: ['render.completed', 'render.failed'] })
@@ -23,11 +29,12 @@ export class CreateWebhookDto {
 }
 
 export class UpdateWebhookDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: URL_MAX_LENGTH })
+  @ApiPropertyOptional({ description: 'As on registration', minLength: 1, maxLength: URL_MAX_LENGTH })
   @IsOptional()
   @IsString()
   @MinLength(1)
   @MaxLength(URL_MAX_LENGTH)
+  @IsHttpUrl()
   url?: string;
 
   @ApiPropertyOptional({ enum: SUBSCRIBABLE_EVENTS, isArray: true })

@@ -1142,9 +1142,7 @@ export interface components {
         CreateProject: {
             name: string;
             /** @description A render request (POST /v1/renders body); strings may hold {{variable}} placeholders */
-            render_request: {
-                [key: string]: unknown;
-            };
+            render_request: components["schemas"]["RenderRequest"];
             /** @description Default values of the placeholders: name → string */
             variables?: {
                 [key: string]: string;
@@ -1155,7 +1153,7 @@ export interface components {
              * @description MIME type of the file: video/…, audio/… or image/…; the PUT must send exactly this Content-Type
              * @example video/mp4
              */
-            content_type: string & unknown;
+            content_type: string;
             /** @description Seconds, as probed by the client (video and audio only): the asset is listed at once; the server probe overrides it */
             duration?: number;
             /**
@@ -1178,7 +1176,8 @@ export interface components {
              */
             events: ("render.completed" | "render.failed" | "task.completed" | "task.failed" | "asset.ready" | "brand_kit.ready" | "webhook.test")[];
             /**
-             * @description HTTPS endpoint that receives the events
+             * Format: uri
+             * @description HTTPS endpoint that receives the events (plain http only where the deployment allows it); a public address
              * @example https://example.com/hooks/video
              */
             url: string;
@@ -4305,6 +4304,10 @@ export interface components {
             /** @description A disabled webhook receives no new events, and its pending retries stop */
             enabled?: boolean;
             events?: ("render.completed" | "render.failed" | "task.completed" | "task.failed" | "asset.ready" | "brand_kit.ready" | "webhook.test")[];
+            /**
+             * Format: uri
+             * @description As on registration
+             */
             url?: string;
         };
         UpdateWorkspace: {
