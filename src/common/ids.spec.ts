@@ -1,5 +1,5 @@
 import { newId, randomBase62, ulid } from './ids';
-import { decodeCursor, encodeCursor, toPage } from './pagination/pagination';
+import { CURSOR_PATTERN, decodeCursor, encodeCursor, toPage } from './pagination/pagination';
 
 describe('ids', () => {
   it('are prefixed, 26-character ULIDs that sort by creation time', () => {
@@ -23,17 +23,31 @@ describe('ids', () => {
 });
 
 describe('cursor pagination', () => {
-  it('round-trips a cursor and rejects a forged one', () => {
-    const cursor = encodeCursor('key_01ABC');
-    expect(decodeCursor(cursor, 'key')).toBe('key_01ABC');
+  it('round-trips a cursor as 22 base64url characters and rejects one that is not', () => {
+    const id = newId('key');
+    const cursor = encodeCursor(id);
+    expect(cursor).toMatch(CURSOR_PATTERN);
+    expect(decodeCursor(cursor, 'key')).toBe(id);
     expect(decodeCursor(undefined, 'key')).toBeUndefined();
-    expect(() => decodeCursor(encodeCursor('ws_01ABC'), 'key')).toThrow(/cursor/);
-    expect(() => decodeCursor(encodeCursor("key_1' OR 1=1"), 'key')).toThrow(/cursor/);
+    expect(() => decodeCursor("key_1' OR 1=1", 'key')).toThrow(/cursor/);
+    expect(() => decodeCursor(cursor.slice(1), 'key')).toThrow(/cursor/);
+  });
+
+  it('takes every string of the documented pattern as a bound, in id order', () => {
+    // The last character holds 2 bits; the pattern admits exactly the 4 that decode to 16 bytes.
+    for (const cursor of ['AAAAAAAAAAAAAAAAAAAAAA', '_____________________w', 'Zm9vYmFyYmF6cXV4LTEyMw']) {
+      const id = decodeCursor(cursor, 'asset')!;
+      expect(id).toMatch(/^asset_[0-7][0-9A-HJKMNP-TV-Z]{25}$/);
+      expect(encodeCursor(id)).toBe(cursor);
+    }
+    const [older, newer] = [newId('render'), newId('render')];
+    expect(decodeCursor(encodeCursor(older), 'render')! < decodeCursor(encodeCursor(newer), 'render')!).toBe(true);
   });
 
   it('builds pages from limit + 1 rows', () => {
-    const rows = [{ id: 'key_3' }, { id: 'key_2' }, { id: 'key_1' }];
-    expect(toPage(rows, 2, (r) => r.id)).toEqual({ data: ['key_3', 'key_2'], next_cursor: encodeCursor('key_2'), has_more: true });
-    expect(toPage(rows, 3, (r) => r.id)).toEqual({ data: ['key_3', 'key_2', 'key_1'], next_cursor: null, has_more: false });
+    const [k1, k2, k3] = [newId('key'), newId('key'), newId('key')];
+    const rows = [{ id: k3 }, { id: k2 }, { id: k1 }];
+    expect(toPage(rows, 2, (r) => r.id)).toEqual({ data: [k3, k2], next_cursor: encodeCursor(k2), has_more: true });
+    expect(toPage(rows, 3, (r) => r.id)).toEqual({ data: [k3, k2, k1], next_cursor: null, has_more: false });
   });
 });

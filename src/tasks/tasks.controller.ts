@@ -1,6 +1,6 @@
 import { PAGE_LIMIT } from '../common/pagination/pagination';
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiIdempotencyKey, ApiKeyAuth, ApiOk } from '../common/openapi/api-docs.decorators';
 import { DownloadLinkDto, JobDto, JobPageDto } from '../jobs/dto/job.response';
 import type { Response } from 'express';
@@ -11,6 +11,9 @@ import { CaptionsQueryDto } from './dto/captions-query.dto';
 import { ListTasksDto } from './dto/list-tasks.dto';
 import { RemoveBackgroundRequestDto, TranscribeRequestDto } from './dto/transcribe-request.dto';
 import { TasksService } from './tasks.service';
+
+/** The success of a task type the catalog names but this version cannot run (GET /v1/capabilities). */
+const NOT_YET = 'The queued task, once GET /v1/capabilities lists this type as supported; this version answers 422 `unsupported_feature` instead';
 
 @ApiTags('tasks')
 @ApiKeyAuth()
@@ -39,15 +42,35 @@ export class TasksController {
   @Post('remove-background')
   @RateLimit('task_submit')
   @ApiOperation({ summary: 'Remove the background of an image (not supported yet)', description: 'The body is validated, then 422 `unsupported_feature`.' })
+  @ApiOk(202, JobDto, NOT_YET)
   @ApiErrors(413, 422, 429)
   removeBackground(@Body() body: RemoveBackgroundRequestDto) {
     return this.tasks.submitRemoveBackground(body);
   }
 
+  // One documented route per catalog type without its own (TASK_TYPES); `:type` below answers the rest.
+  @Post('super-resolution')
+  @RateLimit('task_submit')
+  @ApiOperation({ summary: 'Upscale a video or image (not supported yet)', description: '422 `unsupported_feature`.' })
+  @ApiOk(202, JobDto, NOT_YET)
+  @ApiErrors(413, 422, 429)
+  superResolution() {
+    return this.tasks.submitOther('super-resolution');
+  }
+
+  @Post('gaze-redirect')
+  @RateLimit('task_submit')
+  @ApiOperation({ summary: 'Redirect the gaze of a speaker to the camera (not supported yet)', description: '422 `unsupported_feature`.' })
+  @ApiOk(202, JobDto, NOT_YET)
+  @ApiErrors(413, 422, 429)
+  gazeRedirect() {
+    return this.tasks.submitOther('gaze-redirect');
+  }
+
+  /** Types outside the catalog: 404 naming where the catalog is (not documented: no such operation). */
   @Post(':type')
   @RateLimit('task_submit')
-  @ApiOperation({ summary: 'Other task types', description: '422 `unsupported_feature` for those in the catalog, 404 for unknown ones.' })
-  @ApiErrors(404, 413, 422, 429)
+  @ApiExcludeEndpoint()
   other(@Param('type') type: string) {
     return this.tasks.submitOther(type);
   }

@@ -1,13 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination';
-import { URL_MAX_LENGTH } from '../../common/validation/http-url.validator';
+import { IsHttpUrl, URL_MAX_LENGTH } from '../../common/validation/http-url.validator';
 
 export class CreateBrandKitDto {
   @ApiProperty({ description: 'http(s) page to extract the brand from', example: 'https://example.com', maxLength: URL_MAX_LENGTH })
   @IsString()
   @MinLength(1)
   @MaxLength(URL_MAX_LENGTH)
+  @IsHttpUrl()
   url: string;
 
   @ApiPropertyOptional({ maxLength: 200 })

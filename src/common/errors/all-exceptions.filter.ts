@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { MAX_JSON_DEPTH } from '../validation/request-input';
+import { allowedMethods } from './allowed-methods';
 import { ApiError, ErrorCode, errorBody } from './api-error';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
@@ -95,6 +96,17 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
+      // Nest's not-found handler: no route took the request. A path served by other methods is a 405.
+      if (status === 404) {
+        const allow = allowedMethods(req);
+        if (allow.length > 0) {
+          return {
+            status: 405,
+            body: errorBody('method_not_allowed', `${req.method} is not served on ${req.path}; it answers ${allow.join(', ')}`, { allow }),
+            headers: { Allow: allow.join(', ') },
+          };
+        }
+      }
       const code = CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal' : 'invalid_request');
       const message =
         status === 404 ? `No route ${req.method} ${req.path}` : exception.message || 'Request failed';

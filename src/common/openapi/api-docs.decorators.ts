@@ -101,3 +101,14 @@ export function ApiRateLimited(limits: DocumentedRateLimit[]): MethodDecorator &
 export function ApiNoContent(description: string): MethodDecorator & ClassDecorator {
   return ApiResponse({ status: 204, description });
 }
+
+/** Metadata key of ApiObjectRules. */
+export const OBJECT_RULES_METADATA = 'vrs:openapi-object-rules';
+
+/**
+ * Rules on a whole body that the service checks in its handler, not field by field (e.g. "send at
+ * least one field": `{ minProperties: 1 }`); written into the body's schema by the document builder.
+ */
+export function ApiObjectRules(rules: { minProperties?: number }): ClassDecorator {
+  return (target) => Reflect.defineMetadata(OBJECT_RULES_METADATA, rules, target);
+}

@@ -1,8 +1,11 @@
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { previewRequestJsonSchema, requestJsonSchema } from '../../../composition/src/schema';
 import { SERVICE_VERSION } from '../../system/build-info';
 import { API_KEY_SCHEME, METRICS_TOKEN_SCHEME, RATE_LIMIT_EXTENSION, RATE_LIMIT_HEADERS } from './api-docs.decorators';
+import { documentValidationRules } from './validation-rules';
 
 /**
  * Schemas that come from the composition's zod schema (its JSON Schema), registered once under
@@ -35,6 +38,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'METRICS_TOKEN', description: 'The operator\'s METRICS_TOKEN (GET /metrics only)' }, METRICS_TOKEN_SCHEME)
       .build(),
   );
+  document.info.license = licence();
   const schemas = (document.components ??= {}).schemas ?? {};
   for (const [name, build] of Object.entries(COMPOSITION_SCHEMAS)) {
     const { $schema: _dialect, ...schema } = build() as Record<string, unknown>;
@@ -44,7 +48,24 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   addRateLimitHeaders(document);
   addInputErrors(document);
   withNullAsType(document);
+  documentValidationRules(app, document);
   return withoutDtoSuffix(document);
+}
+
+/**
+ * The service's licence as its package.json states it (from sources or from dist/); an SPDX
+ * expression is also given as the `identifier` OpenAPI 3.1 knows.
+ */
+function licence(): { name: string; identifier?: string } {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (!existsSync(file)) continue;
+    const { license } = JSON.parse(readFileSync(file, 'utf8')) as { license?: string };
+    if (license && license !== 'UNLICENSED') return { name: license, identifier: license };
+    break;
+  }
+  // SPDX has no id for "no licence"; a LicenseRef- is how SPDX names one of its own.
+  return { name: 'UNLICENSED: all rights reserved', identifier: 'LicenseRef-UNLICENSED' };
 }
 
 /**

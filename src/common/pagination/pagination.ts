@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { ApiError } from '../errors/api-error';
 
 export interface Page<T> {
@@ -12,6 +12,16 @@ export interface Page<T> {
 /** Rows a list returns: `limit` bounds and its default, the same on every list route. */
 export const PAGE_LIMIT = { default: 20, min: 1, max: 200 } as const;
 
+/**
+ * Cursors are opaque: base64url of the last row's sort key, its id's ULID as 16 bytes. Ids sort by
+ * creation time, so "newest first" is ORDER BY id DESC and the cursor a strict upper bound. Every
+ * 22-character string of the pattern is a cursor (any 128 bits are a ULID), so the document can
+ * say exactly which cursors the service takes.
+ */
+export const CURSOR_PATTERN = /^[A-Za-z0-9_-]{21}[AQgw]$/;
+const CURSOR_DESCRIPTION =
+  'Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page.';
+
 export class PageQueryDto {
   @ApiPropertyOptional({ minimum: PAGE_LIMIT.min, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default })
   @IsOptional()
@@ -21,30 +31,36 @@ export class PageQueryDto {
   @Max(PAGE_LIMIT.max)
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'next_cursor from the previous page' })
+  @ApiPropertyOptional({ description: CURSOR_DESCRIPTION })
   @IsOptional()
   @IsString()
-  @MaxLength(200)
+  @Matches(CURSOR_PATTERN, { message: 'cursor must be a next_cursor of this list, passed back unchanged' })
   cursor?: string;
 }
 
-/**
- * Cursors are opaque: base64url of the last row's id. Ids are ULID-based and so sort by creation
- * time, which makes "newest first" an ORDER BY id DESC and the cursor a strict upper bound.
- */
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
 export function encodeCursor(lastId: string): string {
-  return Buffer.from(lastId, 'utf8').toString('base64url');
+  const ulid = lastId.slice(lastId.indexOf('_') + 1).toUpperCase();
+  let value = 0n;
+  for (const char of ulid) value = value * 32n + BigInt(Math.max(0, CROCKFORD.indexOf(char)));
+  return Buffer.from(value.toString(16).padStart(32, '0'), 'hex').toString('base64url');
 }
 
 export function decodeCursor(cursor: string | undefined, idPrefix: string): string | undefined {
   if (cursor === undefined) return undefined;
-  const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!decoded.startsWith(`${idPrefix}_`) || !/^[A-Za-z0-9_]+$/.test(decoded)) {
+  if (!CURSOR_PATTERN.test(cursor)) {
     throw ApiError.validation([
-      { type: 'value_error', loc: ['query', 'cursor'], msg: 'Invalid cursor; pass back next_cursor unchanged', pointer: '/cursor' },
+      { type: 'string_pattern_mismatch', loc: ['query', 'cursor'], msg: 'Invalid cursor; pass back next_cursor unchanged', pointer: '/cursor' },
     ]);
   }
-  return decoded;
+  let value = BigInt(`0x${Buffer.from(cursor, 'base64url').toString('hex')}`);
+  let ulid = '';
+  for (let i = 0; i < 26; i++) {
+    ulid = CROCKFORD[Number(value % 32n)] + ulid;
+    value /= 32n;
+  }
+  return `${idPrefix}_${ulid}`;
 }
 
 /**

@@ -1,7 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, MaxLength, Min, MinLength } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination';
+import { VARIABLE_NAME_PATTERN } from '../../../composition/src/schema';
 import { PROJECT_LIMITS } from '../project-template';
+
+/** What parseVariables takes: names as in {{name}}, none of them brand.…, string values. */
+const VARIABLES_SCHEMA = {
+  type: 'object',
+  propertyNames: { pattern: VARIABLE_NAME_PATTERN.source, not: { pattern: '^brand(?:\\.|$)' } },
+  maxProperties: PROJECT_LIMITS.variables,
+  additionalProperties: { type: 'string', maxLength: PROJECT_LIMITS.variable_value_length },
+} as const;
 
 export class CreateProjectDto {
   @ApiProperty({ minLength: 1, maxLength: PROJECT_LIMITS.name_length })
@@ -10,11 +19,14 @@ export class CreateProjectDto {
   @MaxLength(PROJECT_LIMITS.name_length)
   name: string;
 
-  @ApiProperty({ description: 'A render request (POST /v1/renders body); strings may hold {{variable}} placeholders', type: 'object', additionalProperties: true })
+  @ApiProperty({
+    description: 'A render request (POST /v1/renders body); strings may hold {{variable}} placeholders',
+    allOf: [{ $ref: '#/components/schemas/RenderRequest' }],
+  })
   @IsObject()
   render_request: Record<string, unknown>;
 
-  @ApiPropertyOptional({ description: 'Default values of the placeholders: name → string', type: 'object', additionalProperties: { type: 'string' } })
+  @ApiPropertyOptional({ description: 'Default values of the placeholders: name → string', ...VARIABLES_SCHEMA })
   @IsOptional()
   @IsObject()
   variables?: Record<string, unknown>;
@@ -34,7 +46,7 @@ export class ProjectOpsDto {
 }
 
 export class ProjectRenderDto {
-  @ApiPropertyOptional({ description: 'Values for this render, over the project defaults', type: 'object', additionalProperties: { type: 'string' } })
+  @ApiPropertyOptional({ description: 'Values for this render, over the project defaults', ...VARIABLES_SCHEMA })
   @IsOptional()
   @IsObject()
   variables?: Record<string, unknown>;

@@ -3,6 +3,7 @@ import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } 
 import { REQUEST_LIMITS } from '../../../composition/src/schema';
 import { IsHttpUrl, URL_MAX_LENGTH } from '../../common/validation/http-url.validator';
 import { IsMetadata } from '../../common/validation/metadata.validator';
+import { RequiresSibling } from '../../common/validation/requires-sibling.validator';
 
 /** Fields every task body has. */
 export class TaskRequestDto {
@@ -45,6 +46,7 @@ export class TranscribeRequestDto extends TaskRequestDto {
   @IsInt()
   @Min(1)
   @Max(10)
+  @RequiresSibling('speaker_labels', true)
   speakers_expected?: number;
 
   @ApiPropertyOptional({ description: 'Punctuation and casing; omitted: the engine default (GET /v1/capabilities)' })

@@ -1,13 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsNumber, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { CONTENT_TYPE_PATTERN } from '../../infra/media/media-types';
+
+/**
+ * CONTENT_TYPE_PATTERN with the type's first part one of the media assetKindOf takes (any case):
+ * one pattern, so the OpenAPI document can state it as one `pattern`.
+ */
+const MEDIA_CONTENT_TYPE_PATTERN = /^(?:[Vv][Ii][Dd][Ee][Oo]|[Aa][Uu][Dd][Ii][Oo]|[Ii][Mm][Aa][Gg][Ee])\/[A-Za-z0-9][\w!#$&^.+-]*(\s*;[\x20-\x7e]*)?$/;
 
 export class CreateUploadDto {
   @ApiProperty({ description: 'MIME type of the file: video/…, audio/… or image/…; the PUT must send exactly this Content-Type', example: 'video/mp4' })
   @IsString()
   @MinLength(3)
   @MaxLength(255)
-  @Matches(CONTENT_TYPE_PATTERN, { message: 'content_type must be a MIME type such as video/mp4' })
+  @Matches(MEDIA_CONTENT_TYPE_PATTERN, { message: 'content_type must be a video/…, audio/… or image/… MIME type such as video/mp4' })
   content_type: string;
 
   @ApiPropertyOptional({ description: 'Sets the stored extension and the asset display name', example: 'intro.mp4', maxLength: 255 })

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination';
+import { HTTP_URL_PATTERN } from '../../common/openapi/url-pattern';
 import { URL_MAX_LENGTH } from '../../common/validation/http-url.validator';
 import type { DeliveryStatus } from '../webhook-delivery.entity';
 import { SUBSCRIBABLE_EVENTS } from '../webhook-events';
@@ -9,13 +10,21 @@ import { SUBSCRIBABLE_EVENTS } from '../webhook-events';
 const MAX_EVENT_NAMES = 20;
 
 export class CreateWebhookDto {
-  @ApiProperty({ description: 'HTTPS endpoint that receives the events', example: 'https://example.com/hooks/video', minLength: 1, maxLength: URL_MAX_LENGTH })
+  @ApiProperty({
+    description: 'HTTPS endpoint that receives the events (plain http only where the deployment allows it); a public address',
+    example: 'https://example.com/hooks/video',
+    minLength: 1,
+    maxLength: URL_MAX_LENGTH,
+    // WebhooksService checks the URL rule (and more: https, public address) with every problem at once.
+    format: 'uri',
+    pattern: HTTP_URL_PATTERN,
+  })
   @IsString()
   @MinLength(1)
   @MaxLength(URL_MAX_LENGTH)
   url: string;
 
-  @ApiProperty({ description: 'Events to receive', enum: SUBSCRIBABLE_EVENTS, isArray: true, example: ['render.completed', 'render.failed'] })
+  @ApiProperty({ description: 'Events to receive', enum: SUBSCRIBABLE_EVENTS, isArray: true, minItems: 1, example: ['render.completed', 'render.failed'] })
   @IsArray()
   @ArrayMaxSize(MAX_EVENT_NAMES)
   @IsString({ each: true })
@@ -23,14 +32,14 @@ export class CreateWebhookDto {
 }
 
 export class UpdateWebhookDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: URL_MAX_LENGTH })
+  @ApiPropertyOptional({ description: 'As on registration', minLength: 1, maxLength: URL_MAX_LENGTH, format: 'uri', pattern: HTTP_URL_PATTERN })
   @IsOptional()
   @IsString()
   @MinLength(1)
   @MaxLength(URL_MAX_LENGTH)
   url?: string;
 
-  @ApiPropertyOptional({ enum: SUBSCRIBABLE_EVENTS, isArray: true })
+  @ApiPropertyOptional({ enum: SUBSCRIBABLE_EVENTS, isArray: true, minItems: 1 })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_EVENT_NAMES)

@@ -558,7 +558,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/tasks/{type}": {
+    "/v1/tasks/gaze-redirect": {
         parameters: {
             query?: never;
             header?: never;
@@ -568,10 +568,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Other task types
-         * @description 422 `unsupported_feature` for those in the catalog, 404 for unknown ones.
+         * Redirect the gaze of a speaker to the camera (not supported yet)
+         * @description 422 `unsupported_feature`.
          */
-        post: operations["TasksController_other"];
+        post: operations["TasksController_gazeRedirect"];
         delete?: never;
         options?: never;
         head?: never;
@@ -592,6 +592,26 @@ export interface paths {
          * @description The body is validated, then 422 `unsupported_feature`.
          */
         post: operations["TasksController_removeBackground"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/super-resolution": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upscale a video or image (not supported yet)
+         * @description 422 `unsupported_feature`.
+         */
+        post: operations["TasksController_superResolution"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1098,6 +1118,7 @@ export interface components {
         CreateBrandKit: {
             name?: string;
             /**
+             * Format: uri
              * @description http(s) page to extract the brand from
              * @example https://example.com
              */
@@ -1121,9 +1142,7 @@ export interface components {
         CreateProject: {
             name: string;
             /** @description A render request (POST /v1/renders body); strings may hold {{variable}} placeholders */
-            render_request: {
-                [key: string]: unknown;
-            };
+            render_request: components["schemas"]["RenderRequest"];
             /** @description Default values of the placeholders: name → string */
             variables?: {
                 [key: string]: string;
@@ -1157,7 +1176,8 @@ export interface components {
              */
             events: ("render.completed" | "render.failed" | "task.completed" | "task.failed" | "asset.ready" | "brand_kit.ready" | "webhook.test")[];
             /**
-             * @description HTTPS endpoint that receives the events
+             * Format: uri
+             * @description HTTPS endpoint that receives the events (plain http only where the deployment allows it); a public address
              * @example https://example.com/hooks/video
              */
             url: string;
@@ -1379,6 +1399,7 @@ export interface components {
         };
         PlaygroundMedia: {
             /**
+             * Format: uri
              * @description A source URL of the request being previewed (the render request URL rule)
              * @example https://example.com/clip.mp4
              */
@@ -2842,7 +2863,7 @@ export interface components {
              * Format: uri
              * @description Receives task.completed, task.failed and task.progress for this job only
              */
-            webhook_url?: Record<string, never> | null;
+            webhook_url?: string | null;
         };
         RenderEstimate: {
             frames: number;
@@ -4147,7 +4168,10 @@ export interface components {
             width?: number | null;
         };
         Signup: {
-            /** @example dev@example.com */
+            /**
+             * Format: email
+             * @example dev@example.com
+             */
             email: string;
             /** @example Acme video */
             workspace_name: string;
@@ -4316,12 +4340,16 @@ export interface components {
              * Format: uri
              * @description Receives task.completed, task.failed and task.progress for this job only
              */
-            webhook_url?: Record<string, never> | null;
+            webhook_url?: string | null;
         };
         UpdateWebhook: {
             /** @description A disabled webhook receives no new events, and its pending retries stop */
             enabled?: boolean;
             events?: ("render.completed" | "render.failed" | "task.completed" | "task.failed" | "asset.ready" | "brand_kit.ready" | "webhook.test")[];
+            /**
+             * Format: uri
+             * @description As on registration
+             */
             url?: string;
         };
         UpdateWorkspace: {
@@ -4409,7 +4437,10 @@ export interface components {
              * @example 123456
              */
             code: string;
-            /** @example dev@example.com */
+            /**
+             * Format: email
+             * @example dev@example.com
+             */
             email: string;
         };
         Version: {
@@ -4670,7 +4701,7 @@ export interface operations {
     ApiKeysController_list: {
         parameters: {
             query?: {
-                /** @description next_cursor from the previous page */
+                /** @description Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page. */
                 cursor?: string;
                 limit?: number;
             };
@@ -4940,7 +4971,7 @@ export interface operations {
     BrandKitsController_list: {
         parameters: {
             query?: {
-                /** @description next_cursor from the previous page */
+                /** @description Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page. */
                 cursor?: string;
                 limit?: number;
             };
@@ -5438,7 +5469,7 @@ export interface operations {
     ProjectsController_list: {
         parameters: {
             query?: {
-                /** @description next_cursor from the previous page */
+                /** @description Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page. */
                 cursor?: string;
                 limit?: number;
             };
@@ -5922,7 +5953,7 @@ export interface operations {
     RendersController_list: {
         parameters: {
             query?: {
-                /** @description next_cursor from the previous page */
+                /** @description Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page. */
                 cursor?: string;
                 limit?: number;
                 /** @description Only renders of this project */
@@ -6646,7 +6677,7 @@ export interface operations {
     TasksController_list: {
         parameters: {
             query?: {
-                /** @description next_cursor from the previous page */
+                /** @description Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page. */
                 cursor?: string;
                 limit?: number;
                 status?: "ingesting" | "queued" | "processing" | "completed" | "failed" | "cancelled";
@@ -7020,17 +7051,30 @@ export interface operations {
             };
         };
     };
-    TasksController_other: {
+    TasksController_gazeRedirect: {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                type: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description The queued task, once GET /v1/capabilities lists this type as supported; this version answers 422 `unsupported_feature` instead */
+            202: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
@@ -7042,15 +7086,6 @@ export interface operations {
             };
             /** @description Not allowed for this key or account */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description No such resource in this workspace */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7112,6 +7147,104 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The queued task, once GET /v1/capabilities lists this type as supported; this version answers 422 `unsupported_feature` instead */
+            202: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed for this key or account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Invalid request; `details.errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Rate limited; retry after `Retry-After` seconds
+             *
+             *     Rate limited; retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    TasksController_superResolution: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queued task, once GET /v1/capabilities lists this type as supported; this version answers 422 `unsupported_feature` instead */
+            202: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
@@ -7395,7 +7528,7 @@ export interface operations {
     WebhooksController_list: {
         parameters: {
             query?: {
-                /** @description next_cursor from the previous page */
+                /** @description Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page. */
                 cursor?: string;
                 limit?: number;
             };
@@ -7700,7 +7833,7 @@ export interface operations {
     WebhooksController_deliveries: {
         parameters: {
             query?: {
-                /** @description next_cursor from the previous page */
+                /** @description Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page. */
                 cursor?: string;
                 limit?: number;
                 status?: "pending" | "succeeded" | "failed";
@@ -8125,7 +8258,7 @@ export interface operations {
     AssetsController_list: {
         parameters: {
             query?: {
-                /** @description next_cursor from the previous page */
+                /** @description Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page. */
                 cursor?: string;
                 kind?: "video" | "audio" | "image";
                 limit?: number;
