@@ -1,6 +1,8 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig, Role } from './config/app-config';
-import { createApp, listen } from './bootstrap';
+import { Logger } from '@nestjs/common';
+import { AppConfig, ConfigError, loadConfig, Role } from './config/app-config';
+import { describeStartupFailure, StartupError } from './config/startup-error';
+import { createApp, listen, RunningApp } from './bootstrap';
 
 const ROLES: Role[] = ['api', 'worker', 'all'];
 
@@ -12,7 +14,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const role = requested as Role;
-  let config;
+  let config: AppConfig;
   try {
     config = loadConfig();
   } catch (error) {
@@ -22,11 +24,43 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const running = await createApp(config, role);
-  await listen(running, config, role);
+  let running: RunningApp | undefined;
+  try {
+    running = await createApp(config, role);
+    stopOnSignals(running);
+    await listen(running, config, role);
+  } catch (error) {
+    console.error(`Start-up failed: ${describeStartupFailure(error, config)}`);
+    if (!(error instanceof StartupError)) console.error(error);
+    await running?.close().catch(() => undefined);
+    process.exit(1);
+  }
 }
 
-main().catch((error) => {
-  console.error('Start-up failed:', error);
+/**
+ * Ctrl-C or SIGTERM: stop taking jobs, let running ones end, close connections, then stop the
+ * embedded PostgreSQL (in that order, so that nothing logs a dropped connection). A second signal
+ * exits at once.
+ */
+function stopOnSignals(running: RunningApp): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    new Logger('Main').log(`${signal}: stopping`);
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('Stopping failed:', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error('Start-up failed:', error ?? 'no reason was given');
   process.exit(1);
 });
