@@ -38,26 +38,26 @@ export async function startEmbeddedPostgres(dataDir: string, configuredPort: num
   const passwordFile = path.join(dataDir, '.postgres-password');
   const pgctl = (args: string[]) => run(path.join(bin, 'pg_ctl'), args, user);
 
-  if (fresh) {
-    writeFileSync(passwordFile, randomBytes(24).toString('base64url'), { mode: 0o600 });
-    const started = Date.now();
-    await initialise(bin, folder, user, readFileSync(passwordFile, 'utf8').trim());
-    logger.log(`Initialised a new cluster in ${folder} (${Date.now() - started} ms)`);
-  } else if (!existsSync(passwordFile)) {
+  if (!fresh && !existsSync(passwordFile)) {
     throw new StartupError(
       `The embedded PostgreSQL cluster in ${folder} has lost its password file ${passwordFile}`,
       `Restore that file, or remove ${path.join(dataDir, 'postgres')} to start with an empty database`,
     );
   }
-  const password = readFileSync(passwordFile, 'utf8').trim();
-  const urlFor = (port: number) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
 
-  let port = runningPort(folder);
+  let port = fresh ? null : runningPort(folder);
   if (port !== null && (await pgctl(['status', '-D', folder])).code === 0) {
     // Another process of this service (api and worker started separately), or one that was killed, started it.
     logger.log(`Reusing the embedded PostgreSQL already running on 127.0.0.1:${port}`);
   } else {
+    // Before initdb, so that a taken EMBEDDED_PG_PORT is reported at once.
     port = await choosePort(dataDir, configuredPort);
+    if (fresh) {
+      writeFileSync(passwordFile, randomBytes(24).toString('base64url'), { mode: 0o600 });
+      const started = Date.now();
+      await initialise(bin, folder, user, readFileSync(passwordFile, 'utf8').trim());
+      logger.log(`Initialised a new cluster in ${folder} (${Date.now() - started} ms)`);
+    }
     try {
       await startServer(pgctl, folder, port, configuredPort !== null);
       logger.log(`Started embedded PostgreSQL on 127.0.0.1:${port} (cluster in ${folder})`);
@@ -69,7 +69,8 @@ export async function startEmbeddedPostgres(dataDir: string, configuredPort: num
     }
   }
 
-  const url = urlFor(port);
+  const password = readFileSync(passwordFile, 'utf8').trim();
+  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
   await ensureDatabase(url, folder, passwordFile);
   return {
     url,

@@ -20,6 +20,7 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
+import { Logger } from '@nestjs/common';
 import { StartupError } from '../../config/startup-error';
 
 /** The OS user PostgreSQL runs as; null: as this process's own user. */
@@ -100,6 +101,7 @@ export function reachableBinaries(user: PostgresUser): string {
       placementFolder(path.dirname(target));
       linkTree(bundled.folder, partial);
       renameSync(partial, target);
+      new Logger('EmbeddedPostgres').log(`Linked the PostgreSQL binaries into ${target}: the postgres user cannot reach ${installed}`);
     } catch (error) {
       rmSync(partial, { recursive: true, force: true });
       // Another process placed them at the same moment.
