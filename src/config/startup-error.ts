@@ -36,7 +36,7 @@ export interface StartupContext {
 export function describeStartupFailure(error: unknown, context: StartupContext): string {
   if (error instanceof StartupError) return error.message;
   const e = (typeof error === 'object' && error !== null ? error : {}) as ErrorWithCode;
-  const message = e.message || (error instanceof Error ? error.name : String(error ?? 'no reason was given'));
+  const message = e.message || (typeof error === 'string' && error) || (error instanceof Error && error.name) || 'no reason was given';
   if (e.syscall === 'listen' && e.code === 'EADDRINUSE') {
     return `Port ${context.port} on ${context.host} is already in use. Stop what listens there, or set PORT to a free port.`;
   }
