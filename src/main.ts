@@ -37,10 +37,13 @@ async function main(): Promise<void> {
   }
 }
 
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+
 /**
  * Ctrl-C or SIGTERM: stop taking jobs, let running ones end, close connections, then stop the
  * embedded PostgreSQL (in that order, so that nothing logs a dropped connection). A second signal
- * exits at once.
+ * exits at once. This handler is the only one: a library's own (Remotion's browser runner exits on
+ * SIGINT at once, mid-job) is removed as it is added; their 'exit' handlers still clean up.
  */
 function stopOnSignals(running: RunningApp): void {
   let stopping = false;
@@ -56,8 +59,13 @@ function stopOnSignals(running: RunningApp): void {
       },
     );
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  for (const signal of STOP_SIGNALS) {
+    for (const listener of process.listeners(signal)) if (listener !== stop) process.removeListener(signal, listener);
+    process.on(signal, stop);
+  }
+  process.on('newListener', (event: string | symbol, listener: (...args: unknown[]) => void) => {
+    if (STOP_SIGNALS.includes(event as NodeJS.Signals) && listener !== stop) setImmediate(() => process.removeListener(event, listener));
+  });
 }
 
 main().catch((error: unknown) => {

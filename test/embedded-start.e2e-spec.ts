@@ -80,8 +80,8 @@ describe('the built service started from a private folder (node dist/src/main.js
   const dataDirs = ['data-a', 'data-b', 'data-c'].map((name) => path.join(privateDir, name));
   const services: ServiceProcess[] = [];
 
-  async function start(dataDir: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
-    const service = startService(checkout, { DATA_DIR: dataDir, PORT: String(await freePort()), ...env });
+  async function start(dataDir: string, env: Record<string, string> = {}, role = 'api'): Promise<ServiceProcess> {
+    const service = startService(checkout, { DATA_DIR: dataDir, PORT: String(await freePort()), ...env }, role);
     services.push(service);
     return service;
   }
@@ -97,7 +97,8 @@ describe('the built service started from a private folder (node dist/src/main.js
 
   it('starts two instances side by side, each with its own PostgreSQL, and sends a browser from / to the playground', async () => {
     expect(statSync(privateDir).mode & 0o777).toBe(0o700);
-    const [a, b] = await Promise.all([start(dataDirs[0]), start(dataDirs[1])]);
+    // b runs api and worker (`all`): its queue workers and browser runner are stopped by Ctrl-C below.
+    const [a, b] = await Promise.all([start(dataDirs[0]), start(dataDirs[1], {}, 'all')]);
     await Promise.all([waitUntilReady(a), waitUntilReady(b)]);
 
     const ports = dataDirs.slice(0, 2).map((dir) => Number(readFileSync(path.join(dir, '.postgres-port'), 'utf8')));

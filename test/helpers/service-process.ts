@@ -73,6 +73,9 @@ export function checkoutIn(folder: string): string {
   mkdirSync(path.join(root, 'node_modules'), { recursive: true });
   cpSync(path.join(PROJECT_ROOT, 'package.json'), path.join(root, 'package.json'));
   copyLinked(path.join(PROJECT_ROOT, 'dist'), path.join(root, 'dist'));
+  // The offline Chromium wrapper the worker role's renders use.
+  mkdirSync(path.join(root, 'scripts'));
+  cpSync(path.join(PROJECT_ROOT, 'scripts', 'chromium-offline.sh'), path.join(root, 'scripts', 'chromium-offline.sh'));
   const modules = path.join(PROJECT_ROOT, 'node_modules');
   for (const name of readdirSync(modules)) {
     const target = path.join(root, 'node_modules', name);

@@ -76,7 +76,11 @@ export async function startEmbeddedPostgres(dataDir: string, configuredPort: num
     url,
     port,
     stop: async () => {
-      if (await otherClients(url)) return;
+      const others = await otherClients(url);
+      if (others.length > 0) {
+        logger.log(`Leaving the embedded PostgreSQL running for the ${others.length} other connection(s) to it (${others.join(', ')})`);
+        return;
+      }
       const stopped = await pgctl(['stop', '-D', folder, '-m', 'fast', '-w', '-s']);
       if (stopped.code !== 0) logger.warn(`Could not stop the embedded PostgreSQL in ${folder}: ${stopped.output.trim()}`);
     },
@@ -210,17 +214,18 @@ function lastLines(text: string, count = 3): string {
   return lines.slice(-count).join(' / ') || 'no output';
 }
 
-/** Whether a client other than the one asking is connected (another process of the service, psql). */
-async function otherClients(url: string): Promise<boolean> {
+/** Who else is connected (another process of the service, psql), by application name or address. */
+async function otherClients(url: string): Promise<string[]> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
-    const { rows } = await client.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+    const { rows } = await client.query<{ who: string }>(
+      `SELECT coalesce(nullif(application_name, ''), 'pid ' || pid) AS who FROM pg_stat_activity
+       WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()`,
     );
-    return rows[0].n > 0;
+    return rows.map((row) => row.who);
   } catch {
-    return false;
+    return [];
   } finally {
     await client.end().catch(() => undefined);
   }
