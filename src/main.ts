@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { AppConfig, ConfigError, loadConfig, Role } from './config/app-config';
-import { describeStartupFailure, StartupError } from './config/startup-error';
+import { describeStartupFailure, needsDetail } from './config/startup-error';
 import { createApp, listen, RunningApp } from './bootstrap';
 
 const ROLES: Role[] = ['api', 'worker', 'all'];
@@ -30,8 +30,9 @@ async function main(): Promise<void> {
     stopOnSignals(running);
     await listen(running, config, role);
   } catch (error) {
-    console.error(`Start-up failed: ${describeStartupFailure(error, config)}`);
-    if (!(error instanceof StartupError)) console.error(error);
+    const line = describeStartupFailure(error, config);
+    console.error(`Start-up failed: ${line}`);
+    if (needsDetail(line)) console.error(error);
     await running?.close().catch(() => undefined);
     process.exit(1);
   }

@@ -53,7 +53,14 @@ export function describeStartupFailure(error: unknown, context: StartupContext):
       return `The PostgreSQL server of DATABASE_URL (${target}) refused the connection: ${message}. Correct the user, password or database name in DATABASE_URL.`;
     }
   }
-  return `${message}. Nothing in the configuration explains it: the detail is below; LOG_LEVEL=debug logs more.`;
+  return `${message}. ${UNEXPLAINED}`;
+}
+
+const UNEXPLAINED = 'Nothing in the configuration explains it: the detail is below; LOG_LEVEL=debug logs more.';
+
+/** Whether the line describeStartupFailure gave needs the error's own detail (stack, fields) printed after it. */
+export function needsDetail(line: string): boolean {
+  return line.endsWith(UNEXPLAINED);
 }
 
 /** host:port/database of a connection string, never its password. */
