@@ -29,6 +29,6 @@ module.exports = {
   // ports and app, so they cannot meet. A long test may take twice its solo time while sharing.
   maxWorkers: 2,
   testTimeout: 120000,
-  // Chromium and pg pools close asynchronously after the last test; never let CI wait on them.
-  forceExit: true,
+  // No forceExit: test files close their apps, pools and browsers, so Jest exits by itself;
+  // test/setup/global-teardown.ts keeps a safety net that names the problem if one is left open.
 };

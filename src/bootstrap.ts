@@ -3,13 +3,14 @@ import { NestFactory } from '@nestjs/core';
 import type { IncomingMessage } from 'node:http';
 import type { NestExpressApplication, NestExpressBodyParserOptionsFor } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
+import type * as express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { AppModule } from './app.module';
 import { AppConfig, Role } from './config/app-config';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { answerClientErrorsWithEnvelope } from './common/errors/client-error';
 import { hostileInputGuard, verifyJsonBytes } from './common/validation/request-input';
-import { startEmbeddedPostgres } from './infra/database/embedded-postgres';
+import { EmbeddedDatabase, startEmbeddedPostgres } from './infra/database/embedded-postgres';
 import { QueueService } from './infra/queue/queue.service';
 import { Metrics } from './metrics/metrics';
 import { isFilesRoute } from './infra/storage/files.controller';
@@ -33,6 +34,16 @@ export interface RunningApp {
 export async function createApp(config: AppConfig, role: Role): Promise<RunningApp> {
   const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort);
   const databaseUrl = config.databaseUrl ?? embedded!.url;
+  try {
+    return await buildApp(config, role, databaseUrl, embedded);
+  } catch (error) {
+    // A start that fails half-way leaves no server of ours running.
+    await embedded?.stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function buildApp(config: AppConfig, role: Role, databaseUrl: string, embedded: EmbeddedDatabase | null): Promise<RunningApp> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, role, databaseUrl }), {
     bodyParser: false,
     logger: jsonLogger(config),
@@ -59,7 +70,12 @@ export async function createApp(config: AppConfig, role: Role): Promise<RunningA
   // One check of every body, query and path for what no route may receive (NUL, lone surrogates, prototype keys).
   app.use(hostileInputGuard(isFilesRoute));
   answerClientErrorsWithEnvelope(app.getHttpServer());
-  app.enableShutdownHooks();
+  // No enableShutdownHooks: main.ts turns SIGINT/SIGTERM into close() below, which also stops the
+  // embedded PostgreSQL after the last connection is closed.
+  if (role !== 'worker') {
+    // `/` is where a browser lands first: send it to the playground (API reference: /docs).
+    (app.getHttpAdapter().getInstance() as express.Express).get('/', (_req: Request, res: Response) => res.redirect(302, '/playground'));
+  }
 
   const document = buildOpenApiDocument(app);
   app.get(OpenApiDocument).set(document);
@@ -91,5 +107,7 @@ export async function createApp(config: AppConfig, role: Role): Promise<RunningA
 
 export async function listen(running: RunningApp, config: AppConfig, role: Role): Promise<void> {
   await running.app.listen(config.port, config.host);
-  new Logger('Main').log(`Listening on ${config.host}:${config.port} as "${role}" (version ${SERVICE_VERSION})`);
+  const logger = new Logger('Main');
+  logger.log(`Listening on ${config.host}:${config.port} as "${role}" (version ${SERVICE_VERSION})`);
+  if (role !== 'worker') logger.log(`Playground: ${config.publicBaseUrl}/playground · API reference: ${config.publicBaseUrl}/docs`);
 }

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig, Role } from './config/app-config';
-import { createApp, listen } from './bootstrap';
+import { Logger } from '@nestjs/common';
+import { AppConfig, ConfigError, loadConfig, Role } from './config/app-config';
+import { describeStartupFailure, needsDetail } from './config/startup-error';
+import { createApp, listen, RunningApp } from './bootstrap';
 
 const ROLES: Role[] = ['api', 'worker', 'all'];
 
@@ -12,7 +14,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const role = requested as Role;
-  let config;
+  let config: AppConfig;
   try {
     config = loadConfig();
   } catch (error) {
@@ -22,11 +24,52 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const running = await createApp(config, role);
-  await listen(running, config, role);
+  let running: RunningApp | undefined;
+  try {
+    running = await createApp(config, role);
+    stopOnSignals(running);
+    await listen(running, config, role);
+  } catch (error) {
+    const line = describeStartupFailure(error, config);
+    console.error(`Start-up failed: ${line}`);
+    if (needsDetail(line)) console.error(error);
+    await running?.close().catch(() => undefined);
+    process.exit(1);
+  }
 }
 
-main().catch((error) => {
-  console.error('Start-up failed:', error);
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+
+/**
+ * Ctrl-C or SIGTERM: stop taking jobs, let running ones end, close connections, then stop the
+ * embedded PostgreSQL (in that order, so that nothing logs a dropped connection). A second signal
+ * exits at once. This handler is the only one: a library's own (Remotion's browser runner exits on
+ * SIGINT at once, mid-job) is removed as it is added; their 'exit' handlers still clean up.
+ */
+function stopOnSignals(running: RunningApp): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    new Logger('Main').log(`${signal}: stopping`);
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('Stopping failed:', error);
+        process.exit(1);
+      },
+    );
+  };
+  for (const signal of STOP_SIGNALS) {
+    for (const listener of process.listeners(signal)) if (listener !== stop) process.removeListener(signal, listener);
+    process.on(signal, stop);
+  }
+  process.on('newListener', (event: string | symbol, listener: (...args: unknown[]) => void) => {
+    if (STOP_SIGNALS.includes(event as NodeJS.Signals) && listener !== stop) setImmediate(() => process.removeListener(event, listener));
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error('Start-up failed:', error ?? 'no reason was given');
   process.exit(1);
 });

@@ -10,6 +10,8 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       dataDir: path.resolve('./data'),
       databaseUrl: null,
+      // The embedded PostgreSQL's port: the one DATA_DIR remembers unless EMBEDDED_PG_PORT is set.
+      embeddedPostgresPort: null,
       trustProxy: false,
       smtpUrl: null,
       oidc: null,
@@ -24,6 +26,8 @@ describe('loadConfig', () => {
     expect(config.render.tabs).toBe(Math.min(16, availableParallelism()));
     expect(loadConfig({ RENDER_TABS: '1' }).render.tabs).toBe(1);
     expect(() => loadConfig({ RENDER_TABS: '0' })).toThrow(ConfigError);
+    expect(loadConfig({ EMBEDDED_PG_PORT: '54329' }).embeddedPostgresPort).toBe(54329);
+    expect(() => loadConfig({ EMBEDDED_PG_PORT: '80' })).toThrow(ConfigError);
   });
 
   it('reads production settings', () => {

@@ -28,7 +28,8 @@ export interface AppConfig {
   dataDir: string;
   /** Null: start the embedded PostgreSQL under `dataDir`. */
   databaseUrl: string | null;
-  embeddedPostgresPort: number;
+  /** EMBEDDED_PG_PORT; null: the port DATA_DIR remembers, chosen free on first start. */
+  embeddedPostgresPort: number | null;
   publicBaseUrl: string;
   /** Value for Express's `trust proxy` setting: false, true, a hop count or a list of subnets. */
   trustProxy: boolean | number | string[];
@@ -212,7 +213,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const host = str('HOST') ?? '0.0.0.0';
   const dataDir = path.resolve(str('DATA_DIR') ?? './data');
   const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']);
-  const embeddedPostgresPort = int('EMBEDDED_PG_PORT', 54329, 1024, 65535);
+  const embeddedPostgresPort = str('EMBEDDED_PG_PORT') === null ? null : int('EMBEDDED_PG_PORT', 0, 1024, 65535);
   const publicBaseUrl = (url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
   const trustProxy = parseTrustProxy(str('TRUST_PROXY'), problems);
   const smtpUrl = url('SMTP_URL', ['smtp:', 'smtps:']);

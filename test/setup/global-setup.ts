@@ -11,7 +11,7 @@ import { startEmbeddedPostgres } from '../../src/infra/database/embedded-postgre
 export default async function globalSetup(): Promise<void> {
   if (process.env.DATABASE_URL) return;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vrs-test-pg-'));
-  const db = await startEmbeddedPostgres(dataDir, 54339);
+  const db = await startEmbeddedPostgres(dataDir, null);
   process.env.DATABASE_URL = db.url;
-  (globalThis as { __embeddedPg?: typeof db }).__embeddedPg = db;
+  (globalThis as { __embeddedPg?: { db: typeof db; dataDir: string } }).__embeddedPg = { db, dataDir };
 }
