@@ -34,6 +34,7 @@ import { UploadsModule } from './uploads/uploads.module';
 import { WebhookEventPublisher } from './webhooks/webhook-event-publisher';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
+import { PlansModule } from './workspaces/plans.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -66,6 +67,7 @@ export class AppModule {
       global: true,
       imports: [
         ConfigModule.forRoot(config),
+        PlansModule,
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl)),
         QueueModule,
         MailModule,

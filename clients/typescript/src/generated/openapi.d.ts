@@ -384,7 +384,7 @@ export interface paths {
         put?: never;
         /**
          * Create a workspace and its first API key
-         * @description The key is gated (403 `email_not_verified`) until the emailed code is verified.
+         * @description The key is gated (403 `email_not_verified`) until the emailed code is verified. 403 `forbidden` when the operator has closed signup or limited it to some email domains (`/v1/capabilities`, onboarding.signup).
          */
         post: operations["AuthController_signup"];
         delete?: never;
@@ -4326,15 +4326,15 @@ export interface components {
             /** @example free */
             name: string;
             /**
-             * @description Render minutes a calendar month (UTC)
+             * @description Render minutes a calendar month (UTC); null on a plan without a limit
              * @example 60
              */
-            render_minutes_limit: number;
+            render_minutes_limit: number | null;
             /**
-             * @description Left this calendar month
+             * @description Left this calendar month; null on a plan without a limit
              * @example 59.5
              */
-            render_minutes_remaining: number;
+            render_minutes_remaining: number | null;
         };
         ValidationErrorItem: {
             /**
@@ -6325,6 +6325,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SignupResult"];
+                };
+            };
+            /** @description Not allowed for this key or account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with the resource state */
