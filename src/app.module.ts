@@ -35,6 +35,7 @@ import { WebhookEventPublisher } from './webhooks/webhook-event-publisher';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 import { PlansModule } from './workspaces/plans.module';
+import { AdminModule } from './admin/admin.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -83,7 +84,7 @@ export class AppModule {
         RendersModule.forRole(servesApi),
         TasksModule.forRole(servesApi),
         BrandKitsModule.forRole(servesApi),
-        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, ProjectsModule, JobEventsModule, McpModule, PlaygroundModule] : []),
+        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, ProjectsModule, JobEventsModule, McpModule, PlaygroundModule, AdminModule] : []),
       ],
       providers: globals,
       exports: [DATABASE_URL, RUNTIME_ROLE, EventPublisher],

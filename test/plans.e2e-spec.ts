@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
@@ -118,5 +118,20 @@ describe('plans from configuration (PLANS_FILE, DEFAULT_PLAN) and the signup ema
     expect(res.body.error.message).toBe('Signup on this service is limited to email addresses at example.com, example.org');
     const rows = await db().query(`SELECT count(*)::int AS n FROM workspaces WHERE email = 'someone@elsewhere.net'`);
     expect(rows[0].n).toBe(0);
+  });
+
+  it('has no admin API without ADMIN_API_KEY: every admin route of the document is 404 like an unknown route, whatever the key', async () => {
+    const doc = JSON.parse(readFileSync(path.join(__dirname, '..', 'openapi', 'openapi.json'), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+    const routes = Object.entries(doc.paths)
+      .filter(([template]) => template.startsWith('/v1/admin/'))
+      .flatMap(([template, item]) => Object.keys(item).map((method) => ({ method: method as 'get' | 'post' | 'patch' | 'delete', url: template.replace('{id}', 'ws_01JD8Z3N5Q7W9X2Y4A6B8C0D1E') })));
+    expect(routes).toHaveLength(6);
+    const { key } = await signupVerified(app);
+    for (const { method, url } of routes) {
+      for (const headers of [{}, bearer(key), { Authorization: `Bearer ${'a'.repeat(40)}` }]) {
+        const res = await app.http[method](url).set(headers).send(method === 'get' || method === 'delete' ? undefined : { name: 'x', email: 'x@example.com' });
+        expect({ method, url, status: res.status, body: res.body }).toEqual({ method, url, status: 404, body: { error: { code: 'not_found', message: `No route ${method.toUpperCase()} ${url}` } } });
+      }
+    }
   });
 });

@@ -47,7 +47,7 @@ export class JobScheduler {
   }
 
   /** A cancelled job leaves its queue at once: no worker slot is ever spent on it. */
-  async dequeue(tx: EntityManager, job: Job): Promise<void> {
+  async dequeue(tx: EntityManager, job: Pick<Job, 'queueName' | 'queueEntryId'>): Promise<void> {
     if (!job.queueName || !job.queueEntryId) return;
     await this.queues.cancelInTransaction(tx, job.queueName, job.queueEntryId);
   }
