@@ -36,6 +36,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 import { PlansModule } from './workspaces/plans.module';
 import { AdminModule } from './admin/admin.module';
+import { RetentionModule } from './retention/retention.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -84,6 +85,7 @@ export class AppModule {
         RendersModule.forRole(servesApi),
         TasksModule.forRole(servesApi),
         BrandKitsModule.forRole(servesApi),
+        RetentionModule,
         ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, ProjectsModule, JobEventsModule, McpModule, PlaygroundModule, AdminModule] : []),
       ],
       providers: globals,

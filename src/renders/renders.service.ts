@@ -187,6 +187,11 @@ export class RendersService {
 
   async download(workspace: Workspace, id: string): Promise<{ url: string; expires_at: string }> {
     const job = await this.jobs.find(workspace, 'render', id);
+    if (job.status === 'completed' && !job.outputKey && job.output?.expired_at) {
+      throw new ApiError('not_found', `Render ${id}'s output expired on ${job.output.expired_at}: this service deletes rendered files after a retention period; render it again for a new one`, {
+        expired_at: job.output.expired_at,
+      });
+    }
     if (job.status !== 'completed' || !job.outputKey) {
       throw new ApiError('not_found', `Render ${id} has no artifact${job.status === 'completed' ? '' : ` (status ${job.status})`}`);
     }

@@ -1437,6 +1437,11 @@ export interface components {
              * @example 1
              */
             duration: number;
+            /**
+             * Format: date-time
+             * @description When the service deleted the file under its operator's retention policy (RENDER_RETENTION_DAYS); the job and its usage stay
+             */
+            expired_at?: string;
             /** @example 180 */
             height: number;
             /** @description Renders with `audio_normalize`: the measured loudness of the output */
@@ -1450,8 +1455,8 @@ export interface components {
                     speech_spans?: number[][];
                 };
             };
-            /** @description Signed URL of the artifact (valid 24 h; each read of the job signs a fresh one) */
-            url: string;
+            /** @description Signed URL of the artifact (valid 24 h; each read of the job signs a fresh one); null once the file expired (`expired_at`) */
+            url: string | null;
             /** @example 320 */
             width: number;
         };
