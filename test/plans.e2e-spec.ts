@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -133,5 +134,24 @@ describe('plans from configuration (PLANS_FILE, DEFAULT_PLAN) and the signup ema
         expect({ method, url, status: res.status, body: res.body }).toEqual({ method, url, status: 404, body: { error: { code: 'not_found', message: `No route ${method.toUpperCase()} ${url}` } } });
       }
     }
+  });
+
+  it('refuses to start with a broken PLANS_FILE, listing every problem (the built service, as an operator runs it)', async () => {
+    const broken = { plans: [{ ...PLANS.plans[1], render_minutes_per_month: -1, workspace: { ...PLANS.plans[1].workspace, projects: undefined } }] };
+    writeFileSync(path.join(folder, 'broken.json'), JSON.stringify(broken));
+    const main = path.join(__dirname, '..', 'dist', 'src', 'main.js');
+    const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [main, 'api'],
+        { env: { PATH: process.env.PATH ?? '', DATABASE_URL: app.databaseUrl, DATA_DIR: folder, PLANS_FILE: path.join(folder, 'broken.json'), DEFAULT_PLAN: 'enterprise' }, timeout: 60_000 },
+        (error, _stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stderr }),
+      );
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/Invalid configuration/);
+    expect(run.stderr).toMatch(/plans\[0\] \("tiny"\)\.render_minutes_per_month must be a number ≥ 0 or null/);
+    expect(run.stderr).toMatch(/plans\[0\] \("tiny"\)\.workspace\.projects is missing/);
+    expect(run.stderr).toMatch(/DEFAULT_PLAN "enterprise" is not a plan/);
   });
 });

@@ -123,6 +123,10 @@ describe("scoping over every route of the OpenAPI document: another workspace's 
       checked += 1;
     }
     expect(checked).toBeGreaterThanOrEqual(50);
+    // Nor can a new signup for its email re-key it.
+    const again = await app.http.post('/v1/signup').send({ workspace_name: 'Held', email: 'held@example.com' });
+    expect(again.status).toBe(403);
+    expect(again.body.error.details.reason).toBe('workspace_suspended');
     await app.http.patch(`/v1/admin/workspaces/${made.body.workspace.id}`).set(admin).send({ suspended: false }).expect(200);
     await app.http.get('/v1/workspace').set(key).expect(200);
   });
