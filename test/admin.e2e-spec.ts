@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { waitFor } from './helpers/media';
+import { TestOidcProvider } from './helpers/oidc-provider';
 import { bearer, nextIp, startTestApp, TestApp } from './helpers/test-app';
 
 const ADMIN_KEY = 'adm_' + 'x'.repeat(40);
@@ -36,6 +37,7 @@ const render = (seconds: number) => ({
 describe('the admin API (ADMIN_API_KEY) and closed signup', () => {
   let app: TestApp;
   let folder: string;
+  const idp = new TestOidcProvider();
   const db = () => app.running.app.get(DataSource);
   const jobRow = async (id: string) => (await db().query(`SELECT status, error FROM jobs WHERE id = $1`, [id]))[0] as { status: string; error: { code: string; message: string } | null };
 
@@ -48,12 +50,14 @@ describe('the admin API (ADMIN_API_KEY) and closed signup', () => {
   beforeAll(async () => {
     folder = mkdtempSync(path.join(tmpdir(), 'vrs-admin-'));
     writeFileSync(path.join(folder, 'plans.json'), JSON.stringify(PLANS));
+    await idp.start();
     app = await startTestApp({
-      env: { ADMIN_API_KEY: ADMIN_KEY, SIGNUP_MODE: 'closed', PLANS_FILE: path.join(folder, 'plans.json'), TRUST_PROXY: 'true', RENDER_CONCURRENCY: '1' },
+      env: { ...idp.env(), ADMIN_API_KEY: ADMIN_KEY, SIGNUP_MODE: 'closed', PLANS_FILE: path.join(folder, 'plans.json'), TRUST_PROXY: 'true', RENDER_CONCURRENCY: '1' },
     });
   });
   afterAll(async () => {
     await app.close();
+    await idp.stop();
     rmSync(folder, { recursive: true, force: true });
   });
 
@@ -82,6 +86,18 @@ describe('the admin API (ADMIN_API_KEY) and closed signup', () => {
     const caps = (await app.http.get('/v1/capabilities').expect(200)).body;
     expect(caps.onboarding.signup).toEqual({ mode: 'closed', email_domains: null });
     expect(caps.onboarding.summary).toMatch(/Signup is closed/);
+  });
+
+  it('closes OIDC sign-in to new workspaces too; a workspace the operator made signs in', async () => {
+    const stranger = await app.http.post('/v1/auth/sync').set('X-Forwarded-For', nextIp())
+      .send({ id_token: await idp.token({ sub: 'oidc-new', email: 'new@example.com', email_verified: true }) });
+    expect(stranger.status).toBe(403);
+    expect(stranger.body.error.message).toMatch(/^Signup is closed on this service/);
+    const made = await createWorkspace(undefined, 'oidc-member@example.com');
+    const member = await app.http.post('/v1/auth/sync').set('X-Forwarded-For', nextIp())
+      .send({ id_token: await idp.token({ sub: 'oidc-member', email: 'oidc-member@example.com', email_verified: true }) });
+    expect(member.status).toBe(200);
+    expect(member.body).toMatchObject({ created: false, workspace: { id: made.id } });
   });
 
   it('creates a verified workspace with a working key and no mail; a taken email is 409, an unknown plan 422 with a suggestion', async () => {
