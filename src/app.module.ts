@@ -34,6 +34,9 @@ import { UploadsModule } from './uploads/uploads.module';
 import { WebhookEventPublisher } from './webhooks/webhook-event-publisher';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
+import { PlansModule } from './workspaces/plans.module';
+import { AdminModule } from './admin/admin.module';
+import { RetentionModule } from './retention/retention.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -66,6 +69,7 @@ export class AppModule {
       global: true,
       imports: [
         ConfigModule.forRoot(config),
+        PlansModule,
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl)),
         QueueModule,
         MailModule,
@@ -81,7 +85,8 @@ export class AppModule {
         RendersModule.forRole(servesApi),
         TasksModule.forRole(servesApi),
         BrandKitsModule.forRole(servesApi),
-        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, ProjectsModule, JobEventsModule, McpModule, PlaygroundModule] : []),
+        RetentionModule,
+        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, ProjectsModule, JobEventsModule, McpModule, PlaygroundModule, AdminModule] : []),
       ],
       providers: globals,
       exports: [DATABASE_URL, RUNTIME_ROLE, EventPublisher],

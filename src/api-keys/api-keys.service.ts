@@ -6,7 +6,7 @@ import { ApiError } from '../common/errors/api-error';
 import { newId, randomBase62 } from '../common/ids';
 import { decodeCursor, Page, toPage } from '../common/pagination/pagination';
 import { Workspace } from '../workspaces/workspace.entity';
-import { assertBelowCap } from '../workspaces/workspace-caps';
+import { WorkspaceCaps } from '../workspaces/workspace-caps';
 import { ApiKey } from './api-key.entity';
 
 export interface ApiKeyView {
@@ -36,7 +36,10 @@ export function hashKey(plaintext: string): string {
 
 @Injectable()
 export class ApiKeysService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly caps: WorkspaceCaps,
+  ) {}
 
   /**
    * Creates a key; the plaintext exists only in the return value. With `pendingCodeId` the key is
@@ -67,7 +70,7 @@ export class ApiKeysService {
   /** POST /v1/api-keys: a new working key, within the plan's cap on live keys. */
   async createForWorkspace(workspace: Workspace, name: string): Promise<CreatedApiKey> {
     return this.db.transaction(async (tx) => {
-      await assertBelowCap(tx, workspace, 'apiKeys', () =>
+      await this.caps.assertBelow(tx, workspace, 'apiKeys', () =>
         tx.countBy(ApiKey, { workspaceId: workspace.id, revokedAt: IsNull(), pendingCodeId: IsNull() }),
       );
       return this.create(workspace.id, name, tx);

@@ -4,6 +4,7 @@ import { ApiKeysService } from '../api-keys/api-keys.service';
 import { bearerToken } from '../common/auth/bearer';
 import { AuthenticatedRequest, IS_PUBLIC } from '../common/auth/decorators';
 import { ApiError } from '../common/errors/api-error';
+import { suspendedError } from '../workspaces/suspension';
 
 /** Global guard: every route needs a live API key of a verified workspace unless marked @Public. */
 @Injectable()
@@ -25,6 +26,7 @@ export class ApiKeyGuard implements CanActivate {
     if (!found) throw new ApiError('unauthorized', 'Invalid or revoked API key');
     req.workspace = found.workspace;
     req.apiKeyId = found.keyId;
+    if (found.workspace.suspendedAt) throw suspendedError();
     if (found.pending) {
       throw new ApiError(
         'email_not_verified',

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { PlanCatalog } from '../workspaces/plan-catalog';
 import { ApiKeysService, CreatedApiKey } from '../api-keys/api-keys.service';
 import { newId } from '../common/ids';
 import { Workspace } from '../workspaces/workspace.entity';
 import { toWorkspaceView, WorkspaceView } from '../workspaces/workspace.view';
 import { OidcVerifier } from './oidc-verifier';
+import { SignupPolicy } from './signup-policy';
 import { normalizeEmail } from './signup.service';
 
 export interface AuthSyncResult {
@@ -21,6 +23,8 @@ export class AuthSyncService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly verifier: OidcVerifier,
     private readonly apiKeys: ApiKeysService,
+    private readonly plans: PlanCatalog,
+    private readonly policy: SignupPolicy,
   ) {}
 
   /**
@@ -47,6 +51,7 @@ export class AuthSyncService {
         );
         workspaceId = existing.id;
       } else {
+        this.policy.assertAllowed(email);
         workspaceId = newId('ws');
         await tx.insert(Workspace, {
           id: workspaceId,
@@ -55,7 +60,7 @@ export class AuthSyncService {
           emailVerifiedAt: new Date(),
           oidcIssuer: identity.issuer,
           oidcSubject: identity.subject,
-          plan: 'free',
+          plan: this.plans.defaultPlan,
         });
       }
       const apiKey = await this.apiKeys.create(workspaceId, 'console', tx);

@@ -23,11 +23,13 @@ export class AuthController {
   @RateLimit('signup_ip', 'signup_email')
   @ApiOperation({
     summary: 'Create a workspace and its first API key',
-    description: 'The key is gated (403 `email_not_verified`) until the emailed code is verified.',
+    description:
+      'The key is gated (403 `email_not_verified`) until the emailed code is verified. 403 `forbidden` when the operator has closed signup or limited it to some email domains (`/v1/capabilities`, onboarding.signup).',
   })
   @ApiOk(201, SignupResultDto, 'The workspace, its pending key and where the code went')
+  // 403: the signup policy refuses it (SIGNUP_MODE=closed, SIGNUP_EMAIL_DOMAINS) or the workspace is suspended.
   // 503: the verification email could not be sent (nothing was changed).
-  @ApiErrors(409, 413, 422, 503)
+  @ApiErrors(403, 409, 413, 422, 503)
   signup(@Body() body: SignupDto) {
     return this.signups.signup(body.workspace_name, body.email);
   }

@@ -5,10 +5,13 @@ import { ApiKeysService, CreatedApiKey } from '../api-keys/api-keys.service';
 import { ApiError } from '../common/errors/api-error';
 import { newId } from '../common/ids';
 import { Mailer } from '../infra/mail/mailer';
+import { PlanCatalog } from '../workspaces/plan-catalog';
 import { Workspace } from '../workspaces/workspace.entity';
 import { toWorkspaceView, WorkspaceView } from '../workspaces/workspace.view';
 import { generateOtp, hashOtp, OTP_MAX_FAILED_ATTEMPTS, OTP_TTL_MS, verifyOtp } from './otp';
 import { SignupCode } from './signup-code.entity';
+import { SignupPolicy } from './signup-policy';
+import { suspendedError } from '../workspaces/suspension';
 
 export interface SignupResult {
   workspace: WorkspaceView;
@@ -28,6 +31,8 @@ export class SignupService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly apiKeys: ApiKeysService,
     private readonly mailer: Mailer,
+    private readonly plans: PlanCatalog,
+    private readonly policy: SignupPolicy,
   ) {}
 
   /**
@@ -38,6 +43,7 @@ export class SignupService {
    */
   async signup(workspaceName: string, rawEmail: string): Promise<SignupResult> {
     const email = normalizeEmail(rawEmail);
+    this.policy.assertAllowed(email);
     const code = generateOtp();
     const codeHash = await hashOtp(code);
     const expiresAt = new Date(Date.now() + OTP_TTL_MS);
@@ -47,11 +53,12 @@ export class SignupService {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`signup:${email}`]);
       let workspace = await tx.findOneBy(Workspace, { email });
       const repeat = workspace !== null;
+      if (workspace?.suspendedAt) throw suspendedError();
       if (workspace) {
         // An older pending request dies with its code (its pending key with it).
         await tx.update(SignupCode, { workspaceId: workspace.id, invalidatedAt: IsNull(), consumedAt: IsNull() }, { invalidatedAt: new Date() });
       } else {
-        await tx.insert(Workspace, { id: newId('ws'), name: workspaceName, email, emailVerifiedAt: null, plan: 'free' });
+        await tx.insert(Workspace, { id: newId('ws'), name: workspaceName, email, emailVerifiedAt: null, plan: this.plans.defaultPlan });
         workspace = await tx.findOneByOrFail(Workspace, { email });
       }
       const codeId = newId('otp');
@@ -79,6 +86,7 @@ export class SignupService {
     return this.db.transaction(async (tx) => {
       const workspace = await tx.findOneBy(Workspace, { email });
       if (!workspace) throw new ApiError('not_found', 'No workspace is registered for this email');
+      if (workspace.suspendedAt) throw suspendedError();
       // Row lock: parallel guesses cannot exceed the attempt limit.
       const active = await tx
         .getRepository(SignupCode)

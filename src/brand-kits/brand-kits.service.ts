@@ -11,7 +11,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { AddressPolicy } from '../infra/http/address-policy';
 import { QueueService } from '../infra/queue/queue.service';
 import { Workspace } from '../workspaces/workspace.entity';
-import { assertBelowCap } from '../workspaces/workspace-caps';
+import { WorkspaceCaps } from '../workspaces/workspace-caps';
 import { BRAND_KIT_QUEUE } from './brand-kit-queue';
 import { BrandKitRepository } from './brand-kit.repository';
 import { BrandKitView, toBrandKitView } from './brand-kit.view';
@@ -27,6 +27,7 @@ export class BrandKitsService {
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly kits: BrandKitRepository,
     private readonly queue: QueueService,
+    private readonly caps: WorkspaceCaps,
   ) {
     this.addressPolicy = new AddressPolicy({ allowPrivateNetwork: config.allowPrivateNetwork });
   }
@@ -34,7 +35,7 @@ export class BrandKitsService {
   async create(workspace: Workspace, body: CreateBrandKitDto): Promise<BrandKitView> {
     this.assertFetchable(body.url);
     const kit = await this.db.transaction(async (tx) => {
-      await assertBelowCap(tx, workspace, 'brandKits', () => this.kits.countInWorkspace(tx, workspace.id));
+      await this.caps.assertBelow(tx, workspace, 'brandKits', () => this.kits.countInWorkspace(tx, workspace.id));
       const inserted = await this.kits.insert(tx, { id: newId('bk'), workspaceId: workspace.id, name: body.name ?? null, sourceUrl: body.url });
       await this.queue.sendInTransaction(tx, BRAND_KIT_QUEUE, { brand_kit_id: inserted.id });
       return inserted;

@@ -2,6 +2,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MAX_FILE_BYTES } from '../common/limits';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from './retry-schedule';
+import type { PlansConfig } from '../workspaces/plans';
+import { loadPlans } from './plans-file';
 
 /** The speech-to-text engines a deployment can choose (`TRANSCRIBE_ENGINE`). */
 export const SPEECH_ENGINE_NAMES = ['pocketsphinx', 'google'] as const;
@@ -53,6 +55,28 @@ export interface AppConfig {
    * `Origin` are refused. The service's own origin (PUBLIC_BASE_URL) is always allowed.
    */
   mcpAllowedOrigins: string[];
+  /** `free` plus the plans of PLANS_FILE, and DEFAULT_PLAN (docs/operations.md). */
+  plans: PlansConfig;
+  signup: SignupPolicy;
+  /** Bearer token of the /v1/admin/ routes (ADMIN_API_KEY, ≥ 32 characters); null: they answer 404. */
+  adminApiKey: string | null;
+  retention: RetentionConfig;
+}
+
+export interface SignupPolicy {
+  /** `closed`: POST /v1/signup is refused (403); workspaces come from the admin API or OIDC sync. */
+  mode: 'open' | 'closed';
+  /** Lower-cased; when non-empty, open signup takes only emails of these domains. */
+  emailDomains: string[];
+}
+
+export interface RetentionConfig {
+  /** Render outputs are deleted this many days after the render completed; null: kept forever. */
+  renderDays: number | null;
+  /** Assets are deleted this many days after they were created; null: kept forever. */
+  assetDays: number | null;
+  /** Minutes between sweeps (RETENTION_SWEEP_MINUTES): below 60, or whole hours up to a day. */
+  sweepMinutes: number;
 }
 
 export interface TranscribeConfig {
@@ -278,6 +302,23 @@ export function loadConfig(env: Env = process.env): AppConfig {
   };
 
   const mcpAllowedOrigins = parseOrigins(str('MCP_ALLOWED_ORIGINS'), problems);
+
+  const plans = loadPlans(str('PLANS_FILE') === null ? null : path.resolve(str('PLANS_FILE')!), str('DEFAULT_PLAN'), problems);
+  const signup: SignupPolicy = {
+    mode: oneOf('SIGNUP_MODE', ['open', 'closed'] as const, 'open'),
+    emailDomains: parseDomains(str('SIGNUP_EMAIL_DOMAINS'), problems),
+  };
+  const adminApiKey = str('ADMIN_API_KEY');
+  if (adminApiKey !== null && adminApiKey.length < 32) problems.push('ADMIN_API_KEY must be at least 32 characters (e.g. openssl rand -hex 32)');
+  const optionalDays = (name: string) => (str(name) === null ? null : int(name, 0, 1, 36_500));
+  const retention: RetentionConfig = {
+    renderDays: optionalDays('RENDER_RETENTION_DAYS'),
+    assetDays: optionalDays('ASSET_RETENTION_DAYS'),
+    sweepMinutes: int('RETENTION_SWEEP_MINUTES', 60, 1, 1440),
+  };
+  if (retention.sweepMinutes >= 60 && retention.sweepMinutes % 60 !== 0) {
+    problems.push(`RETENTION_SWEEP_MINUTES must be below 60 or a whole number of hours (got ${retention.sweepMinutes})`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -301,7 +342,22 @@ export function loadConfig(env: Env = process.env): AppConfig {
     transcribe,
     metricsToken: str('METRICS_TOKEN'),
     mcpAllowedOrigins,
+    plans,
+    signup,
+    adminApiKey,
+    retention,
   };
+}
+
+function parseDomains(raw: string | null, problems: string[]): string[] {
+  if (raw === null) return [];
+  const domains = raw.split(',').map((s) => s.trim().toLowerCase().replace(/^@/, '')).filter(Boolean);
+  for (const domain of domains) {
+    if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(domain)) {
+      problems.push(`SIGNUP_EMAIL_DOMAINS must list domains such as example.com (got "${domain}")`);
+    }
+  }
+  return domains;
 }
 
 function parseOrigins(raw: string | null, problems: string[]): string[] {

@@ -9,7 +9,7 @@ import type { JobPayload, QueueDefinition } from '../infra/queue/queue-definitio
 import { QueueService } from '../infra/queue/queue.service';
 import { Metrics } from '../metrics/metrics';
 import { JobFailure } from './job-failure';
-import { WORKSPACE_CONCURRENCY } from './job-scheduler';
+import { PlanCatalog } from '../workspaces/plan-catalog';
 import { Job, JobKind, ProgressStage } from './job.entity';
 import { JobCompletion, JobRepository } from './job.repository';
 import { ProgressWriter } from './progress-writer';
@@ -68,6 +68,7 @@ export class JobRunner {
     private readonly queues: QueueService,
     private readonly events: EventPublisher,
     private readonly metrics: Metrics,
+    private readonly plans: PlanCatalog,
   ) {}
 
   /** Creates the work's queue and dead-letter queue (every role: the API sends to them). */
@@ -94,7 +95,7 @@ export class JobRunner {
         localConcurrency: concurrency,
         batchSize: 1,
         // One workspace's backlog cannot fill every worker (fair order: JobScheduler).
-        groupConcurrency: WORKSPACE_CONCURRENCY,
+        groupConcurrency: this.plans.groupConcurrency(),
         // NOTIFY wakes an idle worker at once; a wake-up that arrives while it works is lost, so a
         // busy worker still looks for the next job within a second of finishing.
         pollingIntervalSeconds: 1,

@@ -3,21 +3,12 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { JobPayload, QueueDefinition } from '../infra/queue/queue-definition';
 import { QueueService } from '../infra/queue/queue.service';
-import { PLANS, planOf } from '../workspaces/plans';
+import { PlanCatalog } from '../workspaces/plan-catalog';
 import type { Job } from './job.entity';
 import { JobRepository } from './job.repository';
 
 /** Previews jump every full render of every workspace (docs/decisions.md, Plans, quotas and fairness). */
 export const PREVIEW_PRIORITY = 1_000_000;
-
-/**
- * How many jobs of one workspace a job queue runs at once across all workers, per plan: the
- * `groupConcurrency` a worker passes to the queue (its jobs are grouped by workspace, tier = plan).
- */
-export const WORKSPACE_CONCURRENCY = {
-  default: planOf('free').workspace.concurrentRenders,
-  tiers: Object.fromEntries(Object.entries(PLANS).map(([name, plan]) => [name, plan.workspace.concurrentRenders])),
-};
 
 /**
  * Puts jobs on their queue fairly and takes cancelled ones off it.
@@ -26,13 +17,15 @@ export const WORKSPACE_CONCURRENCY = {
  * the number of unfinished jobs its workspace already has, so the n-th job of a big backlog waits
  * behind every other workspace's first jobs (round-robin across workspaces), while each
  * workspace's own jobs keep their order. Previews add PREVIEW_PRIORITY. On top, each workspace
- * runs at most its plan's concurrentRenders at once (WORKSPACE_CONCURRENCY).
+ * runs at most its plan's concurrentRenders at once: entries are grouped by workspace with the
+ * plan as the group's tier, and workers pass PlanCatalog.groupConcurrency() to the queue.
  */
 @Injectable()
 export class JobScheduler {
   constructor(
     private readonly queues: QueueService,
     private readonly jobs: JobRepository,
+    private readonly plans: PlanCatalog,
   ) {}
 
   /**
@@ -47,14 +40,14 @@ export class JobScheduler {
     await this.queues.sendInTransaction(tx, queue, { job_id: job.id }, {
       id: entryId,
       priority: (job.isPreview ? PREVIEW_PRIORITY : 0) - ahead,
-      group: { id: job.workspaceId, tier: plan in PLANS ? plan : 'free' },
+      group: { id: job.workspaceId, tier: this.plans.tierOf(plan) },
       ...(job.runLimitSeconds ? { expireInSeconds: job.runLimitSeconds } : {}),
     });
     await this.jobs.setQueueEntry(tx, job.id, entryId);
   }
 
   /** A cancelled job leaves its queue at once: no worker slot is ever spent on it. */
-  async dequeue(tx: EntityManager, job: Job): Promise<void> {
+  async dequeue(tx: EntityManager, job: Pick<Job, 'queueName' | 'queueEntryId'>): Promise<void> {
     if (!job.queueName || !job.queueEntryId) return;
     await this.queues.cancelInTransaction(tx, job.queueName, job.queueEntryId);
   }

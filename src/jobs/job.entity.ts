@@ -13,7 +13,10 @@ export type ProgressStage = (typeof PROGRESS_STAGES)[number];
 export const TERMINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
 
 export interface JobOutput {
-  url: string;
+  /** Signed at read time (JobPresenter); null once retention deleted the file. */
+  url: string | null;
+  /** When the retention sweep deleted the file (RENDER_RETENTION_DAYS); the record stays. */
+  expired_at?: string;
   width: number;
   height: number;
   duration: number;

@@ -170,6 +170,20 @@ export class JobRepository {
     );
   }
 
+  /**
+   * The workspace's jobs no worker has started yet (ingesting, queued) → cancelled with `error`,
+   * in the caller's transaction; returns them so their queue entries can be taken off too.
+   */
+  async cancelWaiting(tx: EntityManager, workspaceId: string, error: JobError): Promise<Pick<Job, 'id' | 'queueName' | 'queueEntryId'>[]> {
+    const [rows]: [{ id: string; queue_name: string | null; queue_entry_id: string | null }[], number] = await tx.query(
+      `UPDATE jobs SET status = 'cancelled', error = $2, progress_stage = NULL, completed_at = now(), updated_at = now()
+       WHERE workspace_id = $1 AND status IN ('ingesting', 'queued')
+       RETURNING id, queue_name, queue_entry_id`,
+      [workspaceId, JSON.stringify(error)],
+    );
+    return rows.map((row) => ({ id: row.id, queueName: row.queue_name, queueEntryId: row.queue_entry_id }));
+  }
+
   /** Progress of a processing job; false once it is no longer processing (cancelled). */
   async writeProgress(id: string, stage: ProgressStage | null, percent: number): Promise<boolean> {
     return rowsAffected(

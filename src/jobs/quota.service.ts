@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
-import { planOf } from '../workspaces/plans';
+import { PlanCatalog } from '../workspaces/plan-catalog';
+import { FREE_PLAN_NAME, type PlanLimits } from '../workspaces/plans';
 import { billingPeriod } from '../workspaces/usage.service';
 import { Workspace } from '../workspaces/workspace.entity';
 import { JobFailure } from './job-failure';
@@ -12,8 +13,8 @@ import { JobRepository } from './job.repository';
 export type Allowance = 'render' | 'transcribe';
 
 const ALLOWANCE = {
-  render: { noun: 'render minutes', perMonth: (plan: string) => planOf(plan).renderMinutesPerMonth },
-  transcribe: { noun: 'transcription minutes', perMonth: (plan: string) => planOf(plan).transcribeMinutesPerMonth },
+  render: { noun: 'render minutes', perMonth: (plan: PlanLimits) => plan.renderMinutesPerMonth },
+  transcribe: { noun: 'transcription minutes', perMonth: (plan: PlanLimits) => plan.transcribeMinutesPerMonth },
 } as const;
 
 /**
@@ -29,20 +30,38 @@ export class QuotaService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly jobs: JobRepository,
+    private readonly plans: PlanCatalog,
   ) {}
 
-  /** Seconds used and held this month, leaving out `exceptJobId`. */
-  async secondsCounted(allowance: Allowance, workspaceId: string, manager: EntityManager = this.db.manager, exceptJobId = ''): Promise<number> {
+  /** Seconds of the allowance a month under a plan; null: unlimited. */
+  private limitSeconds(allowance: Allowance, plan: string): number | null {
+    const perMonth = ALLOWANCE[allowance].perMonth(this.plans.limits(plan));
+    return perMonth === null ? null : perMonth * 60;
+  }
+
+  /**
+   * Seconds used and held this month, leaving out `exceptJobId`. `startedOnly` counts, of the
+   * unfinished jobs, only those a worker has taken (dispatch: the jobs queued behind are checked
+   * when their own turn comes).
+   */
+  async secondsCounted(
+    allowance: Allowance,
+    workspaceId: string,
+    manager: EntityManager = this.db.manager,
+    exceptJobId = '',
+    startedOnly = false,
+  ): Promise<number> {
     const period = billingPeriod();
+    const held = startedOnly ? `('processing')` : allowance === 'render' ? `('ingesting', 'queued', 'processing')` : `('queued', 'processing')`;
     const [row]: { seconds: number }[] = await manager.query(
       allowance === 'render'
         ? `SELECT COALESCE(SUM(CASE WHEN status = 'completed' THEN output_seconds ELSE reserved_seconds END), 0)::float8 AS seconds
            FROM jobs WHERE workspace_id = $1 AND kind = 'render' AND NOT is_preview AND id <> $4 AND (
-             (status = 'completed' AND completed_at >= $2 AND completed_at < $3) OR status IN ('ingesting', 'queued', 'processing'))`
+             (status = 'completed' AND completed_at >= $2 AND completed_at < $3) OR status IN ${held})`
         : // Transcribe tasks, plus the speech renders recognised for captions (transcript_cache).
           `SELECT (SELECT COALESCE(SUM(reserved_seconds), 0)::float8
              FROM jobs WHERE workspace_id = $1 AND kind = 'task' AND task_type = 'transcribe' AND id <> $4 AND (
-               (status = 'completed' AND completed_at >= $2 AND completed_at < $3) OR status IN ('queued', 'processing')))
+               (status = 'completed' AND completed_at >= $2 AND completed_at < $3) OR status IN ${held}))
            + (SELECT COALESCE(SUM((transcript->>'duration')::float8), 0)::float8
              FROM transcript_cache WHERE workspace_id = $1 AND created_at >= $2 AND created_at < $3) AS seconds`,
       [workspaceId, period.start, period.end, exceptJobId],
@@ -67,8 +86,9 @@ export class QuotaService {
    * `reserve` it is an answer, not a promise (a preview's dry run reports it).
    */
   async refusal(allowance: Allowance, workspace: Workspace, seconds: number, manager: EntityManager = this.db.manager, lengthUnknown = false): Promise<ApiError | null> {
+    const limit = this.limitSeconds(allowance, workspace.plan);
+    if (limit === null) return null;
     const counted = await this.secondsCounted(allowance, workspace.id, manager);
-    const limit = ALLOWANCE[allowance].perMonth(workspace.plan) * 60;
     if (counted + seconds <= limit && !(lengthUnknown && counted >= limit)) return null;
     const period = billingPeriod();
     const { noun } = ALLOWANCE[allowance];
@@ -88,9 +108,9 @@ export class QuotaService {
    * the month's transcription minutes, else the job fails with `quota_exceeded` before recognising.
    */
   async assertRoom(allowance: Allowance, workspaceId: string, seconds: number): Promise<void> {
-    const plan = await this.planName(workspaceId);
+    const limit = this.limitSeconds(allowance, await this.planName(workspaceId));
+    if (limit === null) return;
     const counted = await this.secondsCounted(allowance, workspaceId);
-    const limit = ALLOWANCE[allowance].perMonth(plan) * 60;
     if (counted + seconds > limit) {
       throw new JobFailure(
         'quota_exceeded',
@@ -100,19 +120,23 @@ export class QuotaService {
   }
 
   /**
-   * Worker, once the media are probed: replaces the job's estimate by the real figure, or fails
-   * the job with `quota_exceeded` (before any rendering) when it no longer fits.
+   * Worker, once the media are probed (dispatch): replaces the job's estimate by the real figure,
+   * or fails the job with `quota_exceeded` (before any rendering) when it no longer fits the
+   * workspace's plan as it is now. What counts against it is the month's finished jobs and those
+   * already running; jobs still queued behind it are checked at their own dispatch, so after a
+   * plan change the queue is served in order until the new allowance is spent, and the job's own
+   * hold is replaced, never added twice.
    */
   async confirm(allowance: Allowance, job: { id: string; workspaceId: string }, seconds: number): Promise<void> {
     await this.db.transaction(async (tx) => {
       await lockQuota(tx, allowance, job.workspaceId);
       const plan = await this.planName(job.workspaceId, tx);
-      const others = await this.secondsCounted(allowance, job.workspaceId, tx, job.id);
-      const limit = ALLOWANCE[allowance].perMonth(plan) * 60;
-      if (others + seconds > limit) {
+      const limit = this.limitSeconds(allowance, plan);
+      const others = limit === null ? 0 : await this.secondsCounted(allowance, job.workspaceId, tx, job.id, true);
+      if (limit !== null && others + seconds > limit) {
         throw new JobFailure(
           'quota_exceeded',
-          `Now that its media are known this job needs ${minutes(seconds)} of ${ALLOWANCE[allowance].noun}, but only ${minutes(Math.max(0, limit - others))} of the month's ${limit / 60} remain`,
+          `Now that its media are known this job needs ${minutes(seconds)} of ${ALLOWANCE[allowance].noun}, but only ${minutes(Math.max(0, limit - others))} of the ${plan} plan's ${limit / 60} a month remain (finished and running jobs counted)`,
         );
       }
       await this.jobs.setReservedSeconds(tx, job.id, seconds);
@@ -122,7 +146,7 @@ export class QuotaService {
   /** The plan of a workspace, for workers that hold only a job. */
   async planName(workspaceId: string, manager: EntityManager = this.db.manager): Promise<string> {
     const rows: { plan: string }[] = await manager.query(`SELECT plan FROM workspaces WHERE id = $1`, [workspaceId]);
-    return rows[0]?.plan ?? 'free';
+    return rows[0]?.plan ?? FREE_PLAN_NAME;
   }
 }
 

@@ -6,7 +6,7 @@ import { newId } from '../common/ids';
 import { decodeCursor, Page, toPage } from '../common/pagination/pagination';
 import { RendersService, RenderSubmitOut } from '../renders/renders.service';
 import { Workspace } from '../workspaces/workspace.entity';
-import { assertBelowCap } from '../workspaces/workspace-caps';
+import { WorkspaceCaps } from '../workspaces/workspace-caps';
 import { CreateProjectDto, ProjectOpsDto, ProjectRenderDto } from './dto/project.dto';
 import { Project } from './project.entity';
 import { ProjectRepository } from './project.repository';
@@ -20,13 +20,14 @@ export class ProjectsService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly projects: ProjectRepository,
     private readonly renders: RendersService,
+    private readonly caps: WorkspaceCaps,
   ) {}
 
   async create(workspace: Workspace, body: CreateProjectDto): Promise<ProjectView> {
     const variables = parseVariables(body.variables);
     assertValidTemplate(body.render_request, variables);
     const project = await this.db.transaction(async (tx) => {
-      await assertBelowCap(tx, workspace, 'projects', () => this.projects.countInWorkspace(tx, workspace.id));
+      await this.caps.assertBelow(tx, workspace, 'projects', () => this.projects.countInWorkspace(tx, workspace.id));
       return this.projects.insert(tx, { id: newId('proj'), workspaceId: workspace.id, name: body.name, renderRequest: body.render_request, variables });
     });
     return toProjectView(project, 0, 'full');

@@ -1,8 +1,8 @@
 import { resolveRequest, type RenderRequest } from '../../composition/src/schema';
-import { planOf } from '../workspaces/plans';
+import { FREE_PLAN } from '../workspaces/plans';
 import { capViolations, renderCost, runLimitSeconds } from './render-cost';
 
-const free = planOf('free');
+const free = FREE_PLAN;
 
 function costOf(request: RenderRequest, media = {}) {
   return renderCost(request, resolveRequest(request, media));

@@ -41,14 +41,14 @@ export function capViolations(cost: RenderCost, plan: PlanLimits, planName: stri
   const problems: ValidationErrorItem[] = [];
   const add = (field: string, msg: string) =>
     problems.push({ type: 'plan_limit', loc: ['body', field], msg: `${msg} (the ${planName} plan's limit per render)`, pointer: `/${field}` });
-  if (cost.frames > caps.frames) add('duration', `The render has ${cost.frames} frames; at most ${caps.frames} are allowed`);
-  if (cost.pixelsPerFrame > caps.pixelsPerFrame) {
+  if (caps.frames !== null && cost.frames > caps.frames) add('duration', `The render has ${cost.frames} frames; at most ${caps.frames} are allowed`);
+  if (caps.pixelsPerFrame !== null && cost.pixelsPerFrame > caps.pixelsPerFrame) {
     add('width', `The frame has ${cost.pixelsPerFrame} pixels (width × height); at most ${caps.pixelsPerFrame} are allowed`);
-  } else if (cost.pixelFrames > caps.pixelFrames) {
+  } else if (caps.pixelFrames !== null && cost.pixelFrames > caps.pixelFrames) {
     add('duration', `The render draws ${cost.pixelFrames} pixels in all (width × height × frames); at most ${caps.pixelFrames} are allowed`);
   }
-  if (cost.elements > caps.elements) add('elements', `The request has ${cost.elements} elements; at most ${caps.elements} are allowed`);
-  if (cost.mediaSeconds > caps.mediaSeconds) {
+  if (caps.elements !== null && cost.elements > caps.elements) add('elements', `The request has ${cost.elements} elements; at most ${caps.elements} are allowed`);
+  if (caps.mediaSeconds !== null && cost.mediaSeconds > caps.mediaSeconds) {
     add('elements', `The render plays ${Math.round(cost.mediaSeconds)} s of video and audio; at most ${caps.mediaSeconds} s are allowed`);
   }
   return problems;

@@ -19,7 +19,7 @@ import { SourceFailure } from '../assets/source-failure';
 import { Storage } from '../infra/storage/storage';
 import { Job, JobOutput, ProgressStage } from '../jobs/job.entity';
 import { QuotaService } from '../jobs/quota.service';
-import { planOf } from '../workspaces/plans';
+import { PlanCatalog } from '../workspaces/plan-catalog';
 import { OutputFormat, planOutput } from './engine/output-formats';
 import { probeMedia } from '../infra/media/probe';
 import { LoudnessReport, normaliseLoudness } from '../infra/media/loudness';
@@ -80,6 +80,7 @@ export class RenderPipeline {
     private readonly captions: CaptionSources,
     private readonly chunks: ChunkedRender,
     private readonly jobs: JobRepository,
+    private readonly plans: PlanCatalog,
   ) {}
 
   async run(job: Job, signal: AbortSignal, report: ProgressReporter): Promise<RenderedArtifact> {
@@ -242,7 +243,7 @@ export class RenderPipeline {
   private async assertAffordable(job: Job, request: RenderRequest, resolved: ResolvedRequest): Promise<void> {
     const planName = await this.quota.planName(job.workspaceId);
     const cost = renderCost(request, resolved);
-    const overCaps = capViolations(cost, planOf(planName), planName);
+    const overCaps = capViolations(cost, this.plans.limits(planName), planName);
     if (overCaps.length > 0) throw new RenderFailure('invalid_request', `With its media probed, the render exceeds its plan: ${overCaps[0].msg}`);
     if (!job.isPreview) await this.quota.confirm('render', job, cost.billedSeconds);
   }

@@ -26,7 +26,7 @@ import { JobStore } from '../jobs/job-store';
 import { JobView } from '../jobs/job.view';
 import { QuotaService } from '../jobs/quota.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
-import { planOf } from '../workspaces/plans';
+import { PlanCatalog } from '../workspaces/plan-catalog';
 import { Workspace } from '../workspaces/workspace.entity';
 import { assertPreviewFits } from '../previews/preview-job';
 import { capViolations, RenderCost, renderCost, runLimitSeconds } from './render-cost';
@@ -86,6 +86,7 @@ export class RendersService {
     private readonly webhooks: WebhooksService,
     private readonly templates: RenderTemplates,
     private readonly captions: CaptionSources,
+    private readonly plans: PlanCatalog,
   ) {}
 
   /**
@@ -112,7 +113,7 @@ export class RendersService {
     // Media lengths not known yet count as the schema's fallback; the worker checks again once probed.
     const resolved = resolveRequest(request, media);
     const cost = renderCost(request, resolved);
-    const overCaps = capViolations(cost, planOf(workspace.plan), workspace.plan);
+    const overCaps = capViolations(cost, this.plans.limits(workspace.plan), workspace.plan);
     if (overCaps.length > 0) throw ApiError.validation(overCaps);
     const violations = [...filled.notes, ...findViolations(request, media)];
     return { request, ingest, media, resolved, cost, violations, ok: !violations.some((v) => v.severity === 'error') };
@@ -190,6 +191,11 @@ export class RendersService {
 
   async download(workspace: Workspace, id: string): Promise<{ url: string; expires_at: string }> {
     const job = await this.jobs.find(workspace, 'render', id);
+    if (job.status === 'completed' && !job.outputKey && job.output?.expired_at) {
+      throw new ApiError('not_found', `Render ${id}'s output expired on ${job.output.expired_at}: this service deletes rendered files after a retention period; render it again for a new one`, {
+        expired_at: job.output.expired_at,
+      });
+    }
     if (job.status !== 'completed' || !job.outputKey) {
       throw new ApiError('not_found', `Render ${id} has no artifact${job.status === 'completed' ? '' : ` (status ${job.status})`}`);
     }

@@ -9,7 +9,7 @@ import { previewCapabilities } from '../previews/preview-capabilities';
 import { taskCapabilities } from '../tasks/task-types';
 import { MAX_FILE_BYTES, UPLOAD_URL_TTL_SECONDS } from '../common/limits';
 import type { AppConfig } from '../config/app-config';
-import { PLANS, publishedPlans } from '../workspaces/plans';
+import { FREE_PLAN, publishedPlans } from '../workspaces/plans';
 
 /**
  * The unauthenticated machine-readable catalog. Catalogs and JSON Schemas come from the one schema
@@ -42,8 +42,9 @@ export function buildCapabilities(version: string, config: AppConfig) {
       otp_wrong_guesses: OTP_MAX_FAILED_ATTEMPTS,
       otp_lifetime_seconds: OTP_TTL_MS / 1000,
       webhook_response_seconds: config.webhooks.timeoutSeconds,
-      free_plan: { render_minutes_per_month: PLANS.free.renderMinutesPerMonth, transcribe_minutes_per_month: PLANS.free.transcribeMinutesPerMonth, ai_tasks_per_month: null },
-      plans: publishedPlans(),
+      free_plan: { render_minutes_per_month: FREE_PLAN.renderMinutesPerMonth, transcribe_minutes_per_month: FREE_PLAN.transcribeMinutesPerMonth, ai_tasks_per_month: null },
+      plans: publishedPlans(config.plans),
+      default_plan: config.plans.defaultPlan,
       previews_metered: false,
     },
     rate_limits: rateLimits,
@@ -62,7 +63,11 @@ export function buildCapabilities(version: string, config: AppConfig) {
       llms_txt: ['/llms.txt', '/llms-full.txt'],
     },
     onboarding: {
-      summary: 'Create a workspace and key without a human: sign up, read the emailed code, verify.',
+      summary:
+        config.signup.mode === 'closed'
+          ? 'Signup is closed on this service: its operator creates workspaces and their first key (admin API); ask them for a key.'
+          : `Create a workspace and key without a human: sign up, read the emailed code, verify.${config.signup.emailDomains.length > 0 ? ` Only emails at ${config.signup.emailDomains.join(', ')} may sign up.` : ''}`,
+      signup: { mode: config.signup.mode, email_domains: config.signup.emailDomains.length > 0 ? config.signup.emailDomains : null },
       steps: [
         { method: 'POST', path: '/v1/signup', body: { workspace_name: 'string', email: 'string' }, returns: '201 {workspace, api_key: {id, key, …}, verification}' },
         { method: 'POST', path: '/v1/signup/verify', auth: 'Bearer <the key signup returned>', body: { email: 'string', code: '6 digits' }, returns: '200 workspace; the key now works' },

@@ -10,7 +10,7 @@ import { UPLOAD_URL_TTL_SECONDS } from '../common/limits';
 import { newId } from '../common/ids';
 import { Storage } from '../infra/storage/storage';
 import { Workspace } from '../workspaces/workspace.entity';
-import { assertBelowCap } from '../workspaces/workspace-caps';
+import { WorkspaceCaps } from '../workspaces/workspace-caps';
 import { CreateUploadDto } from './dto/create-upload.dto';
 
 
@@ -33,6 +33,7 @@ export class UploadsService {
     private readonly storage: Storage,
     private readonly urls: AssetUrls,
     private readonly assets: AssetRepository,
+    private readonly caps: WorkspaceCaps,
   ) {}
 
   async reserve(workspace: Workspace, body: CreateUploadDto): Promise<UploadSlot> {
@@ -52,7 +53,7 @@ export class UploadsService {
     const upload = await this.storage.signedUploadUrl(key, body.content_type, UPLOAD_URL_TTL_SECONDS);
     await this.db.transaction(async (tx) => {
       // Open slots: reserved and still within their URL's lifetime.
-      await assertBelowCap(tx, workspace, 'openUploads', () =>
+      await this.caps.assertBelow(tx, workspace, 'openUploads', () =>
         this.assets.countOpenSlots(tx, workspace.id, new Date(Date.now() - UPLOAD_URL_TTL_SECONDS * 1000)),
       );
       await this.assets.insertSlot(tx, {

@@ -10,7 +10,7 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { AddressPolicy } from '../infra/http/address-policy';
 import { Workspace } from '../workspaces/workspace.entity';
-import { assertBelowCap } from '../workspaces/workspace-caps';
+import { WorkspaceCaps } from '../workspaces/workspace-caps';
 import { DeliveryScheduler } from './delivery-scheduler';
 import { CreateWebhookDto, ListDeliveriesDto, UpdateWebhookDto } from './dto/webhook.dto';
 import { SigningSecrets } from './signing-secrets.service';
@@ -32,6 +32,7 @@ export class WebhooksService {
     private readonly secrets: SigningSecrets,
     private readonly scheduler: DeliveryScheduler,
     private readonly rateLimits: RateLimitService,
+    private readonly caps: WorkspaceCaps,
   ) {
     this.addressPolicy = new AddressPolicy({ allowPrivateNetwork: config.allowPrivateNetwork });
   }
@@ -40,7 +41,7 @@ export class WebhooksService {
     const events = this.parse(body);
     const id = newId('wh');
     return this.db.transaction(async (tx) => {
-      await assertBelowCap(tx, workspace, 'webhooks', () => tx.countBy(Webhook, { workspaceId: workspace.id }));
+      await this.caps.assertBelow(tx, workspace, 'webhooks', () => tx.countBy(Webhook, { workspaceId: workspace.id }));
       await tx.insert(Webhook, { id, workspaceId: workspace.id, url: body.url, events, enabled: true });
       const secret = await this.secrets.get(workspace.id, tx);
       return { ...toWebhookView(await tx.findOneByOrFail(Webhook, { id })), secret };

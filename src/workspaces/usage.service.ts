@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Workspace } from './workspace.entity';
-import { planOf } from './plans';
+import { PlanCatalog } from './plan-catalog';
 
 export interface UsagePeriod {
   start: Date;
@@ -15,7 +15,8 @@ export interface UsageReport {
   render_count: number;
   task_count: number;
   egress_bytes: number;
-  plan: { name: string; render_minutes_limit: number; render_minutes_remaining: number };
+  /** Limits are null on a plan without one. */
+  plan: { name: string; render_minutes_limit: number | null; render_minutes_remaining: number | null };
 }
 
 /** Calendar month in UTC: the free plan's billing period. */
@@ -37,7 +38,10 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
  */
 @Injectable()
 export class UsageService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly plans: PlanCatalog,
+  ) {}
 
   async report(workspace: Workspace, period?: '7d' | '30d' | '90d'): Promise<UsageReport> {
     const window = period ? rollingPeriod(Number.parseInt(period, 10)) : billingPeriod();
@@ -52,7 +56,7 @@ export class UsageService {
              FROM jobs WHERE workspace_id = $1) j`,
       [workspace.id, window.start, window.end, month.start, month.end],
     );
-    const limit = planOf(workspace.plan).renderMinutesPerMonth;
+    const limit = this.plans.limits(workspace.plan).renderMinutesPerMonth;
     return {
       period: { start: window.start.toISOString(), end: window.end.toISOString() },
       render_minutes: round2(row.seconds / 60),
@@ -62,7 +66,7 @@ export class UsageService {
       plan: {
         name: workspace.plan,
         render_minutes_limit: limit,
-        render_minutes_remaining: round2(Math.max(0, limit - row.month_seconds / 60)),
+        render_minutes_remaining: limit === null ? null : round2(Math.max(0, limit - row.month_seconds / 60)),
       },
     };
   }

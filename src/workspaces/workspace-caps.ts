@@ -1,6 +1,8 @@
+import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
-import { planOf, PlanLimits } from './plans';
+import { PlanCatalog } from './plan-catalog';
+import type { PlanLimits } from './plans';
 import type { Workspace } from './workspace.entity';
 
 type WorkspaceCap = Exclude<keyof PlanLimits['workspace'], 'concurrentRenders'>;
@@ -21,21 +23,28 @@ const CAP_NAMES: Record<WorkspaceCap, string> = {
   brandKits: 'brand_kits',
 };
 
-/**
- * Refuses to create one more object of a kind when the workspace already holds as many as its
- * plan allows (403 `forbidden`, naming the limit). Call inside the creating transaction: the
- * advisory lock makes concurrent creations count one after another, so the cap holds exactly.
- * `count` counts what the workspace holds now (the caller owns that table).
- */
-export async function assertBelowCap(tx: EntityManager, workspace: Workspace, cap: WorkspaceCap, count: () => Promise<number>): Promise<void> {
-  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`cap:${cap}:${workspace.id}`]);
-  const max = planOf(workspace.plan).workspace[cap];
-  const held = await count();
-  if (held >= max) {
-    throw new ApiError(
-      'forbidden',
-      `This workspace has ${held} ${CAP_NOUNS[cap]}, the most the ${workspace.plan} plan allows; remove one first (GET /v1/capabilities, limits.plans)`,
-      { limit: CAP_NAMES[cap], max },
-    );
+/** The per-workspace caps of the workspace's plan (webhooks, keys, open uploads, projects, brand kits). */
+@Injectable()
+export class WorkspaceCaps {
+  constructor(private readonly plans: PlanCatalog) {}
+
+  /**
+   * Refuses to create one more object of a kind when the workspace already holds as many as its
+   * plan allows (403 `forbidden`, naming the limit). Call inside the creating transaction: the
+   * advisory lock makes concurrent creations count one after another, so the cap holds exactly.
+   * `count` counts what the workspace holds now (the caller owns that table).
+   */
+  async assertBelow(tx: EntityManager, workspace: Workspace, cap: WorkspaceCap, count: () => Promise<number>): Promise<void> {
+    const max = this.plans.limits(workspace.plan).workspace[cap];
+    if (max === null) return;
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`cap:${cap}:${workspace.id}`]);
+    const held = await count();
+    if (held >= max) {
+      throw new ApiError(
+        'forbidden',
+        `This workspace has ${held} ${CAP_NOUNS[cap]}, the most the ${workspace.plan} plan allows; remove one first (GET /v1/capabilities, limits.plans)`,
+        { limit: CAP_NAMES[cap], max },
+      );
+    }
   }
 }

@@ -28,6 +28,10 @@ export class Workspace {
   @Column('boolean', { name: 'ingest_external', default: true })
   ingestExternal: boolean;
 
+  /** Set by the operator (admin API): every key of the workspace is refused with 403 until cleared. */
+  @Column('timestamptz', { name: 'suspended_at', nullable: true })
+  suspendedAt: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

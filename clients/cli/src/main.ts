@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { runAdmin } from './admin.js';
 import { Api, Job, TERMINAL } from './api.js';
 import { createApi } from './client-api.js';
 import { loadSettings, saveSettings, configPath, Settings } from './config.js';
@@ -34,6 +35,7 @@ Commands:
          [--base-version N]
   projects render ID [--var NAME=VALUE ...] [--wait] [--out PATH]
   mcp                                    an MCP server on stdio that forwards to the service's /mcp
+  admin ...                              the operator's commands (VRS_ADMIN_KEY): vrs admin --help
 
 Options:
   --json        print exactly one JSON document on stdout (also for errors); messages go to stderr
@@ -82,6 +84,9 @@ function say(message: string): void {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // The operator's commands have their own options (admin.ts).
+  const first = argv.findIndex((arg) => !arg.startsWith('-'));
+  if (argv[first] === 'admin') return runAdmin([...argv.slice(0, first), ...argv.slice(first + 1)]);
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });

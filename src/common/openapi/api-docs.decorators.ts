@@ -8,6 +8,8 @@ import { ErrorEnvelopeDto, ValidationErrorItemDto } from './error-envelope.dto';
 export const API_KEY_SCHEME = 'ApiKey';
 /** The scheme of GET /metrics: the operator's METRICS_TOKEN as a bearer token, not an API key. */
 export const METRICS_TOKEN_SCHEME = 'MetricsToken';
+/** The scheme of /v1/admin/: the operator's ADMIN_API_KEY as a bearer token, not an API key. */
+export const ADMIN_KEY_SCHEME = 'AdminKey';
 
 /**
  * Operations that need an API key (every route but the @Public() ones): a bad key is a 401, and a

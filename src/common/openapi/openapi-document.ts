@@ -4,7 +4,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { previewRequestJsonSchema, requestJsonSchema } from '../../../composition/src/schema';
 import { SERVICE_VERSION } from '../../system/build-info';
-import { API_KEY_SCHEME, METRICS_TOKEN_SCHEME, RATE_LIMIT_EXTENSION, RATE_LIMIT_HEADERS } from './api-docs.decorators';
+import { ADMIN_KEY_SCHEME, API_KEY_SCHEME, METRICS_TOKEN_SCHEME, RATE_LIMIT_EXTENSION, RATE_LIMIT_HEADERS } from './api-docs.decorators';
 import { documentValidationRules } from './validation-rules';
 
 /**
@@ -36,6 +36,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       .addServer('/', 'This installation')
       .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key (sk_…)', description: 'An API key of the workspace: `Authorization: Bearer sk_…`' }, API_KEY_SCHEME)
       .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'METRICS_TOKEN', description: 'The operator\'s METRICS_TOKEN (GET /metrics only)' }, METRICS_TOKEN_SCHEME)
+      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'ADMIN_API_KEY', description: "The operator's ADMIN_API_KEY (/v1/admin/ only; without it set those routes are 404)" }, ADMIN_KEY_SCHEME)
+      .addTag('admin', "The operator's API: every workspace, plans, suspension (ADMIN_API_KEY; docs/operations.md)")
       .build(),
   );
   document.info.license = licence();

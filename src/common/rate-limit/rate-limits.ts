@@ -12,6 +12,8 @@ export const RATE_LIMITS = {
   signup_ip: { limit: 20, windowSeconds: 3600, per: 'ip', published: false },
   signup_email: { limit: 5, windowSeconds: 3600, per: 'email', published: false },
   verify_ip: { limit: 30, windowSeconds: 3600, per: 'ip', published: false },
+  // The operator's /v1/admin/ routes, counted per address before the key is checked (so guessing it is slow).
+  admin: { limit: 300, windowSeconds: 60, per: 'ip', published: false },
   // Each test event makes the service call the caller's endpoint: bounded per workspace.
   webhook_test: { limit: 10, windowSeconds: 60, per: 'workspace', published: true },
 } as const;

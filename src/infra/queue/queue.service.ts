@@ -137,6 +137,16 @@ export class QueueService implements OnModuleInit, OnModuleDestroy, OnApplicatio
     await this.instance.cancel(queue, id, { db: transactionExecutor(tx) });
   }
 
+  /**
+   * Moves a group's waiting entries (not yet taken by a worker) to another tier inside the
+   * caller's transaction: the tier decides how many of the group's jobs run at once, so a
+   * workspace that changes plan is served by its new plan's concurrency from its next dispatch.
+   * pg-boss has no call for this; its job table keeps group and tier in these columns.
+   */
+  async retierGroupInTransaction(tx: EntityManager, groupId: string, tier: string): Promise<void> {
+    await tx.query(`UPDATE pgboss.job SET group_tier = $2 WHERE group_id = $1 AND state IN ('created', 'retry') AND group_tier IS DISTINCT FROM $2`, [groupId, tier]);
+  }
+
   /** Readiness: the queue's schema answers a query. */
   async check(): Promise<boolean> {
     if (!this.started || !this.boss) return false;

@@ -31,8 +31,18 @@ export class LoudnessReportDto extends LoudnessMeasureDto {
 
 @ApiSchema({ name: 'JobOutput' })
 export class JobOutputDto {
-  @ApiProperty({ description: 'Signed URL of the artifact (valid 24 h; each read of the job signs a fresh one)' })
-  url: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Signed URL of the artifact (valid 24 h; each read of the job signs a fresh one); null once the file expired (`expired_at`)',
+  })
+  url: string | null;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: "When the service deleted the file under its operator's retention policy (RENDER_RETENTION_DAYS); the job and its usage stay",
+  })
+  expired_at?: string;
 
   @ApiProperty({ example: 320 })
   width: number;

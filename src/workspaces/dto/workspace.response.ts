@@ -41,11 +41,11 @@ export class UsagePlanDto {
   @ApiProperty({ example: 'free' })
   name: string;
 
-  @ApiProperty({ description: 'Render minutes a calendar month (UTC)', example: 60 })
-  render_minutes_limit: number;
+  @ApiProperty({ type: 'number', nullable: true, description: 'Render minutes a calendar month (UTC); null on a plan without a limit', example: 60 })
+  render_minutes_limit: number | null;
 
-  @ApiProperty({ description: 'Left this calendar month', example: 59.5 })
-  render_minutes_remaining: number;
+  @ApiProperty({ type: 'number', nullable: true, description: 'Left this calendar month; null on a plan without a limit', example: 59.5 })
+  render_minutes_remaining: number | null;
 }
 
 @ApiSchema({ name: 'Usage' })

@@ -20,6 +20,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The plans (free and PLANS_FILE), the default, and how many workspaces are on each */
+        get: operations["AdminController_plans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List workspaces, newest first
+         * @description Filters: `email` (contains, case-insensitive), `plan`, `suspended`.
+         */
+        get: operations["AdminController_list"];
+        put?: never;
+        /**
+         * Create a verified workspace and its first key
+         * @description No mail is sent; the key works at once and is shown only here. 409 when the email has a workspace.
+         */
+        post: operations["AdminController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/workspaces/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A workspace with this calendar month's usage */
+        get: operations["AdminController_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a workspace and all its data, irreversibly
+         * @description The owner's delete: rows, running jobs and stored files go.
+         */
+        delete: operations["AdminController_remove"];
+        options?: never;
+        head?: never;
+        /**
+         * Change plan, suspend or unsuspend, rename
+         * @description A new plan applies from each job's next check: queued renders are re-checked against it when a worker takes them. Suspending refuses the workspace's keys (403) from their next request and cancels its queued jobs (`error.code` workspace_suspended); running jobs finish.
+         */
+        patch: operations["AdminController_update"];
+        trace?: never;
+    };
     "/v1/api-keys": {
         parameters: {
             query?: never;
@@ -384,7 +450,7 @@ export interface paths {
         put?: never;
         /**
          * Create a workspace and its first API key
-         * @description The key is gated (403 `email_not_verified`) until the emailed code is verified.
+         * @description The key is gated (403 `email_not_verified`) until the emailed code is verified. 403 `forbidden` when the operator has closed signup or limited it to some email domains (`/v1/capabilities`, onboarding.signup).
          */
         post: operations["AuthController_signup"];
         delete?: never;
@@ -882,6 +948,91 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AdminPlan: {
+            /** @description Always `free`: the built-in plan; the others come from PLANS_FILE */
+            built_in: boolean;
+            /** @description Whether new workspaces get it (DEFAULT_PLAN) */
+            default: boolean;
+            job: components["schemas"]["AdminPlanJobLimits"];
+            /** @example free */
+            name: string;
+            render_minutes_per_month: number | null;
+            transcribe_minutes_per_month: number | null;
+            workspace: components["schemas"]["AdminPlanWorkspaceLimits"];
+            /** @description Workspaces on it now */
+            workspaces: number;
+        };
+        AdminPlanJobLimits: {
+            elements: number | null;
+            frames: number | null;
+            media_seconds: number | null;
+            pixel_frames: number | null;
+            pixels_per_frame: number | null;
+        };
+        AdminPlanList: {
+            data: components["schemas"]["AdminPlan"][];
+            /** @example free */
+            default_plan: string;
+        };
+        AdminPlanWorkspaceLimits: {
+            api_keys: number | null;
+            brand_kits: number | null;
+            concurrent_renders: number | null;
+            open_uploads: number | null;
+            projects: number | null;
+            webhooks: number | null;
+        };
+        AdminWorkspace: {
+            /** Format: date-time */
+            created_at: string;
+            /** @example dev@example.com */
+            email: string | null;
+            email_verified: boolean;
+            /** @example ws_01JD8Z3N5Q7W9X2Y4A6B8C0D1E */
+            id: string;
+            /** @description Default of `ingest_external` for renders that omit it */
+            ingest_external: boolean;
+            /** @example Acme videos */
+            name: string;
+            /** @example free */
+            plan: string;
+            /** @description Whether its keys are refused (403) */
+            suspended: boolean;
+            /** Format: date-time */
+            suspended_at: string | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        AdminWorkspaceDetail: {
+            /** Format: date-time */
+            created_at: string;
+            /** @example dev@example.com */
+            email: string | null;
+            email_verified: boolean;
+            /** @example ws_01JD8Z3N5Q7W9X2Y4A6B8C0D1E */
+            id: string;
+            /** @description Default of `ingest_external` for renders that omit it */
+            ingest_external: boolean;
+            /** @example Acme videos */
+            name: string;
+            /** @example free */
+            plan: string;
+            /** @description Whether its keys are refused (403) */
+            suspended: boolean;
+            /** Format: date-time */
+            suspended_at: string | null;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description This calendar month's usage against its plan */
+            usage: components["schemas"]["Usage"];
+        };
+        AdminWorkspacePage: {
+            data: components["schemas"]["AdminWorkspace"][];
+            /** @description Whether another page follows */
+            has_more: boolean;
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            next_cursor: string | null;
+        };
         ApiKey: {
             /** Format: date-time */
             created_at: string;
@@ -1107,6 +1258,20 @@ export interface components {
             /** @description Whether the renderer supports it today */
             supported: boolean;
         };
+        CreateAdminWorkspace: {
+            /**
+             * @description The owner's email, taken as verified (no mail is sent)
+             * @example dev@example.com
+             */
+            email: string;
+            /** @example Acme video */
+            name: string;
+            /**
+             * @description A plan of GET /v1/admin/plans; default DEFAULT_PLAN
+             * @example team
+             */
+            plan?: string;
+        };
         CreateApiKey: {
             /**
              * @description A label to tell keys apart
@@ -1123,6 +1288,11 @@ export interface components {
              * @example https://example.com
              */
             url: string;
+        };
+        CreatedAdminWorkspace: {
+            /** @description Its first key, working at once; the plaintext is shown only here */
+            api_key: components["schemas"]["CreatedApiKey"];
+            workspace: components["schemas"]["AdminWorkspace"];
         };
         CreatedApiKey: {
             /** Format: date-time */
@@ -1319,6 +1489,11 @@ export interface components {
              * @example 1
              */
             duration: number;
+            /**
+             * Format: date-time
+             * @description When the service deleted the file under its operator's retention policy (RENDER_RETENTION_DAYS); the job and its usage stay
+             */
+            expired_at?: string;
             /** @example 180 */
             height: number;
             /** @description Renders with `audio_normalize`: the measured loudness of the output */
@@ -1332,8 +1507,8 @@ export interface components {
                     speech_spans?: number[][];
                 };
             };
-            /** @description Signed URL of the artifact (valid 24 h; each read of the job signs a fresh one) */
-            url: string;
+            /** @description Signed URL of the artifact (valid 24 h; each read of the job signs a fresh one); null once the file expired (`expired_at`) */
+            url: string | null;
             /** @example 320 */
             width: number;
         };
@@ -4342,6 +4517,17 @@ export interface components {
              */
             webhook_url?: string | null;
         };
+        UpdateAdminWorkspace: {
+            /** @example Acme video */
+            name?: string;
+            /**
+             * @description Move the workspace to this plan (GET /v1/admin/plans)
+             * @example team
+             */
+            plan?: string;
+            /** @description true: every key of the workspace is refused (403) from its next request and its queued jobs are cancelled; running ones finish. false: lifts it */
+            suspended?: boolean;
+        };
         UpdateWebhook: {
             /** @description A disabled webhook receives no new events, and its pending retries stop */
             enabled?: boolean;
@@ -4396,15 +4582,15 @@ export interface components {
             /** @example free */
             name: string;
             /**
-             * @description Render minutes a calendar month (UTC)
+             * @description Render minutes a calendar month (UTC); null on a plan without a limit
              * @example 60
              */
-            render_minutes_limit: number;
+            render_minutes_limit: number | null;
             /**
-             * @description Left this calendar month
+             * @description Left this calendar month; null on a plan without a limit
              * @example 59.5
              */
-            render_minutes_remaining: number;
+            render_minutes_remaining: number | null;
         };
         ValidationErrorItem: {
             /**
@@ -4573,6 +4759,13 @@ export interface components {
     headers: never;
     pathItems: never;
 }
+export type SchemaAdminPlan = components['schemas']['AdminPlan'];
+export type SchemaAdminPlanJobLimits = components['schemas']['AdminPlanJobLimits'];
+export type SchemaAdminPlanList = components['schemas']['AdminPlanList'];
+export type SchemaAdminPlanWorkspaceLimits = components['schemas']['AdminPlanWorkspaceLimits'];
+export type SchemaAdminWorkspace = components['schemas']['AdminWorkspace'];
+export type SchemaAdminWorkspaceDetail = components['schemas']['AdminWorkspaceDetail'];
+export type SchemaAdminWorkspacePage = components['schemas']['AdminWorkspacePage'];
 export type SchemaApiKey = components['schemas']['ApiKey'];
 export type SchemaApiKeyPage = components['schemas']['ApiKeyPage'];
 export type SchemaAsset = components['schemas']['Asset'];
@@ -4588,8 +4781,10 @@ export type SchemaBrandKitPage = components['schemas']['BrandKitPage'];
 export type SchemaBrandPalette = components['schemas']['BrandPalette'];
 export type SchemaCapabilities = components['schemas']['Capabilities'];
 export type SchemaCatalogEntry = components['schemas']['CatalogEntry'];
+export type SchemaCreateAdminWorkspace = components['schemas']['CreateAdminWorkspace'];
 export type SchemaCreateApiKey = components['schemas']['CreateApiKey'];
 export type SchemaCreateBrandKit = components['schemas']['CreateBrandKit'];
+export type SchemaCreatedAdminWorkspace = components['schemas']['CreatedAdminWorkspace'];
 export type SchemaCreatedApiKey = components['schemas']['CreatedApiKey'];
 export type SchemaCreateProject = components['schemas']['CreateProject'];
 export type SchemaCreateUpload = components['schemas']['CreateUpload'];
@@ -4632,6 +4827,7 @@ export type SchemaSubmittedJob = components['schemas']['SubmittedJob'];
 export type SchemaTimeline = components['schemas']['Timeline'];
 export type SchemaTimelineElement = components['schemas']['TimelineElement'];
 export type SchemaTranscribeRequest = components['schemas']['TranscribeRequest'];
+export type SchemaUpdateAdminWorkspace = components['schemas']['UpdateAdminWorkspace'];
 export type SchemaUpdateWebhook = components['schemas']['UpdateWebhook'];
 export type SchemaUpdateWorkspace = components['schemas']['UpdateWorkspace'];
 export type SchemaUploadSlot = components['schemas']['UploadSlot'];
@@ -4690,6 +4886,475 @@ export interface operations {
             /** @description Invalid request; `details.errors` lists each problem */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminController_plans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plans */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPlanList"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such resource in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Invalid request; `details.errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminController_list: {
+        parameters: {
+            query?: {
+                /** @description next_cursor from the previous page */
+                cursor?: string;
+                /** @description Workspaces whose email contains this text (case-insensitive) */
+                email?: string;
+                limit?: number;
+                /** @description Workspaces on this plan */
+                plan?: string;
+                /** @description Only suspended (true) or only active (false) workspaces */
+                suspended?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of workspaces */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminWorkspacePage"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such resource in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Invalid request; `details.errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAdminWorkspace"];
+            };
+        };
+        responses: {
+            /** @description The workspace and its key */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedAdminWorkspace"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such resource in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the resource state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Invalid request; `details.errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace and its usage */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminWorkspaceDetail"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such resource in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Invalid request; `details.errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such resource in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Invalid request; `details.errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAdminWorkspace"];
+            };
+        };
+        responses: {
+            /** @description The workspace as changed */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminWorkspace"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such resource in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Invalid request; `details.errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6401,6 +7066,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SignupResult"];
+                };
+            };
+            /** @description Not allowed for this key or account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with the resource state */

@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+/** Unfinished jobs of the row's workspace whose request names `$ref` (an asset id, a URL or a storage key). */
+const REFERENCED = (workspace: string, ref: string) => `EXISTS (
+  SELECT 1 FROM jobs u WHERE u.workspace_id = ${workspace} AND u.status IN ('ingesting', 'queued', 'processing')
+    AND strpos(u.request::text, ${ref}) > 0)`;
+
+export interface ExpiredOutput {
+  id: string;
+  output_key: string;
+}
+
+export interface ExpiredAsset {
+  id: string;
+  storage_key: string;
+  ingested_from: string | null;
+}
+
+/**
+ * The retention sweep's SQL. Each release (marking an output expired, deleting an asset row) checks
+ * in the same statement that no queued or running job of the workspace names the file, so a file
+ * a job still needs is kept until a later sweep.
+ */
+@Injectable()
+export class RetentionRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Completed renders whose stored output is older than `days`, after `afterId` (keyset pages). */
+  async expiredOutputs(days: number, afterId: string, limit: number): Promise<ExpiredOutput[]> {
+    return this.db.query(
+      `SELECT id, output_key FROM jobs
+       WHERE kind = 'render' AND status = 'completed' AND output_key IS NOT NULL
+         AND completed_at < now() - make_interval(days => $1) AND id > $2
+       ORDER BY id LIMIT $3`,
+      [days, afterId, limit],
+    );
+  }
+
+  /** Keeps the job's record with `output.url` null and `output.expired_at` set; false when a job still names the file. */
+  async markOutputExpired(job: ExpiredOutput): Promise<boolean> {
+    const [rows]: [unknown[], number] = await this.db.query(
+      `UPDATE jobs j SET output = COALESCE(j.output, '{}'::jsonb) || jsonb_build_object('url', NULL, 'expired_at', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+              output_key = NULL, updated_at = now()
+       WHERE j.id = $1 AND j.output_key = $2 AND NOT ${REFERENCED('j.workspace_id', '$2')}
+       RETURNING j.id`,
+      [job.id, job.output_key],
+    );
+    return rows.length > 0;
+  }
+
+  /** Stored assets older than `days`, after `afterId`; slots and copies in progress are left to their own sweeps. */
+  async expiredAssets(days: number, afterId: string, limit: number): Promise<ExpiredAsset[]> {
+    return this.db.query(
+      `SELECT id, storage_key, ingested_from FROM assets
+       WHERE status IN ('present', 'unreadable') AND created_at < now() - make_interval(days => $1) AND id > $2
+       ORDER BY id LIMIT $3`,
+      [days, afterId, limit],
+    );
+  }
+
+  /** Deletes the asset's row unless a queued or running job names it (by id, or by the URL it is a copy of). */
+  async deleteAsset(asset: ExpiredAsset): Promise<boolean> {
+    const [rows]: [unknown[], number] = await this.db.query(
+      `DELETE FROM assets a WHERE a.id = $1
+         AND NOT ${REFERENCED('a.workspace_id', 'a.id')}
+         AND NOT (a.ingested_from IS NOT NULL AND ${REFERENCED('a.workspace_id', 'a.ingested_from')})
+       RETURNING a.id`,
+      [asset.id],
+    );
+    return rows.length > 0;
+  }
+}

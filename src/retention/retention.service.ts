@@ -1,0 +1,107 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { AppConfig, RetentionConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { Storage } from '../infra/storage/storage';
+import { RetentionRepository } from './retention.repository';
+
+/** Rows looked at per query; a sweep pages through all of them. */
+const BATCH = 200;
+/** Session lock held while one sweep runs, so two instances never sweep at once. */
+const SWEEP_LOCK = 'retention-sweep';
+
+export interface SweepReport {
+  renders_expired: number;
+  assets_deleted: number;
+  /** Files a queued or running job still names: kept for a later sweep. */
+  kept_in_use: number;
+}
+
+/**
+ * Deletes what the operator's retention allows (RENDER_RETENTION_DAYS from a render's completion,
+ * ASSET_RETENTION_DAYS from an asset's creation; unset: kept forever). A render keeps its record
+ * (status, usage, `output` with `url` null and `expired_at`); an asset goes with its row. Nothing
+ * a queued or running job names is deleted.
+ */
+@Injectable()
+export class RetentionService {
+  private readonly logger = new Logger('Retention');
+  private readonly settings: RetentionConfig;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly rows: RetentionRepository,
+    private readonly storage: Storage,
+  ) {
+    this.settings = config.retention;
+  }
+
+  get enabled(): boolean {
+    return this.settings.renderDays !== null || this.settings.assetDays !== null;
+  }
+
+  /** One sweep, or null when another is running (on this or another instance). */
+  async sweep(): Promise<SweepReport | null> {
+    if (!this.enabled) return { renders_expired: 0, assets_deleted: 0, kept_in_use: 0 };
+    const session = this.db.createQueryRunner();
+    await session.connect();
+    try {
+      const [{ locked }]: { locked: boolean }[] = await session.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [SWEEP_LOCK]);
+      if (!locked) return null;
+      try {
+        const report = { renders_expired: 0, assets_deleted: 0, kept_in_use: 0 };
+        if (this.settings.renderDays !== null) await this.expireOutputs(this.settings.renderDays, report);
+        if (this.settings.assetDays !== null) await this.deleteAssets(this.settings.assetDays, report);
+        if (report.renders_expired + report.assets_deleted + report.kept_in_use > 0) this.logger.log(`Retention sweep: ${JSON.stringify(report)}`);
+        return report;
+      } finally {
+        await session.query('SELECT pg_advisory_unlock(hashtext($1))', [SWEEP_LOCK]);
+      }
+    } finally {
+      await session.release();
+    }
+  }
+
+  private async expireOutputs(days: number, report: SweepReport): Promise<void> {
+    for (let after = ''; ; ) {
+      const page = await this.rows.expiredOutputs(days, after, BATCH);
+      for (const job of page) {
+        // The record first: no reader is handed a URL of a file about to go.
+        if (!(await this.rows.markOutputExpired(job))) {
+          report.kept_in_use += 1;
+          continue;
+        }
+        await this.deleteFile(job.output_key);
+        report.renders_expired += 1;
+      }
+      if (page.length < BATCH) return;
+      after = page[page.length - 1].id;
+    }
+  }
+
+  private async deleteAssets(days: number, report: SweepReport): Promise<void> {
+    for (let after = ''; ; ) {
+      const page = await this.rows.expiredAssets(days, after, BATCH);
+      for (const asset of page) {
+        if (!(await this.rows.deleteAsset(asset))) {
+          report.kept_in_use += 1;
+          continue;
+        }
+        await this.deleteFile(asset.storage_key);
+        report.assets_deleted += 1;
+      }
+      if (page.length < BATCH) return;
+      after = page[page.length - 1].id;
+    }
+  }
+
+  private async deleteFile(key: string): Promise<void> {
+    try {
+      await this.storage.delete(key);
+    } catch (error) {
+      this.logger.warn(`Retention could not delete ${key}: ${(error as Error).message}`);
+    }
+  }
+}
