@@ -1260,6 +1260,7 @@ export interface components {
         };
         CreateAdminWorkspace: {
             /**
+             * Format: email
              * @description The owner's email, taken as verified (no mail is sent)
              * @example dev@example.com
              */
@@ -4967,7 +4968,7 @@ export interface operations {
     AdminController_list: {
         parameters: {
             query?: {
-                /** @description next_cursor from the previous page */
+                /** @description Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page. */
                 cursor?: string;
                 /** @description Workspaces whose email contains this text (case-insensitive) */
                 email?: string;
