@@ -22,6 +22,8 @@ export class CreateUploadDto {
   @ApiPropertyOptional({
     description:
       "The file's exact size in bytes. Above the upload limit the slot is refused (422 `source_too_large`); on S3 storage the upload URL then accepts exactly this many bytes",
+    type: 'integer',
+    minimum: 1,
     example: 1048576,
   })
   @IsOptional()
