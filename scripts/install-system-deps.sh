@@ -15,6 +15,9 @@ PACKAGES=(
   pocketsphinx-en-us  # its US English acoustic model, dictionary and language model
   espeak-ng           # tests: synthetic speech fixtures
   pocketsphinx-testdata # tests: real recordings the word error rate is measured on
+  radosgw             # tests: Ceph's S3 gateway, the S3 store of test/storage-s3.e2e-spec.ts
+  ceph-mon            # tests: with ceph-osd, the one-node cluster radosgw needs (scripts/ceph-rgw-test-server.sh)
+  ceph-osd
 )
 
 missing=()

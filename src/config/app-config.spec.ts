@@ -64,7 +64,7 @@ describe('loadConfig', () => {
 
   it('reads storage and fetching settings: local disk and no private network by default', () => {
     expect(loadConfig({})).toMatchObject({
-      storage: { gcs: null, signingSecret: null, uploadMaxBytes: 5 * 1024 ** 3 },
+      storage: { gcs: null, s3: null, signingSecret: null, uploadMaxBytes: 5 * 1024 ** 3 },
       allowPrivateNetwork: false,
     });
     const config = loadConfig({
@@ -74,7 +74,7 @@ describe('loadConfig', () => {
       UPLOAD_MAX_BYTES: '1048576',
       ALLOW_PRIVATE_NETWORK: 'true',
     });
-    expect(config.storage).toEqual({ gcs: { bucket: 'renders', apiEndpoint: 'http://127.0.0.1:4443' }, signingSecret: 's'.repeat(32), uploadMaxBytes: 1048576 });
+    expect(config.storage).toEqual({ gcs: { bucket: 'renders', apiEndpoint: 'http://127.0.0.1:4443' }, s3: null, signingSecret: 's'.repeat(32), uploadMaxBytes: 1048576 });
     expect(config.allowPrivateNetwork).toBe(true);
 
     let error: unknown;
@@ -87,5 +87,45 @@ describe('loadConfig', () => {
     for (const name of ['GCS_API_ENDPOINT needs GCS_BUCKET', 'STORAGE_SIGNING_SECRET', 'UPLOAD_MAX_BYTES', 'ALLOW_PRIVATE_NETWORK']) {
       expect(problems).toContain(name);
     }
+  });
+
+  it('reads S3 settings: region us-east-1 and virtual-hosted style by default, credentials from the environment when set', () => {
+    expect(loadConfig({ S3_BUCKET: 'renders' }).storage.s3).toEqual({ bucket: 'renders', endpoint: null, region: 'us-east-1', forcePathStyle: false, credentials: null });
+    const config = loadConfig({
+      S3_BUCKET: 'renders',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_REGION: 'auto',
+      S3_FORCE_PATH_STYLE: 'true',
+      AWS_ACCESS_KEY_ID: 'AKID',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+    });
+    expect(config.storage.gcs).toBeNull();
+    expect(config.storage.s3).toEqual({
+      bucket: 'renders',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'auto',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'AKID', secretAccessKey: 'secret', sessionToken: undefined },
+    });
+  });
+
+  it('refuses two stores at once, S3 settings without a bucket, and half a key pair', () => {
+    const problemsOf = (env: Record<string, string>): string => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        return (error as ConfigError).problems.join('\n');
+      }
+      throw new Error('loadConfig accepted the settings');
+    };
+    expect(problemsOf({ GCS_BUCKET: 'a', S3_BUCKET: 'b' })).toBe('GCS_BUCKET and S3_BUCKET are both set: files go to exactly one store, so unset one of them');
+    expect(problemsOf({ S3_ENDPOINT: 'http://127.0.0.1:9000', S3_REGION: 'eu-west-1' })).toBe('S3_ENDPOINT, S3_REGION need S3_BUCKET');
+    expect(problemsOf({ S3_BUCKET: 'b', S3_ENDPOINT: 'ftp://x', S3_FORCE_PATH_STYLE: 'yes', AWS_ACCESS_KEY_ID: 'AKID' })).toBe(
+      [
+        'S3_ENDPOINT must be a URL with scheme http: or https:',
+        'S3_FORCE_PATH_STYLE must be true or false (got "yes")',
+        'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together',
+      ].join('\n'),
+    );
   });
 });

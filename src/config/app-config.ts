@@ -100,10 +100,23 @@ export interface WebhookConfig {
 export interface StorageConfig {
   /** Null: files on local disk under DATA_DIR/storage, served by the service's signed /v1/files/ route. */
   gcs: { bucket: string; apiEndpoint: string | null } | null;
+  /** Any S3-compatible store (S3_BUCKET); at most one of `gcs` and `s3` is set. */
+  s3: S3Config | null;
   /** Key of the local driver's URL signatures. Null: generated once into DATA_DIR/.storage-signing-secret. */
   signingSecret: string | null;
   /** Largest body a signed upload URL of the local driver accepts. */
   uploadMaxBytes: number;
+}
+
+export interface S3Config {
+  bucket: string;
+  /** S3_ENDPOINT; null: AWS's endpoint for the region. */
+  endpoint: string | null;
+  /** S3_REGION, default us-east-1 (what most S3-compatible stores accept). */
+  region: string;
+  forcePathStyle: boolean;
+  /** AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (+ AWS_SESSION_TOKEN) when set; null: the rest of the AWS SDK's default chain. */
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | null;
 }
 
 export interface RenderConfig {
@@ -279,10 +292,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const gcsBucket = str('GCS_BUCKET');
   const gcsApiEndpoint = url('GCS_API_ENDPOINT', ['http:', 'https:']);
   if (gcsApiEndpoint && !gcsBucket) problems.push('GCS_API_ENDPOINT needs GCS_BUCKET');
+  const s3 = parseS3(str, url, problems);
+  if (gcsBucket && s3) problems.push('GCS_BUCKET and S3_BUCKET are both set: files go to exactly one store, so unset one of them');
   const signingSecret = str('STORAGE_SIGNING_SECRET');
   if (signingSecret !== null && signingSecret.length < 32) problems.push('STORAGE_SIGNING_SECRET must be at least 32 characters');
   const storage: StorageConfig = {
     gcs: gcsBucket ? { bucket: gcsBucket, apiEndpoint: gcsApiEndpoint } : null,
+    s3,
     signingSecret,
     uploadMaxBytes: int('UPLOAD_MAX_BYTES', MAX_FILE_BYTES, 1, MAX_FILE_BYTES),
   };
@@ -358,6 +374,30 @@ function parseDomains(raw: string | null, problems: string[]): string[] {
     }
   }
   return domains;
+}
+
+function parseS3(str: (name: string) => string | null, url: (name: string, protocols: string[]) => string | null, problems: string[]): S3Config | null {
+  const bucket = str('S3_BUCKET');
+  const endpoint = url('S3_ENDPOINT', ['http:', 'https:']);
+  const region = str('S3_REGION') ?? 'us-east-1';
+  const pathStyle = str('S3_FORCE_PATH_STYLE') ?? 'false';
+  if (pathStyle !== 'true' && pathStyle !== 'false') problems.push(`S3_FORCE_PATH_STYLE must be true or false (got "${pathStyle}")`);
+  if (!bucket) {
+    const stray = ['S3_ENDPOINT', 'S3_REGION', 'S3_FORCE_PATH_STYLE'].filter((name) => str(name) !== null);
+    if (stray.length > 0) problems.push(`${stray.join(', ')} ${stray.length > 1 ? 'need' : 'needs'} S3_BUCKET`);
+    return null;
+  }
+  const accessKeyId = str('AWS_ACCESS_KEY_ID');
+  const secretAccessKey = str('AWS_SECRET_ACCESS_KEY');
+  if ((accessKeyId === null) !== (secretAccessKey === null)) problems.push('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together');
+  const sessionToken = str('AWS_SESSION_TOKEN') ?? undefined;
+  return {
+    bucket,
+    endpoint,
+    region,
+    forcePathStyle: pathStyle === 'true',
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey, sessionToken } : null,
+  };
 }
 
 function parseOrigins(raw: string | null, problems: string[]): string[] {

@@ -35,18 +35,19 @@ export class SystemService {
     return this.catalog;
   }
 
-  async readiness(): Promise<{ status: CheckState; checks: Record<string, CheckState> }> {
+  async readiness(): Promise<{ status: CheckState; checks: Record<string, CheckState>; messages?: Record<string, string> }> {
     const extra = this.readinessChecks.entries();
-    const [database, queue, storage, ...others] = await Promise.all([
+    const [database, queue, storageProblem, ...others] = await Promise.all([
       this.checkDatabase(),
       this.checkQueue(),
-      this.checkStorage(),
+      this.storageProblem(),
       ...extra.map(([, check]) => run(check)),
     ]);
+    const storage: CheckState = storageProblem === null ? 'ok' : 'unavailable';
     const checks: Record<string, CheckState> = { database, queue, storage };
     extra.forEach(([name], index) => (checks[name] = others[index]));
     const status = Object.values(checks).every((c) => c === 'ok') ? 'ok' : 'unavailable';
-    return { status, checks };
+    return storageProblem === null ? { status, checks } : { status, checks, messages: { storage: storageProblem } };
   }
 
   private async checkDatabase(): Promise<CheckState> {
@@ -62,8 +63,11 @@ export class SystemService {
     return run(() => this.queue.check());
   }
 
-  private checkStorage(): Promise<CheckState> {
-    return run(() => this.storage.check());
+  /** Null when storage is ready; else what is wrong in words (a bucket store names the bucket, the credentials or the endpoint). */
+  private storageProblem(): Promise<string | null> {
+    return withTimeout(this.storage.problem(), 3000).catch((error: Error) =>
+      error.message === 'timeout' ? `The ${this.storage.driver} storage did not answer within 3 s` : `The ${this.storage.driver} storage check failed: ${error.message}`,
+    );
   }
 }
 

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AssetRepository } from '../assets/asset.repository';
@@ -6,6 +6,8 @@ import { assetStorageKey } from '../assets/asset-storage-key';
 import { AssetUrls } from '../assets/asset-urls';
 import { assetKindOf, storageExtension } from '../infra/media/media-types';
 import { ApiError } from '../common/errors/api-error';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
 import { UPLOAD_URL_TTL_SECONDS } from '../common/limits';
 import { newId } from '../common/ids';
 import { Storage } from '../infra/storage/storage';
@@ -24,7 +26,7 @@ export interface UploadSlot {
 
 /**
  * Upload slots: the asset row (`reserved`) and a signed PUT URL for its storage key. The bytes go
- * straight to storage (the local /v1/files/ route or GCS), never through this API's JSON routes.
+ * straight to storage (the local /v1/files/ route, GCS or S3), never through this API's JSON routes.
  */
 @Injectable()
 export class UploadsService {
@@ -34,6 +36,7 @@ export class UploadsService {
     private readonly urls: AssetUrls,
     private readonly assets: AssetRepository,
     private readonly caps: WorkspaceCaps,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async reserve(workspace: Workspace, body: CreateUploadDto): Promise<UploadSlot> {
@@ -48,9 +51,13 @@ export class UploadsService {
         },
       ]);
     }
+    const limit = this.config.storage.uploadMaxBytes;
+    if (body.size_bytes !== undefined && body.size_bytes > limit) {
+      throw new ApiError('source_too_large', `size_bytes ${body.size_bytes} is above the upload limit of ${limit} bytes`, { pointer: '/size_bytes' });
+    }
     const id = newId('asset');
     const key = assetStorageKey(workspace.id, id, storageExtension(body.filename ?? null, body.content_type));
-    const upload = await this.storage.signedUploadUrl(key, body.content_type, UPLOAD_URL_TTL_SECONDS);
+    const upload = await this.storage.signedUploadUrl(key, body.content_type, UPLOAD_URL_TTL_SECONDS, { contentLength: body.size_bytes });
     await this.db.transaction(async (tx) => {
       // Open slots: reserved and still within their URL's lifetime.
       await this.caps.assertBelow(tx, workspace, 'openUploads', () =>

@@ -132,6 +132,10 @@ export class LocalStorage extends Storage {
     }
   }
 
+  override async problem(): Promise<string | null> {
+    return (await this.check()) ? null : `Cannot create or write to the storage folder ${this.root}: check DATA_DIR and its permissions`;
+  }
+
   /** Whether `signature` was made by this service for exactly this grant (expiry is the caller's check). */
   verifyGrant(grant: FileGrant, signature: string): boolean {
     return this.signer.verify(grant, signature);

@@ -1,18 +1,25 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Logger, Module } from '@nestjs/common';
 import * as path from 'node:path';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { FilesController } from './files.controller';
 import { GcsStorage } from './gcs-storage';
 import { LocalStorage } from './local-storage';
+import { S3Storage } from './s3-storage';
 import { StaleFilesSweeper } from './stale-files';
 import { Storage } from './storage';
 import { UploadEvents } from './upload-events';
 import { loadSigningSecret, UrlSigner } from './url-signer';
 
 export async function createStorage(config: AppConfig): Promise<Storage> {
-  const { gcs, signingSecret } = config.storage;
+  const { gcs, s3, signingSecret } = config.storage;
   if (gcs) return new GcsStorage({ bucket: gcs.bucket, apiEndpoint: gcs.apiEndpoint ?? undefined });
+  if (s3) {
+    const storage = new S3Storage(s3);
+    // Not fatal (the store may come up later, /v1/ready tells), but said at once in the log.
+    void storage.problem().then((problem) => problem && new Logger('Storage').warn(problem));
+    return storage;
+  }
   const secret = await loadSigningSecret(config.dataDir, signingSecret);
   return new LocalStorage(path.join(config.dataDir, 'storage'), new UrlSigner(secret), config.publicBaseUrl);
 }

@@ -14,6 +14,11 @@ export interface ReadUrlOptions {
   contentType?: string | null;
 }
 
+export interface UploadUrlOptions {
+  /** The upload's exact size, when the client declared it: drivers that can sign it refuse any other. */
+  contentLength?: number;
+}
+
 export interface StoredObject {
   size: number;
   contentType: string | null;
@@ -22,11 +27,11 @@ export interface StoredObject {
 /**
  * Where the service keeps files (uploads, ingested sources, render outputs), addressed by keys such
  * as `ws_123/renders/render_abc.mp4`. `LocalStorage` (disk under DATA_DIR, served by the service's
- * own signed `/v1/files/` route) by default; `GcsStorage` when GCS_BUCKET is set. Also the Nest
- * injection token.
+ * own signed `/v1/files/` route) by default; `GcsStorage` when GCS_BUCKET is set, `S3Storage`
+ * when S3_BUCKET is. Also the Nest injection token.
  */
 export abstract class Storage {
-  abstract readonly driver: 'local' | 'gcs';
+  abstract readonly driver: 'local' | 'gcs' | 's3';
   abstract putFile(key: string, localPath: string, contentType: string): Promise<{ size: number }>;
   /** Streams `body` in, never buffering it whole. Past `maxBytes` it rejects with ObjectTooLargeError and stores nothing. */
   abstract putStream(key: string, body: Readable, contentType: string, options?: { maxBytes?: number }): Promise<{ size: number }>;
@@ -44,9 +49,14 @@ export abstract class Storage {
    */
   abstract signedReadUrl(key: string, ttlSeconds: number, options?: ReadUrlOptions): Promise<SignedUrl>;
   /** A URL that accepts one `PUT` of the bytes with exactly this `Content-Type`. */
-  abstract signedUploadUrl(key: string, contentType: string, ttlSeconds: number): Promise<SignedUrl>;
+  abstract signedUploadUrl(key: string, contentType: string, ttlSeconds: number, options?: UploadUrlOptions): Promise<SignedUrl>;
   /** Readiness: the store answers and can be written to. */
   abstract check(): Promise<boolean>;
+
+  /** Readiness in words: null when ready, else what is wrong and what to change. */
+  async problem(): Promise<string | null> {
+    return (await this.check()) ? null : `The ${this.driver} storage does not answer or cannot be written to`;
+  }
 }
 
 export class ObjectNotFoundError extends Error {

@@ -15,6 +15,14 @@ export class ReadinessDto {
 
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string', enum: ['ok', 'unavailable'] }, example: { database: 'ok', queue: 'ok', storage: 'ok' } })
   checks: Record<string, string>;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'Only when a check failed and can say why: what is wrong, in words, by check name',
+    example: { storage: 'S3 bucket "renders" does not exist at https://s3.example.com: create it, or correct S3_BUCKET' },
+  })
+  messages?: Record<string, string>;
 }
 
 @ApiSchema({ name: 'Version' })

@@ -24,6 +24,19 @@ export class CreateUploadDto {
   @Matches(/^[^\x00-\x1f\x7f]+$/, { message: 'filename must not contain control characters' })
   filename?: string;
 
+  @ApiPropertyOptional({
+    description:
+      "The file's exact size in bytes. Above the upload limit the slot is refused (422 `source_too_large`); on S3 storage the upload URL then accepts exactly this many bytes",
+    type: 'integer',
+    minimum: 1,
+    example: 1048576,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  size_bytes?: number;
+
   @ApiPropertyOptional({ description: 'Seconds, as probed by the client (video and audio only): the asset is listed at once; the server probe overrides it' })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })

@@ -1334,6 +1334,11 @@ export interface components {
             filename?: string;
             /** @description Pixels, as probed by the client (video or image) */
             height?: number;
+            /**
+             * @description The file's exact size in bytes. Above the upload limit the slot is refused (422 `source_too_large`); on S3 storage the upload URL then accepts exactly this many bytes
+             * @example 1048576
+             */
+            size_bytes?: number;
             /** @description Pixels, as probed by the client (video or image) */
             width?: number;
         };
@@ -3016,6 +3021,15 @@ export interface components {
              */
             checks: {
                 [key: string]: "ok" | "unavailable";
+            };
+            /**
+             * @description Only when a check failed and can say why: what is wrong, in words, by check name
+             * @example {
+             *       "storage": "S3 bucket \"renders\" does not exist at https://s3.example.com: create it, or correct S3_BUCKET"
+             *     }
+             */
+            messages?: {
+                [key: string]: string;
             };
             /** @enum {string} */
             status: "ok" | "unavailable";
