@@ -13,6 +13,7 @@ import { startEmbeddedPostgres } from './infra/database/embedded-postgres';
 import { QueueService } from './infra/queue/queue.service';
 import { Metrics } from './metrics/metrics';
 import { isFilesRoute } from './infra/storage/files.controller';
+import { isCsvBatchUpload } from './batches/batch-rows';
 import { SERVICE_VERSION } from './system/build-info';
 import { OpenApiDocument } from './system/openapi-document';
 import { buildOpenApiDocument } from './common/openapi/openapi-document';
@@ -57,7 +58,7 @@ export async function createApp(config: AppConfig, role: Role): Promise<RunningA
     verify: verifyJsonBytes,
   } as NestExpressBodyParserOptionsFor<'json'>);
   // One check of every body, query and path for what no route may receive (NUL, lone surrogates, prototype keys).
-  app.use(hostileInputGuard(isFilesRoute));
+  app.use(hostileInputGuard((req) => isFilesRoute(req) || isCsvBatchUpload(req)));
   answerClientErrorsWithEnvelope(app.getHttpServer());
   app.enableShutdownHooks();
 
