@@ -35,10 +35,10 @@ export class BatchRepository {
   }
 
   /** Rows per state, by batch (`ingesting` counts as queued: the row waits for its files). */
-  async counts(batchIds: string[]): Promise<Map<string, BatchCounts>> {
+  async counts(batchIds: string[], manager: EntityManager = this.db.manager): Promise<Map<string, BatchCounts>> {
     const result = new Map<string, BatchCounts>(batchIds.map((id) => [id, { queued: 0, processing: 0, completed: 0, failed: 0, cancelled: 0 }]));
     if (batchIds.length === 0) return result;
-    const rows: { batch_id: string; status: string; count: number }[] = await this.db.query(
+    const rows: { batch_id: string; status: string; count: number }[] = await manager.query(
       `SELECT batch_id, status, count(*)::int AS count FROM jobs WHERE batch_id = ANY($1) GROUP BY batch_id, status`,
       [batchIds],
     );

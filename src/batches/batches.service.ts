@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { substituteVariables } from '../../composition/src/schema';
 import { ApiError, ValidationErrorItem } from '../common/errors/api-error';
 import { IdempotencyService } from '../common/idempotency/idempotency.service';
@@ -89,7 +89,7 @@ export class BatchesService {
               quotaReserved: true,
             });
           }
-          return this.present(batch);
+          return this.present(batch, tx);
         },
       ),
     );
@@ -175,8 +175,8 @@ export class BatchesService {
     return batch;
   }
 
-  private async present(batch: Batch): Promise<BatchView> {
-    const counts = await this.batches.counts([batch.id]);
+  private async present(batch: Batch, manager?: EntityManager): Promise<BatchView> {
+    const counts = await this.batches.counts([batch.id], manager);
     return toBatchView(batch, counts.get(batch.id)!);
   }
 }
