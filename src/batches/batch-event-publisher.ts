@@ -27,6 +27,11 @@ export class BatchEventPublisher extends EventPublisher {
     if (job.batchId && (type === 'render.completed' || type === 'render.failed')) await this.completeIfEnded(job.batchId);
   }
 
+  /** A row cancelled on its own (POST /v1/renders/{id}/cancel) may be the batch's last unfinished one. */
+  async jobCancelled(job: Job): Promise<void> {
+    if (job.batchId) await this.completeIfEnded(job.batchId);
+  }
+
   assetReady(workspaceId: string, asset: Record<string, unknown>, webhookUrl: string | null): Promise<void> {
     return this.webhooks.assetReady(workspaceId, asset, webhookUrl);
   }

@@ -247,7 +247,9 @@ export class RendersService {
     return this.presenter.downloadUrl(job);
   }
 
-  cancel(workspace: Workspace, id: string): Promise<JobView> {
-    return this.jobs.cancel(workspace, 'render', id);
+  async cancel(workspace: Workspace, id: string): Promise<JobView> {
+    const view = await this.jobs.cancel(workspace, 'render', id);
+    if (view.batch_id) await this.events.jobCancelled((await this.jobRows.findById(id))!);
+    return view;
   }
 }
