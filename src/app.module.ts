@@ -31,7 +31,8 @@ import { BrandKitsModule } from './brand-kits/brand-kits.module';
 import { SystemModule } from './system/system.module';
 import { TasksModule } from './tasks/tasks.module';
 import { UploadsModule } from './uploads/uploads.module';
-import { WebhookEventPublisher } from './webhooks/webhook-event-publisher';
+import { BatchEventPublisher } from './batches/batch-event-publisher';
+import { BatchesModule } from './batches/batches.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 import { PlansModule } from './workspaces/plans.module';
@@ -57,8 +58,8 @@ export class AppModule {
       { provide: RUNTIME_ROLE, useValue: role },
       { provide: APP_FILTER, useClass: AllExceptionsFilter },
       { provide: APP_PIPE, useClass: ApiValidationPipe },
-      // The jobs module's port, bound here to the webhooks module's adapter.
-      { provide: EventPublisher, useExisting: WebhookEventPublisher },
+      // The jobs module's port, bound here to the webhooks module's adapter (through batches, which follow their rows' ends).
+      { provide: EventPublisher, useExisting: BatchEventPublisher },
     ];
     if (servesApi) {
       // Order matters: rate limits count unauthenticated floods too, then the key is checked.
@@ -84,6 +85,7 @@ export class AppModule {
         AssetsModule.forRole(servesApi),
         RendersModule.forRole(servesApi),
         TasksModule.forRole(servesApi),
+        BatchesModule.forRole(servesApi),
         BrandKitsModule.forRole(servesApi),
         RetentionModule,
         ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, ProjectsModule, JobEventsModule, McpModule, PlaygroundModule, AdminModule] : []),

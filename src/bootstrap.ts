@@ -14,6 +14,7 @@ import { EmbeddedDatabase, startEmbeddedPostgres } from './infra/database/embedd
 import { QueueService } from './infra/queue/queue.service';
 import { Metrics } from './metrics/metrics';
 import { isFilesRoute } from './infra/storage/files.controller';
+import { isCsvBatchUpload } from './batches/batch-rows';
 import { SERVICE_VERSION } from './system/build-info';
 import { OpenApiDocument } from './system/openapi-document';
 import { buildOpenApiDocument } from './common/openapi/openapi-document';
@@ -68,7 +69,7 @@ async function buildApp(config: AppConfig, role: Role, databaseUrl: string, embe
     verify: verifyJsonBytes,
   } as NestExpressBodyParserOptionsFor<'json'>);
   // One check of every body, query and path for what no route may receive (NUL, lone surrogates, prototype keys).
-  app.use(hostileInputGuard(isFilesRoute));
+  app.use(hostileInputGuard((req) => isFilesRoute(req) || isCsvBatchUpload(req)));
   answerClientErrorsWithEnvelope(app.getHttpServer());
   // No enableShutdownHooks: main.ts turns SIGINT/SIGTERM into close() below, which also stops the
   // embedded PostgreSQL after the last connection is closed.

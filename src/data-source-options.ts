@@ -22,13 +22,15 @@ import { Operators1764230400000 } from './migrations/1764230400000-Operators';
 import { Project } from './projects/project.entity';
 import { TranscriptCache1763798400000 } from './migrations/1763798400000-TranscriptCache';
 import { BrandKit } from './brand-kits/brand-kit.entity';
+import { Batch } from './batches/batch.entity';
+import { Batches1763834400000 } from './migrations/1763834400000-Batches';
 
 /** Entities and migrations are listed here once; the app and the TypeORM CLI (ormconfig.ts) share it. */
-export const ENTITIES = [Workspace, ApiKey, SignupCode, Job, Asset, Webhook, WebhookEvent, WebhookDelivery, SigningSecret, Project, BrandKit];
+export const ENTITIES = [Workspace, ApiKey, SignupCode, Job, Asset, Webhook, WebhookEvent, WebhookDelivery, SigningSecret, Project, BrandKit, Batch];
 export const MIGRATIONS = [
   Foundation1763769600000, Jobs1763773200000, Media1763776800000, Webhooks1763780400000, PendingSignupKeys1763784000000, JobCosts1763787600000,
   Previews1763791200000, ProjectsAndBrandKits1763794800000, TranscriptCache1763798400000,
-  JobDiagnostics1763805600000, RenderChunks1763816400000, Operators1764230400000,
+  JobDiagnostics1763805600000, RenderChunks1763816400000, Batches1763834400000, Operators1764230400000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

@@ -30,7 +30,7 @@ export function ulid(now = Date.now()): string {
   return time + lastRandom.map((digit) => CROCKFORD[digit]).join('');
 }
 
-export type IdPrefix = 'ws' | 'key' | 'otp' | 'render' | 'task' | 'proj' | 'bk' | 'wh' | 'asset' | 'evt' | 'dlv' | 'aud';
+export type IdPrefix = 'ws' | 'key' | 'otp' | 'render' | 'task' | 'proj' | 'bk' | 'wh' | 'asset' | 'evt' | 'dlv' | 'aud' | 'batch';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;

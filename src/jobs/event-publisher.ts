@@ -12,6 +12,9 @@ export abstract class EventPublisher {
   /** A job reached `completed`/`failed` (type says which) or made progress (`*.progress`). */
   abstract jobEvent(type: JobEventType, job: Job): Promise<void>;
 
+  /** A job was cancelled (no event is sent for that); whoever follows the job's batch may care. */
+  async jobCancelled(_job: Job): Promise<void> {}
+
   /** An external file was copied into storage (`ingest_external`): one `asset.ready` per file. */
   abstract assetReady(workspaceId: string, asset: Record<string, unknown>, webhookUrl: string | null): Promise<void>;
 

@@ -39,6 +39,12 @@ export class JobStore {
     return toPageAsync(rows, page.limit, (job) => this.presenter.present(job));
   }
 
+  /** A batch's renders in row order (the caller checked the batch is the workspace's). */
+  async listBatch(workspace: Workspace, batchId: string, page: { limit: number; cursor?: string }): Promise<Page<JobView>> {
+    const rows = await this.jobs.listBatchRows(batchId, undefined, { limit: page.limit, after: decodeCursor(page.cursor, 'render') });
+    return toPageAsync(rows.filter((job) => job.workspaceId === workspace.id), page.limit, (job) => this.presenter.present(job));
+  }
+
   /**
    * Moves a non-terminal job to `cancelled` (409 when it already ended) and takes it off its queue
    * in the same transaction, so it never takes a worker slot. A worker already running it

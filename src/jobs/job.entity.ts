@@ -25,6 +25,8 @@ export interface JobOutput {
   loudness?: LoudnessReport;
   /** Renders with `duck`: the sound spans found per source URL (merge into the Player's `media`). */
   sound_analysis?: Record<string, { audible_spans?: [number, number][]; speech_spans?: [number, number][] }>;
+  /** A reused render: the earlier render whose stored output this job hands out. */
+  reused_from?: string;
 }
 
 export interface JobError {
@@ -92,6 +94,17 @@ export class Job {
   /** The project version rendered (its request at that version). */
   @Column('integer', { name: 'project_version', nullable: true })
   projectVersion: number | null;
+
+  /** The batch this render is a row of (its row number from 1), null otherwise. */
+  @Column('text', { name: 'batch_id', nullable: true })
+  batchId: string | null;
+
+  @Column('integer', { name: 'batch_row', nullable: true })
+  batchRow: number | null;
+
+  /** Hash of the canonical resolved request when the render may be reused (RenderReuse); null when not. */
+  @Column('text', { name: 'request_hash', nullable: true })
+  requestHash: string | null;
 
   /** Storage key of the artifact, for signed download URLs. */
   @Column('text', { name: 'output_key', nullable: true })

@@ -1,14 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, FindOptionsWhere, LessThan } from 'typeorm';
+import { DataSource, EntityManager, FindOptionsWhere, LessThan, MoreThan } from 'typeorm';
 import { rowsAffected } from '../common/rows-affected';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Job, JobError, JobKind, JobOutput, JobStatus, ProgressStage } from './job.entity';
 
 /** The fields a submit chooses; the rest start at their defaults. */
 export type NewJob = Pick<Job, 'id' | 'workspaceId' | 'kind' | 'taskType' | 'status' | 'isPreview' | 'request' | 'metadata' | 'webhookUrl' | 'projectId' | 'queueName'> &
-  Partial<Pick<Job, 'projectVersion'>> &
-  Partial<Pick<Job, 'reservedSeconds' | 'runLimitSeconds' | 'preview'>>;
+  Partial<Pick<Job, 'projectVersion' | 'batchId' | 'batchRow' | 'requestHash'>> &
+  Partial<Pick<Job, 'reservedSeconds' | 'runLimitSeconds' | 'preview'>> &
+  // A reused render is created completed, with the earlier render's output.
+  Partial<Pick<Job, 'output' | 'outputKey' | 'outputSeconds' | 'progressPercent' | 'startedAt' | 'completedAt'>>;
 
 /** What a finished job stores: an artifact (renders) or a result (tasks). */
 export interface JobCompletion {
@@ -62,6 +64,29 @@ export class JobRepository {
       order: { id: 'DESC' },
       take: limit + 1,
     });
+  }
+
+  /**
+   * A batch's renders in row order (their ids were made in row order), after id `after`;
+   * with `page`, `limit + 1` rows (the page builder cuts the extra one).
+   */
+  listBatchRows(batchId: string, status?: JobStatus, page?: { limit: number; after?: string }): Promise<Job[]> {
+    return this.db.getRepository(Job).find({
+      where: { batchId, ...(status ? { status } : {}), ...(page?.after ? { id: MoreThan(page.after) } : {}) },
+      order: { id: 'ASC' },
+      ...(page ? { take: page.limit + 1 } : {}),
+    });
+  }
+
+  /** A batch's renders in these statuses, locked for a change decided in the caller's transaction. */
+  lockBatchRows(tx: EntityManager, batchId: string, statuses: JobStatus[]): Promise<Job[]> {
+    return tx
+      .getRepository(Job)
+      .createQueryBuilder('j')
+      .setLock('pessimistic_write')
+      .where('j.batchId = :batchId AND j.status IN (:...statuses)', { batchId, statuses })
+      .orderBy('j.batchRow')
+      .getMany();
   }
 
   /** Locks a workspace's job for a change decided in the caller's transaction. */

@@ -20,6 +20,9 @@ export function toJobView(job: Job) {
     // Renders of a project name it and the version rendered; null otherwise.
     project_id: job.projectId,
     project_version: job.projectVersion,
+    // A batch's rows name it and their row number (from 1); null otherwise.
+    batch_id: job.batchId,
+    batch_row: job.batchRow,
     completed_at: job.completedAt?.toISOString() ?? null,
   };
 }

@@ -13,6 +13,7 @@ import { RenderWorker } from './render-worker.service';
 import { BrandKitRepository } from '../brand-kits/brand-kit.repository';
 import { RenderTemplates } from './render-template';
 import { CaptionSources } from './caption-sources';
+import { RenderReuse } from './render-reuse';
 import { RendersController } from './renders.controller';
 import { RendersService } from './renders.service';
 import { ChunkedRender } from './chunks/chunked-render.service';
@@ -34,9 +35,9 @@ export class RendersModule {
       imports: [JobsModule, AssetsModule.forRole(servesApi), WebhooksModule.forRole(servesApi), TasksModule.forRole(servesApi)],
       // Previews are render jobs (POST /v1/preview), drawn by the same worker.
       controllers: servesApi ? [RendersController, PreviewsController] : [],
-      providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer, PreviewsService, DryRunSources, PreviewRenderer, RenderTemplates, BrandKitRepository, CaptionSources,
+      providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer, PreviewsService, DryRunSources, PreviewRenderer, RenderTemplates, BrandKitRepository, CaptionSources, RenderReuse,
         ChunkedRender, ChunkRenderer, RenderChunkRepository, RenderChunkWorker],
-      exports: [RendersService],
+      exports: [RendersService, RenderReuse],
     };
     RendersModule.byRole.set(servesApi, module);
     return module;

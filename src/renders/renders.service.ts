@@ -20,7 +20,8 @@ import { newId } from '../common/ids';
 import { Page } from '../common/pagination/pagination';
 import { Job, JobStatus } from '../jobs/job.entity';
 import { JobPresenter } from '../jobs/job.presenter';
-import { JobRepository } from '../jobs/job.repository';
+import { JobRepository, NewJob } from '../jobs/job.repository';
+import { EventPublisher } from '../jobs/event-publisher';
 import { JobScheduler } from '../jobs/job-scheduler';
 import { JobStore } from '../jobs/job-store';
 import { JobView } from '../jobs/job.view';
@@ -32,6 +33,7 @@ import { assertPreviewFits } from '../previews/preview-job';
 import { capViolations, RenderCost, renderCost, runLimitSeconds } from './render-cost';
 import { RENDER_QUEUE } from './render-queue';
 import { CaptionSources } from './caption-sources';
+import { RenderReuse } from './render-reuse';
 import { RenderTemplates, TemplateOptions } from './render-template';
 
 export type RenderSubmitOut = JobView & { ok: boolean; violations: ReturnType<typeof truncateViolations> };
@@ -46,6 +48,10 @@ export interface SubmitOptions {
   preview?: RenderedPreviewOptions;
   /** Template values (project renders); see RenderTemplates. */
   template?: TemplateOptions;
+  /** A row of a batch: the batch and the row number (from 1). */
+  batch?: { id: string; row: number };
+  /** The caller reserved the quota already (a batch reserves its whole estimate at once). */
+  quotaReserved?: boolean;
 }
 
 export interface PreparedRender {
@@ -87,6 +93,8 @@ export class RendersService {
     private readonly templates: RenderTemplates,
     private readonly captions: CaptionSources,
     private readonly plans: PlanCatalog,
+    private readonly reuse: RenderReuse,
+    private readonly events: EventPublisher,
   ) {}
 
   /**
@@ -121,11 +129,12 @@ export class RendersService {
 
   async submit(workspace: Workspace, body: unknown, options: SubmitOptions = {}): Promise<{ replayed: boolean; body: RenderSubmitOut }> {
     // Sources are checked (and stored assets read) before anything is written: a 422 leaves no trace.
-    const { request, ingest, resolved, cost, violations, ok } = await this.prepare(workspace, body, { template: options.template });
-    if (options.preview) assertPreviewFits(options.preview, resolved);
+    const prepared = await this.prepare(workspace, body, { template: options.template });
+    if (options.preview) assertPreviewFits(options.preview, prepared.resolved);
     const isPreview = options.preview !== undefined;
+    const requestHash = isPreview ? null : await this.reuse.requestHash(workspace.id, prepared.request);
 
-    return this.db.transaction(async (tx) =>
+    const outcome = await this.db.transaction(async (tx) =>
       this.idempotency.run(
         tx,
         // A preview's key is its own: the same render body previewed is not the same request.
@@ -133,20 +142,60 @@ export class RendersService {
           ? { workspaceId: workspace.id, scope: 'previews', key: options.idempotencyKey, payload: { body, preview: options.preview } }
           : { workspaceId: workspace.id, scope: 'renders', key: options.idempotencyKey, payload: options.idempotencyPayload ?? body },
         async () => {
-          const reserved = isPreview ? 0 : cost.billedSeconds;
-          if (!isPreview) await this.quota.reserve(tx, 'render', workspace, reserved);
-          // External files to copy first: the job waits in `ingesting` for the ingest queue.
-          const job = await this.insertJob(tx, workspace, request, options, ingest ? 'ingesting' : 'queued', {
-            reservedSeconds: reserved,
-            runLimitSeconds: runLimitSeconds(cost),
-          });
-          if (ingest) await this.intake.enqueueIngest(tx, job.id);
-          else await this.scheduler.enqueue(tx, job, workspace.plan);
+          const job = await this.createJob(tx, workspace, prepared, requestHash, options);
           const view = await this.presenter.present(job);
-          return { ...view, ok, violations: truncateViolations(violations) };
+          return { ...view, ok: prepared.ok, violations: truncateViolations(prepared.violations) };
         },
       ),
     );
+    if (!outcome.replayed && outcome.body.status === 'completed') await this.publishReused([outcome.body.id]);
+    return outcome;
+  }
+
+  /**
+   * Writes the job of a prepared render in the caller's transaction: reused at once when an
+   * identical earlier render is still stored (RenderReuse), else queued (or ingesting its sources)
+   * with its estimate reserved. Call publishReused after commit for the jobs that came out completed.
+   */
+  async createJob(tx: EntityManager, workspace: Workspace, prepared: PreparedRender, requestHash: string | null, options: SubmitOptions): Promise<Job> {
+    const earlier = requestHash ? await this.reuse.findEarlier(tx, workspace.id, requestHash) : null;
+    if (earlier) return this.insertReused(tx, workspace, prepared.request, options, requestHash!, earlier);
+    const isPreview = options.preview !== undefined;
+    const reserved = isPreview ? 0 : prepared.cost.billedSeconds;
+    if (!isPreview && !options.quotaReserved) await this.quota.reserve(tx, 'render', workspace, reserved);
+    // External files to copy first: the job waits in `ingesting` for the ingest queue.
+    const job = await this.insertJob(tx, workspace, prepared.request, options, prepared.ingest ? 'ingesting' : 'queued', {
+      reservedSeconds: reserved,
+      runLimitSeconds: runLimitSeconds(prepared.cost),
+      requestHash,
+    });
+    if (prepared.ingest) await this.intake.enqueueIngest(tx, job.id);
+    else await this.scheduler.enqueue(tx, job, workspace.plan);
+    return job;
+  }
+
+  /** `render.completed` for renders that were reused at submit, as a worker sends it for rendered ones. */
+  async publishReused(jobIds: string[]): Promise<void> {
+    for (const id of jobIds) {
+      const job = await this.jobRows.findById(id);
+      if (job?.status === 'completed') await this.events.jobEvent('render.completed', job);
+    }
+  }
+
+  /** A completed job handing out the earlier render's stored output; no render minutes are counted. */
+  private insertReused(tx: EntityManager, workspace: Workspace, request: RenderRequest, options: SubmitOptions, requestHash: string, earlier: Job): Promise<Job> {
+    const now = new Date();
+    return this.insertJob(tx, workspace, request, options, 'completed', {
+      reservedSeconds: 0,
+      runLimitSeconds: null,
+      requestHash,
+      output: { ...earlier.output!, reused_from: earlier.id },
+      outputKey: earlier.outputKey,
+      outputSeconds: 0,
+      progressPercent: 100,
+      startedAt: now,
+      completedAt: now,
+    });
   }
 
   private async insertJob(
@@ -154,8 +203,8 @@ export class RendersService {
     workspace: Workspace,
     request: RenderRequest,
     options: SubmitOptions,
-    status: Extract<JobStatus, 'ingesting' | 'queued'>,
-    limits: { reservedSeconds: number; runLimitSeconds: number },
+    status: Extract<JobStatus, 'ingesting' | 'queued' | 'completed'>,
+    fields: Partial<NewJob>,
   ): Promise<Job> {
     return this.jobRows.insert(tx, {
       id: newId('render'),
@@ -171,8 +220,10 @@ export class RendersService {
       webhookUrl: request.webhook_url ?? null,
       projectId: options.projectId ?? null,
       projectVersion: options.projectVersion ?? null,
+      batchId: options.batch?.id ?? null,
+      batchRow: options.batch?.row ?? null,
       queueName: RENDER_QUEUE.name,
-      ...limits,
+      ...fields,
     });
   }
 
@@ -202,7 +253,9 @@ export class RendersService {
     return this.presenter.downloadUrl(job);
   }
 
-  cancel(workspace: Workspace, id: string): Promise<JobView> {
-    return this.jobs.cancel(workspace, 'render', id);
+  async cancel(workspace: Workspace, id: string): Promise<JobView> {
+    const view = await this.jobs.cancel(workspace, 'render', id);
+    if (view.batch_id) await this.events.jobCancelled((await this.jobRows.findById(id))!);
+    return view;
   }
 }

@@ -59,6 +59,15 @@ export class WebhookEventPublisher extends EventPublisher {
     }
   }
 
+  /** Every row of a batch has ended: `batch.completed` with the Batch (its counts) to its webhook_url, else the subscribers. */
+  async batchCompleted(workspaceId: string, batch: Record<string, unknown>, webhookUrl: string | null): Promise<void> {
+    try {
+      await this.publish({ workspaceId, type: 'batch.completed', data: batch, jobId: null }, webhookUrl);
+    } catch (error) {
+      this.logger.error(`Could not publish batch.completed for ${String(batch.id)}: ${(error as Error).message}`);
+    }
+  }
+
   private async publishJob(type: JobEventType, job: Job): Promise<void> {
     try {
       const data = await this.presenter.present(job);

@@ -8,6 +8,7 @@ export const SUBSCRIBABLE_EVENTS = [
   'task.failed',
   'asset.ready',
   'brand_kit.ready',
+  'batch.completed',
   'webhook.test',
 ] as const;
 

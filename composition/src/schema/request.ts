@@ -166,6 +166,10 @@ export const renderRequestSchema = z
     metadata: metadataSchema.optional(),
     webhook_url: url.nullish(),
     ingest_external: z.boolean().nullish(),
+    reuse: z
+      .boolean()
+      .nullish()
+      .describe('false: always render, even when an identical earlier render of the workspace is still stored (default: reuse it at no cost)'),
     audio_normalize: z
       .strictObject({
         target_lufs: z.number().min(-40).max(-5).optional().describe('Integrated loudness of the output, LUFS (EBU R128)').meta({ default: -14 }),

@@ -71,6 +71,9 @@ export class JobOutputDto {
     },
   })
   sound_analysis?: Record<string, { audible_spans?: [number, number][]; speech_spans?: [number, number][] }>;
+
+  @ApiPropertyOptional({ description: 'A reused render: the id of the earlier identical render whose output this is (no render minutes charged)', example: 'render_01JD8Z3N5Q7W9X2Y4A6B8C0D1E' })
+  reused_from?: string;
 }
 
 @ApiSchema({ name: 'JobError' })
@@ -132,6 +135,12 @@ export class JobDto {
 
   @ApiProperty({ type: 'integer', nullable: true, description: 'The project version rendered' })
   project_version: number | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'The batch this render is a row of' })
+  batch_id: string | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: "The render's row in its batch, from 1" })
+  batch_row: number | null;
 
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
   completed_at: string | null;

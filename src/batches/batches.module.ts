@@ -1,0 +1,34 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { JobsModule } from '../jobs/jobs.module';
+import { ProjectRepository } from '../projects/project.repository';
+import { RendersModule } from '../renders/renders.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { BatchEventPublisher } from './batch-event-publisher';
+import { BatchEventStream } from './batch-event-stream';
+import { BatchRepository } from './batch.repository';
+import { BatchesController } from './batches.controller';
+import { BatchesService } from './batches.service';
+
+/**
+ * Batches of project renders. Every role has the BatchEventPublisher (the application root binds
+ * the jobs module's EventPublisher to it, so a worker ending a batch's last row sends
+ * `batch.completed`); the routes only where the REST API is served.
+ */
+@Module({})
+export class BatchesModule {
+  private static readonly byRole = new Map<boolean, DynamicModule>();
+
+  static forRole(servesApi: boolean): DynamicModule {
+    const known = BatchesModule.byRole.get(servesApi);
+    if (known) return known;
+    const module: DynamicModule = {
+      module: BatchesModule,
+      imports: [JobsModule, WebhooksModule.forRole(servesApi), ...(servesApi ? [RendersModule.forRole(servesApi)] : [])],
+      controllers: servesApi ? [BatchesController] : [],
+      providers: [BatchEventPublisher, BatchRepository, ...(servesApi ? [BatchesService, BatchEventStream, ProjectRepository] : [])],
+      exports: [BatchEventPublisher],
+    };
+    BatchesModule.byRole.set(servesApi, module);
+    return module;
+  }
+}

@@ -1,0 +1,115 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { PageQueryDto } from '../../common/pagination/pagination';
+import { PageDto } from '../../common/openapi/page.dto';
+import { JobPageDto } from '../../jobs/dto/job.response';
+import { BATCH_LIMITS } from '../batch-rows';
+
+/** The JSON body of POST /v1/projects/{id}/batches (a CSV body gives the same options as query parameters). */
+@ApiSchema({ name: 'BatchRequest' })
+export class BatchRequestDto {
+  @ApiProperty({
+    description: `One object of variable values (name → string) per render, over the project defaults; at most ${BATCH_LIMITS.rows}`,
+    type: 'array',
+    maxItems: BATCH_LIMITS.rows,
+    items: { type: 'object', additionalProperties: { type: 'string' } },
+  })
+  rows: Record<string, string>[];
+
+  @ApiPropertyOptional({ description: 'File name template of each row\'s output, without extension: its variables and {{row}} (from 1), e.g. "{{name}}-{{row}}"', maxLength: 200 })
+  output_filename?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Stored on the batch and on every row\'s render' })
+  metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ description: 'Receives every row\'s render events and `batch.completed` (instead of the workspace webhooks)' })
+  webhook_url?: string;
+}
+
+/** Options of a CSV batch, which has no JSON body to carry them. */
+export class BatchCsvQueryDto {
+  @ApiPropertyOptional({ description: 'CSV bodies: as `output_filename` of the JSON body', maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  output_filename?: string;
+
+  @ApiPropertyOptional({ description: 'CSV bodies: as `webhook_url` of the JSON body' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  webhook_url?: string;
+}
+
+export class ListBatchesDto extends PageQueryDto {}
+
+@ApiSchema({ name: 'BatchCounts' })
+export class BatchCountsDto {
+  @ApiProperty({ description: 'Waiting for a worker (or for their sources to be copied)' })
+  queued: number;
+
+  @ApiProperty()
+  processing: number;
+
+  @ApiProperty()
+  completed: number;
+
+  @ApiProperty()
+  failed: number;
+
+  @ApiProperty()
+  cancelled: number;
+}
+
+@ApiSchema({ name: 'Batch' })
+export class BatchDto {
+  @ApiProperty({ example: 'batch_01JD8Z3N5Q7W9X2Y4A6B8C0D1E' })
+  id: string;
+
+  @ApiProperty({ example: 'proj_01JD8Z3N5Q7W9X2Y4A6B8C0D1E' })
+  project_id: string;
+
+  @ApiProperty({ description: 'The project version every row rendered' })
+  project_version: number;
+
+  @ApiProperty({ enum: ['queued', 'processing', 'completed', 'cancelled'], description: '`completed` (or `cancelled`) once every row has ended' })
+  status: string;
+
+  @ApiProperty()
+  row_count: number;
+
+  @ApiProperty({ type: BatchCountsDto, description: 'Rows per state' })
+  counts: BatchCountsDto;
+
+  @ApiProperty({ minimum: 0, maximum: 100, description: 'Share of rows that have ended' })
+  progress_percent: number;
+
+  @ApiProperty({ type: 'string', nullable: true })
+  output_filename: string | null;
+
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  metadata: Record<string, unknown>;
+
+  @ApiProperty({ type: 'string', nullable: true })
+  webhook_url: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at: string;
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  cancelled_at: string | null;
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'When the last row ended (`batch.completed`)' })
+  completed_at: string | null;
+}
+
+export const BatchPageDto = PageDto(BatchDto, 'BatchPage');
+
+@ApiSchema({ name: 'BatchWithRenders' })
+export class BatchWithRendersDto extends BatchDto {
+  @ApiProperty({ type: () => JobPageDto, description: 'Its renders in row order, paged by `limit` and `cursor`' })
+  renders: unknown;
+}

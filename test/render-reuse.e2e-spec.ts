@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { DataSource } from 'typeorm';
+import { Storage } from '../src/infra/storage/storage';
+import { FolderServer, makeImage, serveFolder, waitFor } from './helpers/media';
+import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
+import { startWebhookReceiver, WebhookReceiver } from './helpers/webhook-receiver';
+
+/**
+ * Reuse of identical renders against the real app: the same resolved request completes at once
+ * with the stored bytes (`output.reused_from`, no render minutes, render.completed sent), and is
+ * rendered again when asked not to reuse, when a source is an external URL the service does not
+ * hold, or when the earlier output is no longer stored.
+ */
+describe('render reuse', () => {
+  let app: TestApp;
+  let receiver: WebhookReceiver;
+  let media: FolderServer;
+  let key: string;
+  const folder = mkdtempSync(path.join(tmpdir(), 'vrs-reuse-media-'));
+  const request = { width: 320, height: 180, duration: 1, frame_rate: 10, background_color: '#ff0000' };
+
+  beforeAll(async () => {
+    await makeImage(path.join(folder, 'bg.png'), 'blue', 320, 180);
+    media = await serveFolder(folder);
+    receiver = await startWebhookReceiver();
+    app = await startTestApp({ role: 'all', env: { ALLOW_PRIVATE_NETWORK: 'true', ALLOW_HTTP_WEBHOOKS: 'true' } });
+    ({ key } = await signupVerified(app));
+  }, 180_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await receiver?.close();
+    await media?.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  const submit = (body: object) => app.http.post('/v1/renders').set(bearer(key)).send(body);
+  const completed = (id: string) =>
+    waitFor(
+      async () => (await app.http.get(`/v1/renders/${id}`).set(bearer(key)).expect(200)).body,
+      (job) => ['completed', 'failed', 'cancelled'].includes(job.status),
+      180_000,
+    );
+  const minutes = async () => (await app.http.get('/v1/workspace/usage').set(bearer(key)).expect(200)).body.render_minutes as number;
+  const bytes = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
+
+  it('serves an identical render from the stored output at no cost, and renders again without reuse', async () => {
+    const first = await completed((await submit(request).expect(202)).body.id);
+    expect(first.status).toBe('completed');
+    expect(first.output.reused_from).toBeUndefined();
+    const used = await minutes();
+    expect(used).toBeGreaterThan(0);
+
+    const again = await submit({ ...request, metadata: { try: 2 }, webhook_url: `${receiver.url}/reuse` });
+    expect(again.status).toBe(202);
+    expect(again.body).toMatchObject({ status: 'completed', progress_percent: 100, metadata: { try: 2 } });
+    expect(again.body.id).not.toBe(first.id);
+    expect(again.body.output.reused_from).toBe(first.id);
+    expect((await bytes(again.body.output.url)).equals(await bytes(first.output.url))).toBe(true);
+    expect(await minutes()).toBe(used);
+    const [event] = await receiver.waitFor('/reuse', (d) => d.json.type === 'render.completed');
+    expect(event.json.data).toMatchObject({ id: again.body.id, status: 'completed', output: { reused_from: first.id } });
+
+    const fresh = await submit({ ...request, reuse: false });
+    expect(fresh.status).toBe(202);
+    expect(fresh.body.status).not.toBe('completed');
+    const rendered = await completed(fresh.body.id);
+    expect(rendered.status).toBe('completed');
+    expect(rendered.output.reused_from).toBeUndefined();
+  }, 240_000);
+
+  it('never reuses a render whose source is an external URL the service does not hold', async () => {
+    const body = { ...request, background_image_url: `${media.url}/bg.png`, ingest_external: false };
+    const first = await completed((await submit(body).expect(202)).body.id);
+    expect(first.status).toBe('completed');
+    const second = await submit(body).expect(202);
+    expect(second.body.status).not.toBe('completed');
+    const done = await completed(second.body.id);
+    expect(done.status).toBe('completed');
+    expect(done.output.reused_from).toBeUndefined();
+  }, 240_000);
+
+  it('renders again once the earlier output is no longer stored', async () => {
+    const body = { ...request, background_color: '#00ff00' };
+    const first = await completed((await submit(body).expect(202)).body.id);
+    const reused = await submit(body).expect(202);
+    expect(reused.body.output.reused_from).toBe(first.id);
+
+    const [{ output_key }] = await app.running.app.get(DataSource).query(`SELECT output_key FROM jobs WHERE id = $1`, [first.id]);
+    await app.running.app.get(Storage).delete(output_key);
+    const after = await submit(body).expect(202);
+    expect(after.body.status).not.toBe('completed');
+    const done = await completed(after.body.id);
+    expect(done.status).toBe('completed');
+    expect(done.output.reused_from).toBeUndefined();
+  }, 240_000);
+});
