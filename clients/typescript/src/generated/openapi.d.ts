@@ -144,6 +144,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List batches, newest first */
+        get: operations["BatchesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One batch: rows per state, progress, and its renders in row order (paged by `limit` and `cursor`) */
+        get: operations["BatchesController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel the rows still queued; rows already rendering finish. 409 when the batch has ended */
+        post: operations["BatchesController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the batch as Server-Sent Events
+         * @description `event: status` (the status changed; the first event always is one) and `event: progress` (the counts changed), each with the Batch as JSON, until every row has ended.
+         */
+        get: operations["BatchesController_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/brand-kits": {
         parameters: {
             query?: never;
@@ -285,6 +356,26 @@ export interface paths {
         post?: never;
         /** Delete the project; its past renders stay and keep project_id */
         delete: operations["ProjectsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{id}/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render the project's current version once per row of variables
+         * @description Every row is checked before anything is queued (422 pointing at `/rows/N/…`; a CSV problem names its line and column); the whole estimate must fit the month (402). Each row becomes an ordinary render job with `batch_id` and `batch_row`.
+         */
+        post: operations["BatchesController_create"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1153,6 +1244,105 @@ export interface components {
             created: boolean;
             workspace: components["schemas"]["Workspace"];
         };
+        Batch: {
+            /** Format: date-time */
+            cancelled_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the last row ended (`batch.completed`)
+             */
+            completed_at: string | null;
+            /** @description Rows per state */
+            counts: components["schemas"]["BatchCounts"];
+            /** Format: date-time */
+            created_at: string;
+            /** @example batch_01JD8Z3N5Q7W9X2Y4A6B8C0D1E */
+            id: string;
+            metadata: {
+                [key: string]: unknown;
+            };
+            output_filename: string | null;
+            /** @description Share of rows that have ended */
+            progress_percent: number;
+            /** @example proj_01JD8Z3N5Q7W9X2Y4A6B8C0D1E */
+            project_id: string;
+            /** @description The project version every row rendered */
+            project_version: number;
+            row_count: number;
+            /**
+             * @description `completed` (or `cancelled`) once every row has ended
+             * @enum {string}
+             */
+            status: "queued" | "processing" | "completed" | "cancelled";
+            /** Format: date-time */
+            updated_at: string;
+            webhook_url: string | null;
+        };
+        BatchCounts: {
+            cancelled: number;
+            completed: number;
+            failed: number;
+            processing: number;
+            /** @description Waiting for a worker (or for their sources to be copied) */
+            queued: number;
+        };
+        BatchPage: {
+            data: components["schemas"]["Batch"][];
+            /** @description Whether another page follows */
+            has_more: boolean;
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        BatchRequest: {
+            /** @description Stored on the batch and on every row's render */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description File name template of each row's output, without extension: its variables and {{row}} (from 1), e.g. "{{name}}-{{row}}" */
+            output_filename?: string;
+            /** @description One object of variable values (name → string) per render, over the project defaults; at most 1000 */
+            rows: {
+                [key: string]: string;
+            }[];
+            /** @description Receives every row's render events and `batch.completed` (instead of the workspace webhooks) */
+            webhook_url?: string;
+        };
+        BatchWithRenders: {
+            /** Format: date-time */
+            cancelled_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the last row ended (`batch.completed`)
+             */
+            completed_at: string | null;
+            /** @description Rows per state */
+            counts: components["schemas"]["BatchCounts"];
+            /** Format: date-time */
+            created_at: string;
+            /** @example batch_01JD8Z3N5Q7W9X2Y4A6B8C0D1E */
+            id: string;
+            metadata: {
+                [key: string]: unknown;
+            };
+            output_filename: string | null;
+            /** @description Share of rows that have ended */
+            progress_percent: number;
+            /** @example proj_01JD8Z3N5Q7W9X2Y4A6B8C0D1E */
+            project_id: string;
+            /** @description The project version every row rendered */
+            project_version: number;
+            /** @description Its renders in row order, paged by `limit` and `cursor` */
+            renders: components["schemas"]["JobPage"];
+            row_count: number;
+            /**
+             * @description `completed` (or `cancelled`) once every row has ended
+             * @enum {string}
+             */
+            status: "queued" | "processing" | "completed" | "cancelled";
+            /** Format: date-time */
+            updated_at: string;
+            webhook_url: string | null;
+        };
         BrandFonts: {
             /** @example Inter */
             body?: string;
@@ -1350,7 +1540,7 @@ export interface components {
              *       "render.failed"
              *     ]
              */
-            events: ("render.completed" | "render.failed" | "task.completed" | "task.failed" | "asset.ready" | "brand_kit.ready" | "webhook.test")[];
+            events: ("render.completed" | "render.failed" | "task.completed" | "task.failed" | "asset.ready" | "brand_kit.ready" | "batch.completed" | "webhook.test")[];
             /**
              * Format: uri
              * @description HTTPS endpoint that receives the events (plain http only where the deployment allows it); a public address
@@ -1441,6 +1631,10 @@ export interface components {
             url: string;
         };
         Job: {
+            /** @description The batch this render is a row of */
+            batch_id: string | null;
+            /** @description The render's row in its batch, from 1 */
+            batch_row: number | null;
             /** Format: date-time */
             completed_at: string | null;
             /** Format: date-time */
@@ -1504,6 +1698,11 @@ export interface components {
             height: number;
             /** @description Renders with `audio_normalize`: the measured loudness of the output */
             loudness?: components["schemas"]["LoudnessReport"];
+            /**
+             * @description A reused render: the id of the earlier identical render whose output this is (no render minutes charged)
+             * @example render_01JD8Z3N5Q7W9X2Y4A6B8C0D1E
+             */
+            reused_from?: string;
             /** @example 48213 */
             size_bytes: number;
             /** @description Renders with `duck`: sound spans found per source URL, seconds (merge into a Player's `media`) */
@@ -2923,6 +3122,8 @@ export interface components {
                  */
                 scale?: number;
             };
+            /** @description false: always render, even when an identical earlier render of the workspace is still stored (default: reuse it at no cost) */
+            reuse?: boolean | null;
             transitions?: {
                 /** @default 0.5 */
                 duration?: number;
@@ -4342,6 +4543,8 @@ export interface components {
              * @enum {string}
              */
             output_format?: "mp4" | "webm" | "mov" | "gif" | "png" | "jpg";
+            /** @description false: always render, even when an identical earlier render of the workspace is still stored (default: reuse it at no cost) */
+            reuse?: boolean | null;
             transitions?: {
                 /** @default 0.5 */
                 duration?: number;
@@ -4408,6 +4611,10 @@ export interface components {
             status: number;
         };
         SubmittedJob: {
+            /** @description The batch this render is a row of */
+            batch_id: string | null;
+            /** @description The render's row in its batch, from 1 */
+            batch_row: number | null;
             /** Format: date-time */
             completed_at: string | null;
             /** Format: date-time */
@@ -4546,7 +4753,7 @@ export interface components {
         UpdateWebhook: {
             /** @description A disabled webhook receives no new events, and its pending retries stop */
             enabled?: boolean;
-            events?: ("render.completed" | "render.failed" | "task.completed" | "task.failed" | "asset.ready" | "brand_kit.ready" | "webhook.test")[];
+            events?: ("render.completed" | "render.failed" | "task.completed" | "task.failed" | "asset.ready" | "brand_kit.ready" | "batch.completed" | "webhook.test")[];
             /**
              * Format: uri
              * @description As on registration
@@ -4679,7 +4886,7 @@ export interface components {
              *       "render.failed"
              *     ]
              */
-            events: ("render.completed" | "render.failed" | "task.completed" | "task.failed" | "asset.ready" | "brand_kit.ready" | "webhook.test")[];
+            events: ("render.completed" | "render.failed" | "task.completed" | "task.failed" | "asset.ready" | "brand_kit.ready" | "batch.completed" | "webhook.test")[];
             /** @example wh_01JD8Z3N5Q7W9X2Y4A6B8C0D1E */
             id: string;
             /** Format: date-time */
@@ -4737,7 +4944,7 @@ export interface components {
              *       "render.failed"
              *     ]
              */
-            events: ("render.completed" | "render.failed" | "task.completed" | "task.failed" | "asset.ready" | "brand_kit.ready" | "webhook.test")[];
+            events: ("render.completed" | "render.failed" | "task.completed" | "task.failed" | "asset.ready" | "brand_kit.ready" | "batch.completed" | "webhook.test")[];
             /** @example wh_01JD8Z3N5Q7W9X2Y4A6B8C0D1E */
             id: string;
             /**
@@ -4789,6 +4996,11 @@ export type SchemaAssetError = components['schemas']['AssetError'];
 export type SchemaAssetPage = components['schemas']['AssetPage'];
 export type SchemaAuthSync = components['schemas']['AuthSync'];
 export type SchemaAuthSyncResult = components['schemas']['AuthSyncResult'];
+export type SchemaBatch = components['schemas']['Batch'];
+export type SchemaBatchCounts = components['schemas']['BatchCounts'];
+export type SchemaBatchPage = components['schemas']['BatchPage'];
+export type SchemaBatchRequest = components['schemas']['BatchRequest'];
+export type SchemaBatchWithRenders = components['schemas']['BatchWithRenders'];
 export type SchemaBrandFonts = components['schemas']['BrandFonts'];
 export type SchemaBrandKit = components['schemas']['BrandKit'];
 export type SchemaBrandKitError = components['schemas']['BrandKitError'];
@@ -5648,6 +5860,244 @@ export interface operations {
             };
         };
     };
+    BatchesController_list: {
+        parameters: {
+            query?: {
+                /** @description Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of batches */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchPage"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed for this key or account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Invalid request; `details.errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    BatchesController_get: {
+        parameters: {
+            query?: {
+                /** @description Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch and a page of its renders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchWithRenders"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed for this key or account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such resource in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Invalid request; `details.errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    BatchesController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed for this key or account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such resource in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the resource state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Invalid request; `details.errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    BatchesController_events: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed for this key or account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such resource in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Invalid request; `details.errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     BrandKitsController_list: {
         parameters: {
             query?: {
@@ -6374,6 +6824,147 @@ export interface operations {
             /** @description Invalid request; `details.errors` lists each problem */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    BatchesController_create: {
+        parameters: {
+            query?: {
+                /** @description CSV bodies: as `output_filename` of the JSON body */
+                output_filename?: string;
+                /** @description CSV bodies: as `webhook_url` of the JSON body */
+                webhook_url?: string;
+            };
+            header?: {
+                /** @description Same key and same body replays the first response (status 200); same key, other body is a 409 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON rows, or a CSV (Content-Type: text/csv; UTF-8 with or without BOM, quoted fields, CRLF or LF): a header row of variable names, then one row per render; its options go in the query */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchRequest"];
+                "text/csv": components["schemas"]["BatchRequest"];
+            };
+        };
+        responses: {
+            /** @description Replay of an earlier submit with the same Idempotency-Key */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description The batch; its rows are queued */
+            202: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Quota or plan limit exceeded */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed for this key or account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such resource in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the resource state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Invalid request; `details.errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Rate limited; retry after `Retry-After` seconds
+             *
+             *     Rate limited; retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
