@@ -193,7 +193,8 @@ describe('the admin API (ADMIN_API_KEY) and closed signup', () => {
     const fits = await app.http.post('/v1/renders').set(bearer(ws.key)).send({ ...render(1), frame_rate: 10 });
     expect(fits.status).toBe(202);
     await app.http.post(`/v1/renders/${fits.body.id}/cancel`).set(bearer(ws.key)).expect(200);
-  });
+    // Three renders one after another: on shared cores that can pass the default two minutes.
+  }, 600_000);
 
   it('suspends: every key is 403 from its next request, queued jobs are cancelled saying why, the running one finishes; unsuspend restores', async () => {
     const ws = await createWorkspace('big');
