@@ -23,7 +23,7 @@ import { planOf } from '../workspaces/plans';
 import { OutputFormat, planOutput } from './engine/output-formats';
 import { probeMedia } from '../infra/media/probe';
 import { LoudnessReport, normaliseLoudness } from '../infra/media/loudness';
-import { analyseSoundForDucking } from './engine/sound-for-ducking';
+import { analyseSoundForDucking } from './engine/sound/sound-for-ducking';
 import { DrawnFile, PreviewRenderer } from '../previews/preview-renderer';
 import { RemotionRenderer, RenderReport, RenderStage } from './engine/remotion-renderer';
 import { capViolations, renderCost } from './render-cost';

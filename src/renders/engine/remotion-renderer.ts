@@ -10,15 +10,15 @@ import type { HeadlessBrowser } from '@remotion/renderer';
 import { blendedFrames, type BlendedFrames, COMPOSITION_ID, CompositionProps, drawnFrames, type DrawnFrames, ResolvedRequest } from '../../../composition/src/schema';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { BlendedFramesEncoder, type BlendedEncoding } from './blended-frames';
+import { BlendedFramesEncoder, type BlendedEncoding } from './strategies/held-frames/blended-frames-encoder';
 import { ensureCompositionBundle } from './composition-bundle';
-import { convertOnOneThread, encodeHeldFrames, HELD_FRAMES_MAX_SHARE, type X264Settings } from './held-frames';
-import { chooseMediaComposite, renderMediaComposite } from './media-composite';
-import { mediaCompositePlan } from './media-composite-plan';
+import { convertOnOneThread, encodeHeldFrames, HELD_FRAMES_MAX_SHARE, type X264Settings } from './encode/x264';
+import { chooseMediaComposite, renderMediaComposite } from './strategies/media-composite/composite-graph';
+import { mediaCompositePlan } from './strategies/media-composite/composite-plan';
 import { MediaServer } from './media-server';
 import { OutputPlan } from './output-formats';
-import { timelineSoundMixer, type TimelineSoundMixer } from './timeline-sound';
-import { WarmStillPage } from './warm-still-page';
+import { timelineSoundMixer, type TimelineSoundMixer } from './sound/timeline-sound';
+import { WarmStillPage } from './browser/warm-still-page';
 import { Metrics } from '../../metrics/metrics';
 
 /** Remotion's cancel signal (its type is not exported by name). */

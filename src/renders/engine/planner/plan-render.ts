@@ -1,7 +1,7 @@
 import { blendedFrames, drawnFrames, type BlendedFrames, type CompositionProps, type DrawnFrames, type ResolvedRequest } from '../../../../composition/src/schema';
-import { mediaCompositePlan, type CompositePlan } from '../media-composite-plan';
+import { mediaCompositePlan, type CompositePlan } from '../strategies/media-composite/composite-plan';
 import type { OutputPlan } from '../output-formats';
-import { soundStreamProblem, timelineSoundPlan } from '../timeline-sound-plan';
+import { soundStreamProblem, timelineSoundPlan } from '../sound/timeline-sound-plan';
 import { COST_MODEL, scaledCosts, type CostModel } from './cost-model';
 import type { Candidate, EncoderPlan, PicturesPlan, RenderPlan, SoundPlan, StrategyName } from './render-plan';
 import type { SourceFacts } from './source-facts';

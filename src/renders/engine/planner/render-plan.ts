@@ -1,5 +1,5 @@
 import type { BlendedFrames, DrawnFrames } from '../../../../composition/src/schema';
-import type { CompositePlan } from '../media-composite-plan';
+import type { CompositePlan } from '../strategies/media-composite/composite-plan';
 import type { OutputPlan } from '../output-formats';
 
 /** The ways of producing a render's pictures, one module each under strategies/. */

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import puppeteer from 'puppeteer-core';
-import { loadConfig } from '../../config/app-config';
+import { loadConfig } from '../../../config/app-config';
 import { FADABLE_X264_PARAMS, HOLDABLE_X264_PARAMS, holdableX264Params, spliceHeldFrames, splitAnnexB, type SplicedPicture } from './h264-holds';
-import { muxHeldPictures } from './held-frames';
+import { muxHeldPictures } from '../encode/x264';
 
 const run = promisify(execFile);
 

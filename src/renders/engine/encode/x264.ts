@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { holdableX264Params, spliceHeldFrames, type SplicedPicture } from './h264-holds';
-import { mpegTransportStream } from './mpeg-ts';
+import { holdableX264Params, spliceHeldFrames, type SplicedPicture } from '../codec/h264-holds';
+import { mpegTransportStream } from '../codec/mpeg-ts';
 
 const execFileAsync = promisify(execFile);
 

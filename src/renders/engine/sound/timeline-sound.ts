@@ -1,9 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import type { CompositionProps, ResolvedRequest } from '../../../composition/src/schema';
+import type { CompositionProps, ResolvedRequest } from '../../../../composition/src/schema';
 import { clipSourceSamples, clipTrack, DecodedSpan, mixTracks, SOUND_CHANNELS, SOUND_SAMPLE_RATE, SoundTrack } from './browser-sound-rules';
-import type { AudioStream } from './planner/source-facts';
+import type { AudioStream } from '../planner/source-facts';
 import { soundStreamProblem, timelineSoundPlan } from './timeline-sound-plan';
 
 const execFileAsync = promisify(execFile);

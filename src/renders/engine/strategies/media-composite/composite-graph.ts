@@ -2,12 +2,12 @@ import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import type { BlendedFrames, CompositionProps, DrawnFrames } from '../../../composition/src/schema';
-import { TO_BT709_TV_RANGE, writeFrameList, x264Args, type X264Settings } from './held-frames';
+import type { BlendedFrames, CompositionProps, DrawnFrames } from '../../../../../composition/src/schema';
+import { TO_BT709_TV_RANGE, writeFrameList, x264Args, type X264Settings } from '../../encode/x264';
 import { DrawnArea, type Rect } from './drawn-area';
-import { decodeRgbaPng, encodeRgbaPng, mixRgba, type RgbaPicture } from './png';
-import { mediaCompositePlan, sourceReduction, type CompositeClip, type CompositePlan } from './media-composite-plan';
-import { encodeSound, muxAacAudio, type RemotionRenderer, type RenderArgs, type RenderReport } from './remotion-renderer';
+import { decodeRgbaPng, encodeRgbaPng, mixRgba, type RgbaPicture } from '../../codec/png';
+import { mediaCompositePlan, sourceReduction, type CompositeClip, type CompositePlan } from './composite-plan';
+import { encodeSound, muxAacAudio, type RemotionRenderer, type RenderArgs, type RenderReport } from '../../remotion-renderer';
 
 const execFileAsync = promisify(execFile);
 

@@ -3,14 +3,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { resolveRequest, type MediaInfo, type RenderRequest } from '../../../composition/src/schema';
-import { gradeSettings } from '../../../composition/src/look/colour';
-import { fastGrade } from '../../../composition/src/look/fast-grade';
-import { applyFast } from '../../../composition/src/look/grade-effect';
-import { bilinearOntoBox, chooseMediaComposite, compositeArgs, compositeRegions, gradeFilters, libyuvBt709, libyuvBt709Graph } from './media-composite';
-import type { CompositeClip, CompositePlan } from './media-composite-plan';
-import { writeFrameList } from './held-frames';
-import { planOutput } from './output-formats';
+import { resolveRequest, type MediaInfo, type RenderRequest } from '../../../../../composition/src/schema';
+import { gradeSettings } from '../../../../../composition/src/look/colour';
+import { fastGrade } from '../../../../../composition/src/look/fast-grade';
+import { applyFast } from '../../../../../composition/src/look/grade-effect';
+import { bilinearOntoBox, chooseMediaComposite, compositeArgs, compositeRegions, gradeFilters, libyuvBt709, libyuvBt709Graph } from './composite-graph';
+import type { CompositeClip, CompositePlan } from './composite-plan';
+import { writeFrameList } from '../../encode/x264';
+import { planOutput } from '../../output-formats';
 
 const run = promisify(execFile);
 
