@@ -117,7 +117,7 @@ export function planRender(request: PlanRequest, facts: SourceFacts, config: Pla
     output,
     frames: { total: frames, first, last },
     pictures,
-    sound: soundOf(request, facts, config, pictures),
+    sound: soundOf(request, facts, config, pictures.strategy === 'browser' && chunks === null),
     encoder: encoderOf(output, config, pictures),
     chunks,
     candidates,
@@ -231,7 +231,7 @@ export function splitFrames(total: number, size: number): [number, number][] {
  * How the sound is made: the worker's own mix wherever it matches the browser's (every H.264
  * whole-timeline render, so the path taken never changes the sound), else the page's.
  */
-function soundOf(request: PlanRequest, facts: SourceFacts, config: PlannerConfig, pictures: PicturesPlan): SoundPlan {
+function soundOf(request: PlanRequest, facts: SourceFacts, config: PlannerConfig, drawnByRenderMedia: boolean): SoundPlan {
   const { output, resolved } = request;
   if (output.kind !== 'video' || request.muted || output.audioCodec === null) return { via: 'none' };
   if (output.audioCodec !== 'aac') return { via: 'encoder' };
@@ -240,7 +240,8 @@ function soundOf(request: PlanRequest, facts: SourceFacts, config: PlannerConfig
   if (request.frameRange) return { via: 'page_while_drawing' };
   const problem = config.mixSound ? soundMixProblem(request, facts) : 'RENDER_MIX_SOUND is off';
   if (problem === null) return { via: 'ffmpeg' };
-  return { via: pictures.strategy === 'browser' ? 'page_while_drawing' : 'page_audio_pass', ...(config.mixSound ? { reason: problem } : {}) };
+  // Only renderMedia collects the page's sound while drawing; chunks are drawn muted.
+  return { via: drawnByRenderMedia ? 'page_while_drawing' : 'page_audio_pass', ...(config.mixSound ? { reason: problem } : {}) };
 }
 
 /** Why the worker cannot mix this timeline's sound as the browser would (timeline-sound.ts); null when it can. */

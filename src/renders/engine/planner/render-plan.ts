@@ -1,11 +1,10 @@
 import type { BlendedFrames, DrawnFrames } from '../../../../composition/src/schema';
+import type { RENDER_STRATEGIES } from '../../../config/app-config';
 import type { CompositePlan } from '../strategies/media-composite/composite-plan';
 import type { OutputPlan } from '../output-formats';
 
-/** The ways of producing a render's pictures, one module each under strategies/. */
-export type StrategyName = 'still' | 'browser' | 'held_frames' | 'blended_frames' | 'media_composite';
-
-export const STRATEGY_NAMES: readonly StrategyName[] = ['still', 'browser', 'held_frames', 'blended_frames', 'media_composite'];
+/** The ways of producing a render's pictures, one module each under strategies/ (RENDER_STRATEGY names them). */
+export type StrategyName = (typeof RENDER_STRATEGIES)[number];
 
 /** What the browser draws and at which frames, and what ffmpeg composites: one variant per strategy. */
 export type PicturesPlan =
@@ -67,7 +66,7 @@ export interface RenderPlan {
   encoder: EncoderPlan;
   /** Frame ranges drawn as separate `render-chunk` jobs (browser strategy each), joined without re-encoding; null: whole. */
   chunks: [number, number][] | null;
-  /** Every strategy weighed, in the order of the table in STRATEGY_NAMES. */
+  /** Every strategy weighed: its estimate, or why it cannot draw the request exactly. */
   candidates: Candidate[];
   /** The chosen strategy's estimate (COST_MODEL, scaled to the canvas). */
   estimatedSeconds: number;

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { BlendedFrames } from '../../../../../composition/src/schema';
 import { BlendedFramesEncoder, mixPictures } from './blended-frames-encoder';
-import { writeFrameList } from '../../encode/x264';
+import { writeFrameList } from '../../encode/frame-list';
 
 const run = promisify(execFile);
 
