@@ -5,8 +5,8 @@ import type { HeadlessBrowser } from '@remotion/renderer';
 import { COMPOSITION_ID, type ResolvedRequest } from '../../../../composition/src/schema';
 import type { AppConfig } from '../../../config/app-config';
 import { ensureCompositionBundle } from '../composition-bundle';
-import { WARM_TAB_MAX_FRAMES } from '../planner/plan-render';
 import type { StillsArgs } from '../render-args';
+import { WARM_TAB_MAX_FRAMES } from './tabs';
 import { WarmStillPage } from './warm-still-page';
 
 /** Remotion's cancel signal (its type is not exported by name). */

@@ -1,9 +1,10 @@
 import { blendedFrames, drawnFrames, type BlendedFrames, type CompositionProps, type DrawnFrames, type ResolvedRequest } from '../../../../composition/src/schema';
-import { mediaCompositePlan, type CompositePlan } from '../strategies/media-composite/composite-plan';
+import { mediaCompositePlan, type CompositePlan } from './composite-plan';
 import type { OutputPlan } from '../output-formats';
 import { soundStreamProblem, timelineSoundPlan } from '../sound/timeline-sound-plan';
+import { drawingTabs, WARM_TAB_MAX_FRAMES } from '../browser/tabs';
 import { COST_MODEL, scaledCosts, type CostModel } from './cost-model';
-import type { Candidate, EncoderPlan, PicturesPlan, RenderPlan, SoundPlan, StrategyName } from './render-plan';
+import { NO_CLIP, type Candidate, type EncoderPlan, type PicturesPlan, type RenderPlan, type SoundPlan, type StrategyName } from './render-plan';
 import type { SourceFacts } from './source-facts';
 
 /** What is asked of one render call: the resolved request, its output, and which part of it. */
@@ -47,9 +48,6 @@ export interface PlannerConfig {
 
 /** A held render draws with more than one tab from this many drawn frames (the fewest measured to gain). */
 const HELD_TABS_MIN_FRAMES = 30;
-
-/** Frames a layer may have to be drawn on the warm still tab (RemotionRenderer.stills) rather than a tab of its own. */
-export const WARM_TAB_MAX_FRAMES = 8;
 
 /** A jpg still is the delivered file, not a frame on its way to an encoder: its own quality. */
 export const STILL_JPEG_QUALITY = 90;
@@ -125,15 +123,6 @@ export function planRender(request: PlanRequest, facts: SourceFacts, config: Pla
   };
 }
 
-/**
- * How many tabs draw a render's frames: RENDER_TABS (at most the machine's cores) for a page
- * with no video clip, one where the page decodes a clip (measured: no faster, ≈ 350 MB more).
- */
-export function drawingTabs(resolved: ResolvedRequest, config: Pick<PlannerConfig, 'tabs' | 'cores'>): number {
-  if (resolved.elements.some((element) => element.type === 'video')) return 1;
-  return Math.max(1, Math.min(config.tabs, config.cores));
-}
-
 /** Why neither held strategy can draw this render (they draw a whole H.264 timeline at full size); null when they can. */
 function heldProblemOf(request: PlanRequest, config: PlannerConfig): string | null {
   const { output, resolved } = request;
@@ -179,7 +168,7 @@ function blendedCost(blended: BlendedFrames, hasClip: boolean, costs: CostModel,
 function compositeOption(request: PlanRequest, facts: SourceFacts, config: PlannerConfig, costs: CostModel): { pictures: PicturesPlan; ms: number } | string {
   if (!config.compositeMedia) return 'RENDER_COMPOSITE_MEDIA is off';
   const choice = mediaCompositePlan(request.props, request.resolved, { plan: request.output, scale: request.scale, frameRange: request.frameRange });
-  if (choice === null) return 'no video clip';
+  if (choice === null) return NO_CLIP;
   if (!choice.ok) return choice.reason;
   const clipFiles: string[] = [];
   for (const clip of choice.plan.clips) {

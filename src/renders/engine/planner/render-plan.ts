@@ -1,6 +1,6 @@
 import type { BlendedFrames, DrawnFrames } from '../../../../composition/src/schema';
 import type { RENDER_STRATEGIES } from '../../../config/app-config';
-import type { CompositePlan } from '../strategies/media-composite/composite-plan';
+import type { CompositePlan } from './composite-plan';
 import type { OutputPlan } from '../output-formats';
 
 /** The ways of producing a render's pictures, one module each under strategies/ (RENDER_STRATEGY names them). */
@@ -72,6 +72,9 @@ export interface RenderPlan {
   estimatedSeconds: number;
 }
 
+/** The composite's reason when the render shows no video clip. */
+export const NO_CLIP = 'no video clip';
+
 /** How the render was carried out: the summary older readers of jobs.diagnostics read, derived from the plan. */
 export type RenderPath = 'browser' | 'held_frames' | 'still' | 'chunks' | 'media_composite';
 
@@ -103,7 +106,8 @@ export function planSummary(plan: RenderPlan) {
       : pictures.strategy;
   const tabs = 'tabs' in pictures ? { drawing_tabs: pictures.tabs } : {};
   const composite = plan.candidates.find((candidate) => candidate.strategy === 'media_composite');
-  const fallback = pictures.strategy !== 'media_composite' && composite?.reason ? { media_fallback: composite.reason } : {};
+  // Why a render with video clips did not take the composite (none when it has no clip).
+  const fallback = pictures.strategy !== 'media_composite' && composite?.reason && composite.reason !== NO_CLIP ? { media_fallback: composite.reason } : {};
   const blended =
     pictures.strategy === 'blended_frames'
       ? { frames_blended: pictures.blended.blended }

@@ -7,7 +7,7 @@ import { gradeSettings } from '../../../../../composition/src/look/colour';
 import { fastGrade } from '../../../../../composition/src/look/fast-grade';
 import { applyFast } from '../../../../../composition/src/look/grade-effect';
 import { bilinearOntoBox, compositeArgs, compositeRegions, gradeFilters, libyuvBt709, libyuvBt709Graph } from './composite-graph';
-import type { CompositeClip, CompositePlan } from './composite-plan';
+import type { CompositeClip, CompositePlan } from '../../planner/composite-plan';
 import { writeFrameList } from '../../encode/frame-list';
 
 const run = promisify(execFile);

@@ -1,6 +1,6 @@
 import type { Rect } from './drawn-area';
 import { TO_BT709_TV_RANGE, x264Args, type X264Settings } from '../../encode/x264';
-import { sourceReduction, type CompositeClip, type CompositePlan } from './composite-plan';
+import { sourceReduction, type CompositeClip, type CompositePlan } from '../../planner/composite-plan';
 
 /** The ffmpeg arguments of the composite: inputs, filter graph, encoder. Exported for the benchmark. */
 export function compositeArgs(o: {
