@@ -11,7 +11,10 @@ export interface CostModel {
   pageFrameTwoTabsMs: number;
   /** A frame of a page that decodes a video clip, one tab ("Media outside the browser", clip drawn by the browser: 32.9 s for 300). */
   pageFrameWithClipMs: number;
-  /** Share of a page frame that does not shrink with the canvas ("Drawing tabs": 2 s of 320x180 cost 0.8 of 1 s of 1080p). */
+  /**
+   * Share of a page frame that does not shrink with the canvas ("Drawing tabs": 2 s of 320x180 and
+   * 1 s of 1080p, less ≈ 1.5–2 s of set-up each, give a 320x180 frame 0.4–0.5 of a 1080p one).
+   */
   pageFixedShare: number;
   /** A frame of a transparent layer captured as PNG ("Media outside the browser": ≈ 110 ms each). */
   layerFramePngMs: number;
@@ -40,7 +43,7 @@ export const COST_MODEL: CostModel = {
   pageFrameMs: 78,
   pageFrameTwoTabsMs: 58,
   pageFrameWithClipMs: 110,
-  pageFixedShare: 0.8,
+  pageFixedShare: 0.5,
   layerFramePngMs: 110,
   warmTabFrameMs: 250,
   tabOpenMs: 1500,

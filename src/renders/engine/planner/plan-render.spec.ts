@@ -93,6 +93,13 @@ const ROWS: Row[] = [
   { name: 'a clip with no local copy: the browser', request: standard(), facts: { ...FACTS, files: { [LOGO]: '/work/logo.png' } }, strategy: 'browser', sound: 'page_while_drawing', rejected: { media_composite: 'no local copy' } },
   { name: 'RENDER_COMPOSITE_MEDIA off: the browser draws the clip', request: standard(), config: { compositeMedia: false }, strategy: 'browser', sound: 'ffmpeg', rejected: { media_composite: 'RENDER_COMPOSITE_MEDIA is off' } },
   { name: 'RENDER_STRATEGY forces the composite where the browser is cheaper', request: standard([shape({ motion: [{ type: 'spin', duration: 10, easing: 'linear' }] }), clip(), logo, title({ animation_preset: 'typewriter' })]), config: { strategy: 'media_composite' }, strategy: 'media_composite', sound: 'ffmpeg' },
+  // The e2e suite's small scenes (320x180) take the strategy their tests exercise.
+  {
+    name: '320x180, a bar gliding for the first of two seconds: held',
+    request: { width: 320, height: 180, duration: 2, background_color: '#000000', elements: [shape({ x: 5, y: '50%', width: 10, height: 180, motion: [{ type: 'slide', duration: 1, easing: 'linear' }] })] },
+    strategy: 'held_frames', sound: 'none',
+  },
+  { name: '320x180, a box over a clip for a second: the composite', request: { width: 320, height: 180, duration: 1, background_color: '#000000', elements: [clip({ x: 0, y: 0, x_anchor: 0, y_anchor: 0, width: 160, height: 90 }), shape({ width: 40, height: 40 })] }, strategy: 'media_composite', sound: 'ffmpeg' },
   // Chunks, previews, stills.
   { name: 'a long moving render with RENDER_CHUNK_FRAMES: chunks', request: still({ elements: [shape({ motion: [{ type: 'spin', duration: 10, easing: 'linear' }] })] }), config: { chunkFrames: 90 }, strategy: 'browser', sound: 'none', chunks: 4 },
   { name: 'a held render stays whole despite RENDER_CHUNK_FRAMES', request: still(), config: { chunkFrames: 90 }, strategy: 'held_frames', sound: 'none' },
