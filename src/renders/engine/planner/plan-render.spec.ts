@@ -100,6 +100,20 @@ const ROWS: Row[] = [
     strategy: 'held_frames', sound: 'none',
   },
   { name: '320x180, a box over a clip for a second: the composite', request: { width: 320, height: 180, duration: 1, background_color: '#000000', elements: [clip({ x: 0, y: 0, x_anchor: 0, y_anchor: 0, width: 160, height: 90 }), shape({ width: 40, height: 40 })] }, strategy: 'media_composite', sound: 'ffmpeg' },
+  {
+    name: '320x180, a dissolve and a title\'s fades, blending and skip pictures off: held',
+    request: {
+      width: 320, height: 180,
+      elements: [
+        { type: 'image', id: 'a', source_url: LOGO, track: 1, duration: 1.2 } as Element,
+        { type: 'image', id: 'b', source_url: LOGO, track: 1, duration: 1.2 } as Element,
+        title({ text: 'A fading title', time: 0.6, duration: 1.2, fade_in_duration: 0.4, fade_out_duration: 0.4, width: undefined, height: undefined, font_size: 14 }),
+      ],
+      transitions: [{ type: 'cross_dissolve', from_id: 'a', to_id: 'b', duration: 0.4 }],
+    } as RenderRequest,
+    config: { blendFades: false, skipPictures: false },
+    strategy: 'held_frames', sound: 'none',
+  },
   // Chunks, previews, stills.
   { name: 'a long moving render with RENDER_CHUNK_FRAMES: chunks', request: still({ elements: [shape({ motion: [{ type: 'spin', duration: 10, easing: 'linear' }] })] }), config: { chunkFrames: 90 }, strategy: 'browser', sound: 'none', chunks: 4 },
   { name: 'a held render stays whole despite RENDER_CHUNK_FRAMES', request: still(), config: { chunkFrames: 90 }, strategy: 'held_frames', sound: 'none' },
