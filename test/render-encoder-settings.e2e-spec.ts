@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
-import { distinctPictureCrf } from '../src/renders/engine/blended-frames';
+import { distinctPictureCrf } from '../src/renders/engine/strategies/held-frames/blended-frames-encoder';
 import { pixelAt, probe, serveFolder } from './helpers/media';
 import { renderThroughApi } from './helpers/render-through-api';
 import { signupVerified, startTestApp, TestApp } from './helpers/test-app';

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { MediaInfo, RenderRequest, resolveRequest } from '../composition/src/schema';
 import { RemotionRenderer } from '../src/renders/engine/remotion-renderer';
-import { timelineSoundPlan } from '../src/renders/engine/timeline-sound-plan';
+import { timelineSoundPlan } from '../src/renders/engine/sound/timeline-sound-plan';
 import { Checks } from './helpers/checks';
 import { probe } from './helpers/media';
 import { startTestApp, TestApp } from './helpers/test-app';

@@ -197,7 +197,16 @@ export interface RenderConfig {
    * (`RENDER_COMPOSITE_MEDIA`; default in docs/decisions.md).
    */
   compositeMedia: boolean;
+  /**
+   * The strategy every render takes whenever it can draw the request exactly, whatever the cost
+   * model says (`RENDER_STRATEGY`: one of RENDER_STRATEGIES, or `cheapest`, the default: the
+   * planner weighs them). For tests and benchmarks that exercise one strategy.
+   */
+  strategy: (typeof RENDER_STRATEGIES)[number] | null;
 }
+
+/** The render engine's strategies (src/renders/engine/strategies), by the names its plans give. */
+export const RENDER_STRATEGIES = ['still', 'browser', 'held_frames', 'blended_frames', 'media_composite'] as const;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -287,6 +296,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     chunkFrames: int('RENDER_CHUNK_FRAMES', 0, 0, 1_000_000),
     warmStills: oneOf('RENDER_WARM_STILLS', ['true', 'false'] as const, 'true') === 'true',
     compositeMedia: oneOf('RENDER_COMPOSITE_MEDIA', ['true', 'false'] as const, 'true') === 'true',
+    strategy: (() => {
+      const chosen = oneOf('RENDER_STRATEGY', ['cheapest', ...RENDER_STRATEGIES] as const, 'cheapest');
+      return chosen === 'cheapest' ? null : chosen;
+    })(),
   };
 
   const gcsBucket = str('GCS_BUCKET');

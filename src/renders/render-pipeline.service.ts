@@ -23,9 +23,10 @@ import { PlanCatalog } from '../workspaces/plan-catalog';
 import { OutputFormat, planOutput } from './engine/output-formats';
 import { probeMedia } from '../infra/media/probe';
 import { LoudnessReport, normaliseLoudness } from '../infra/media/loudness';
-import { analyseSoundForDucking } from './engine/sound-for-ducking';
+import { analyseSoundForDucking } from './engine/sound/sound-for-ducking';
 import { DrawnFile, PreviewRenderer } from '../previews/preview-renderer';
 import { RemotionRenderer, RenderReport, RenderStage } from './engine/remotion-renderer';
+import { diagnosticsOf } from './engine/render-report';
 import { capViolations, renderCost } from './render-cost';
 import { CaptionSources } from './caption-sources';
 import { RenderFailure } from './render-failure';
@@ -40,7 +41,8 @@ export interface RenderedArtifact {
   key: string;
   output: Omit<JobOutput, 'url'>;
   /** How it was drawn and where the time went (recorded on the job's row). */
-  diagnostics: Partial<RenderReport> & { pipeline_seconds: PipelineSeconds };
+  /** The plan whole and what was measured (diagnosticsOf), and where the time went; recorded on the job's row. */
+  diagnostics: Record<string, unknown> & { pipeline_seconds: PipelineSeconds };
 }
 
 /**
@@ -112,7 +114,7 @@ export class RenderPipeline {
       const key = `${job.workspaceId}/renders/${job.id}.${drawn.extension}`;
       const { size } = await this.storage.putFile(key, drawn.file, drawn.contentType);
       const drawReport = 'report' in drawn ? (drawn.report as RenderReport) : undefined;
-      if (drawReport?.render_path === 'chunks') await this.chunks.discardFiles(job);
+      if (drawReport?.plan.chunks) await this.chunks.discardFiles(job);
       const pipelineSeconds: PipelineSeconds = { queue, inputs: prepared.inputsSeconds, prepare, draw, upload: clock() };
       return {
         key,
@@ -124,7 +126,7 @@ export class RenderPipeline {
           ...(loudness ? { loudness } : {}),
           ...(Object.keys(soundAnalysis).length > 0 ? { sound_analysis: soundAnalysis } : {}),
         },
-        diagnostics: { ...drawReport, pipeline_seconds: pipelineSeconds },
+        diagnostics: { ...(drawReport ? diagnosticsOf(drawReport) : {}), pipeline_seconds: pipelineSeconds },
       };
     } catch (error) {
       // A split render that ends for good (cancelled, failing, or on its last attempt) stops its
@@ -205,8 +207,10 @@ export class RenderPipeline {
     const plan = planOutput(resolved.outputFormat as OutputFormat, resolved.alpha);
     const outputPath = path.join(workDir, `output.${plan.extension}`);
     const args = { props, resolved, plan, outputPath, signal, onProgress };
-    // A long browser-drawn render is split into chunks that any worker can take (render-chunks.ts).
-    const report = this.renderer.chunkable(args) ? await this.chunks.render(job, args) : await this.renderer.render(args);
+    // The plan decides everything, chunks included: a long browser-drawn render is split into
+    // chunks that any worker can take (chunked-render.service.ts).
+    const renderPlan = await this.renderer.plan(args);
+    const report = renderPlan.chunks ? await this.chunks.render(job, args, renderPlan) : await this.renderer.render(args, renderPlan);
     const duration = plan.kind === 'still' ? 0 : resolved.durationInFrames / resolved.fps;
     return { file: outputPath, extension: plan.extension, contentType: plan.contentType, width: resolved.width, height: resolved.height, duration, report };
   }

@@ -3,16 +3,16 @@ import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
 import { QueueService } from '../../infra/queue/queue.service';
 import { ObjectNotFoundError, Storage } from '../../infra/storage/storage';
 import { JobFailure } from '../../jobs/job-failure';
 import { Job } from '../../jobs/job.entity';
-import { encodeSound, muxAacAudio, RemotionRenderer, RenderArgs, RenderReport } from '../engine/remotion-renderer';
+import type { RenderPlan } from '../engine/planner/render-plan';
+import { RemotionRenderer, RenderArgs, RenderReport } from '../engine/remotion-renderer';
+import { muxAacAudio } from '../engine/sound/sound-maker';
 import { RENDER_CHUNK_QUEUE } from './render-chunk-queue';
 import { RenderChunk, RenderChunkRepository } from './render-chunk.repository';
 
@@ -22,12 +22,7 @@ const execFileAsync = promisify(execFile);
 const CHUNKS_SHARE = 0.9;
 const POLL_INTERVAL_MS = 500;
 
-/** Consecutive frame ranges of at most `size` frames covering `total` frames. */
-export function splitFrames(total: number, size: number): [number, number][] {
-  const ranges: [number, number][] = [];
-  for (let first = 0; first < total; first += size) ranges.push([first, Math.min(total, first + size) - 1]);
-  return ranges;
-}
+export { splitFrames } from '../engine/planner/plan-render';
 
 /** Where a chunk's file is stored until the join: under the parent's workspace, by job and index. */
 export function chunkKey(job: Pick<Job, 'workspaceId' | 'id'>, index: number): string {
@@ -48,7 +43,6 @@ export function chunkFolder(job: Pick<Job, 'workspaceId' | 'id'>): string {
 @Injectable()
 export class ChunkedRender {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly db: DataSource,
     private readonly chunks: RenderChunkRepository,
     private readonly queue: QueueService,
@@ -56,10 +50,10 @@ export class ChunkedRender {
     private readonly renderer: RemotionRenderer,
   ) {}
 
-  async render(job: Job, args: RenderArgs): Promise<RenderReport> {
-    const { resolved, plan, signal } = args;
+  async render(job: Job, args: RenderArgs, plan: RenderPlan): Promise<RenderReport> {
+    const { resolved, signal } = args;
     const total = resolved.durationInFrames;
-    const ranges = splitFrames(total, this.config.render.chunkFrames);
+    const ranges = plan.chunks ?? [[0, total - 1]];
     const { staleKeys } = await this.db.transaction(async (tx) => {
       const planned = await this.chunks.plan(tx, job.id, ranges);
       // Queued with the rows: a chunk is never recorded without its queue entry.
@@ -72,12 +66,7 @@ export class ChunkedRender {
     const workDir = path.dirname(args.outputPath);
     const audioPath = path.join(workDir, 'audio.wav');
     // The sound is mixed while the chunks are drawn: it is off the path from the last chunk to the file.
-    const mixing = resolved.hasAudio && plan.kind === 'video' && plan.audioCodec
-      ? this.renderer.soundTrack({ ...args, outputPath: audioPath }).then(async (mixed) => {
-          await encodeSound(audioPath, signal);
-          return mixed;
-        })
-      : null;
+    const mixing = this.renderer.makeSound(args, plan, audioPath);
     // Both settle before a failure is thrown: nothing writes into the work folder afterwards.
     const [waited, mixed] = await Promise.allSettled([
       this.waitForChunks(job.id, total, signal, (fraction) => args.onProgress('compositing', CHUNKS_SHARE * fraction)),
@@ -93,13 +82,13 @@ export class ChunkedRender {
     await muxAacAudio(videoPath, audioPath, args.outputPath, signal);
     args.onProgress('encoding', 1);
     return {
-      render_path: 'chunks',
-      frames_total: total,
-      frames_drawn: total,
-      chunks: done.length,
-      chunk_seconds: done.map((chunk) => chunk.renderSeconds ?? 0),
-      join_seconds: Math.round((performance.now() - joinStarted) / 10) / 100,
-      ...(sound ?? {}),
+      plan,
+      measured: {
+        chunks: done.length,
+        chunk_seconds: done.map((chunk) => chunk.renderSeconds ?? 0),
+        join_seconds: Math.round((performance.now() - joinStarted) / 10) / 100,
+        ...(sound ?? {}),
+      },
     };
   }
 

@@ -1,6 +1,6 @@
-import { resolveRequest, type MediaInfo, type RenderRequest } from '../../../composition/src/schema';
-import { mediaCompositePlan, sourceReduction } from './media-composite-plan';
-import { planOutput } from './output-formats';
+import { resolveRequest, type MediaInfo, type RenderRequest } from '../../../../composition/src/schema';
+import { mediaCompositePlan, sourceReduction } from './composite-plan';
+import { planOutput } from '../output-formats';
 
 const CLIP = 'https://example.com/clip.mp4';
 const PHOTO = 'https://example.com/photo.png';

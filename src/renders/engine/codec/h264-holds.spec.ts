@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import puppeteer from 'puppeteer-core';
-import { loadConfig } from '../../config/app-config';
-import { FADABLE_X264_PARAMS, HOLDABLE_X264_PARAMS, holdableX264Params, spliceHeldFrames, splitAnnexB, type SplicedPicture } from './h264-holds';
-import { muxHeldPictures } from './held-frames';
+import { loadConfig } from '../../../config/app-config';
+import { FADABLE_X264_PARAMS, HOLDABLE_X264_PARAMS, holdableX264Params, spliceHeldFrames, type SplicedPicture } from './h264-holds';
+import { splitAnnexB } from './h264-bits';
+import { muxHeldPictures } from '../strategies/held-frames/held-encoding';
 
 const run = promisify(execFile);
 

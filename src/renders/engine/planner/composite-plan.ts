@@ -1,9 +1,9 @@
-import { blendedFrames, drawnFrames, type BlendedFrames, type CompositionProps, type DrawnFrames, type ResolvedRequest, type ResolvedVideo, type VideoElement } from '../../../composition/src/schema';
-import { anchorPixels } from '../../../composition/src/schema/resolve';
-import { gradeSettings, isNeutral } from '../../../composition/src/look/colour';
-import { fastGrade } from '../../../composition/src/look/fast-grade';
-import { matteSourceIds } from '../../../composition/src/look/matte-sources';
-import type { OutputPlan } from './output-formats';
+import { blendedFrames, drawnFrames, type BlendedFrames, type CompositionProps, type DrawnFrames, type ResolvedRequest, type ResolvedVideo, type VideoElement } from '../../../../composition/src/schema';
+import { anchorPixels } from '../../../../composition/src/schema/resolve';
+import { gradeSettings, isNeutral } from '../../../../composition/src/look/colour';
+import { fastGrade } from '../../../../composition/src/look/fast-grade';
+import { matteSourceIds } from '../../../../composition/src/look/matte-sources';
+import type { OutputPlan } from '../output-formats';
 
 /**
  * Whether a render's video clips can be decoded, scaled and composited by ffmpeg instead of the

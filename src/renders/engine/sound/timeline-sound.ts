@@ -1,22 +1,12 @@
 import { execFile, spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import type { CompositionProps, ResolvedRequest } from '../../../composition/src/schema';
+import type { CompositionProps, ResolvedRequest } from '../../../../composition/src/schema';
 import { clipSourceSamples, clipTrack, DecodedSpan, mixTracks, SOUND_CHANNELS, SOUND_SAMPLE_RATE, SoundTrack } from './browser-sound-rules';
-import { timelineSoundPlan } from './timeline-sound-plan';
+import type { AudioStream } from '../planner/source-facts';
+import { soundStreamProblem, timelineSoundPlan } from './timeline-sound-plan';
 
 const execFileAsync = promisify(execFile);
-
-/**
- * Source codecs whose decoding by ffmpeg was compared with the browser's: 16-bit PCM identical,
- * AAC and Opus within −69 dB (test/timeline-sound.e2e-spec.ts covers PCM and AAC). MP3 is not
- * among them: the browser does not skip the encoder delay as ffmpeg does, so its sound is shifted
- * by a few hundred samples. Other PCM formats were not compared. Anything else falls back to
- * Remotion's audio pass.
- */
-const MATCHING_CODECS = new Set(['pcm_s16le', 'aac', 'opus']);
-/** Channel layouts the browser's down-mix and ours agree on. */
-const MATCHING_CHANNELS = new Set([1, 2]);
 
 export type TimelineSoundMixer = { ok: true; mix: () => Promise<{ sampleCount: number }> } | { ok: false; reason: string };
 
@@ -48,8 +38,8 @@ export async function timelineSoundMixer(args: TimelineSoundArgs): Promise<Timel
     const file = args.fileOf(clip.src);
     if (!file) return { ok: false, reason: `no local copy of ${clip.src}` };
     const stream = await probeAudio(file, args.signal);
-    if (stream && !MATCHING_CODECS.has(stream.codec)) return { ok: false, reason: `sound in ${stream.codec}` };
-    if (stream && !MATCHING_CHANNELS.has(stream.channels)) return { ok: false, reason: `sound with ${stream.channels} channels` };
+    const problem = stream ? soundStreamProblem(stream) : null;
+    if (problem) return { ok: false, reason: problem };
     streams.set(clip.src, stream);
   }
   const mix = async () => {
@@ -70,14 +60,8 @@ export async function timelineSoundMixer(args: TimelineSoundArgs): Promise<Timel
   return { ok: true, mix };
 }
 
-interface AudioStream {
-  codec: string;
-  sampleRate: number;
-  channels: number;
-}
-
 /** The first audio stream (the one `<Audio>`/`<Video>` play), or null. */
-async function probeAudio(file: string, signal: AbortSignal): Promise<AudioStream | null> {
+export async function probeAudio(file: string, signal: AbortSignal): Promise<AudioStream | null> {
   const { stdout } = await execFileAsync(
     'ffprobe',
     ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=codec_name,sample_rate,channels', '-of', 'json', file],

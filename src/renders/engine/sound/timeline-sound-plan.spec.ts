@@ -1,5 +1,5 @@
-import { resolveRequest, type MediaInfo, type RenderRequest } from '../../../composition/src/schema';
-import { mediaVolumeAt } from '../../../composition/src/motion/media-volume';
+import { resolveRequest, type MediaInfo, type RenderRequest } from '../../../../composition/src/schema';
+import { mediaVolumeAt } from '../../../../composition/src/motion/media-volume';
 import { clipSourceSamples, clipTrack, frameSamplePosition, frameSound, frameSourceSeconds, mixTracks, type SoundTrack } from './browser-sound-rules';
 import { timelineSoundPlan, type SoundClip } from './timeline-sound-plan';
 

@@ -398,5 +398,3 @@ function skipScalingList(bits: BitReader, size: number): void {
     last = next === 0 ? last : next;
   }
 }
-
-export { splitAnnexB };

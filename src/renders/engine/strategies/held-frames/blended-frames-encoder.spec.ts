@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import type { BlendedFrames } from '../../../composition/src/schema';
-import { BlendedFramesEncoder, mixPictures } from './blended-frames';
-import { writeFrameList } from './held-frames';
+import type { BlendedFrames } from '../../../../../composition/src/schema';
+import { BlendedFramesEncoder, mixPictures } from './blended-frames-encoder';
+import { writeFrameList } from '../../encode/frame-list';
 
 const run = promisify(execFile);
 

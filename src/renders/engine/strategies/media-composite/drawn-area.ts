@@ -1,4 +1,4 @@
-import { readPng, unfilter } from './png';
+import { readPng, unfilter } from '../../codec';
 
 /** A rectangle on the canvas, whole pixels. */
 export interface Rect {

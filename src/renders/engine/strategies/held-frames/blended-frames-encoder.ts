@@ -1,7 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import type { BlendedFrames } from '../../../composition/src/schema';
-import { FADABLE_X264_PARAMS, isHeldKeyframe, type SplicedPicture } from './h264-holds';
-import { DEFAULT_X264, muxHeldPictures, TO_BT709_TV_RANGE, x264Args, type X264Settings } from './held-frames';
+import type { BlendedFrames } from '../../../../../composition/src/schema';
+import { FADABLE_X264_PARAMS, isHeldKeyframe, type SplicedPicture } from '../../codec';
+import { DEFAULT_X264, TO_BT709_TV_RANGE, x264Args, type X264Settings } from '../../encode/x264';
+import { muxHeldPictures } from './held-encoding';
 
 /**
  * CRF steps below the configured one for x264 when it sees only the distinct pictures (skip

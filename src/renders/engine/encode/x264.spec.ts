@@ -1,4 +1,4 @@
-import { convertOnOneThread, REMOTION_BT709_TV_RANGE, TO_BT709_TV_RANGE } from './held-frames';
+import { convertOnOneThread, REMOTION_BT709_TV_RANGE, TO_BT709_TV_RANGE } from './x264';
 
 describe('convertOnOneThread (ffmpegOverride of the browser path)', () => {
   // The shape of Remotion's encoding command for `codec: 'h264'`, `colorSpace: 'bt709'`.

@@ -3,14 +3,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { resolveRequest, type MediaInfo, type RenderRequest } from '../../../composition/src/schema';
-import { gradeSettings } from '../../../composition/src/look/colour';
-import { fastGrade } from '../../../composition/src/look/fast-grade';
-import { applyFast } from '../../../composition/src/look/grade-effect';
-import { bilinearOntoBox, chooseMediaComposite, compositeArgs, compositeRegions, gradeFilters, libyuvBt709, libyuvBt709Graph } from './media-composite';
-import type { CompositeClip, CompositePlan } from './media-composite-plan';
-import { writeFrameList } from './held-frames';
-import { planOutput } from './output-formats';
+import { gradeSettings } from '../../../../../composition/src/look/colour';
+import { fastGrade } from '../../../../../composition/src/look/fast-grade';
+import { applyFast } from '../../../../../composition/src/look/grade-effect';
+import { bilinearOntoBox, compositeArgs, compositeRegions, gradeFilters, libyuvBt709, libyuvBt709Graph } from './composite-graph';
+import type { CompositeClip, CompositePlan } from '../../planner/composite-plan';
+import { writeFrameList } from '../../encode/frame-list';
 
 const run = promisify(execFile);
 
@@ -123,34 +121,6 @@ describe('gradeFilters', () => {
       const allowed = grade.saturation === 1 && !grade.overlay ? 0 : grade.overlay ? 2 : 1;
       expect({ field, worst }).toEqual({ field, worst: Math.min(worst, allowed) });
     }
-  });
-});
-
-describe('chooseMediaComposite', () => {
-  const folder = mkdtempSync(path.join(tmpdir(), 'composite-sources-'));
-  afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-  /** A 64x36 clip filling a 64x36 canvas (1:1), its file made by ffmpeg with `extra` arguments. */
-  async function choose(name: string, extra: string[]) {
-    const file = path.join(folder, `${name}.mp4`);
-    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=64x36:rate=30:duration=1', '-c:v', 'libx264', '-preset', 'ultrafast', ...extra, file]);
-    const url = `https://example.com/${name}.mp4`;
-    const request: RenderRequest = { width: 64, height: 36, elements: [{ type: 'video', source_url: url }] };
-    const media: Record<string, MediaInfo> = { [url]: { duration: 1, width: 64, height: 36, has_video: true, has_audio: false } };
-    const props = { request, media, sources: { [url]: `http://127.0.0.1/${name}` } };
-    const args = { props, resolved: resolveRequest(request, media), plan: planOutput('mp4', false), outputPath: '', onProgress: () => undefined, signal: new AbortController().signal };
-    return chooseMediaComposite(args, (local) => (local.endsWith(name) ? file : null));
-  }
-
-  it('takes 8-bit 4:2:0 TV-range sources, BT.709 or untagged', async () => {
-    expect(await choose('untagged', ['-pix_fmt', 'yuv420p'])).toMatchObject({ ok: true });
-    expect(await choose('bt709', ['-pix_fmt', 'yuv420p', '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709'])).toMatchObject({ ok: true });
-  });
-
-  it('leaves other sources to the browser, saying why', async () => {
-    expect(await choose('bt601', ['-pix_fmt', 'yuv420p', '-colorspace', 'bt470bg'])).toEqual({ ok: false, reason: 'video element 0: color space bt470bg (only BT.709 or untagged)' });
-    expect(await choose('full-range', ['-pix_fmt', 'yuvj420p'])).toMatchObject({ ok: false, reason: expect.stringContaining('pixel format yuvj420p') });
-    expect(await choose('full-chroma', ['-pix_fmt', 'yuv444p'])).toMatchObject({ ok: false, reason: expect.stringContaining('pixel format yuv444p') });
   });
 });
 

@@ -1,5 +1,5 @@
-import type { MediaInfo, RenderRequest } from '../../../composition/src/schema';
-import { audibleSpans, decodeMono, speechSpans } from '../../infra/media/sound-analysis';
+import type { MediaInfo, RenderRequest } from '../../../../composition/src/schema';
+import { audibleSpans, decodeMono, speechSpans } from '../../../infra/media/sound-analysis';
 
 /** Per source URL, the spans found; reported on the job so a Player given them ducks the same. */
 export type SoundAnalysis = Record<string, Pick<MediaInfo, 'audible_spans' | 'speech_spans'>>;

@@ -1,0 +1,79 @@
+/**
+ * What one unit of each kind of work costs on the reference machine (2 cores, 1080p, x264
+ * `medium`), in milliseconds: the only figures the planner weighs paths by. Each comes from a
+ * measurement in docs/performance.md (the section is named); a figure nobody measured says so.
+ * Re-measure and edit here; nothing else in the engine holds a cost.
+ */
+export interface CostModel {
+  /** One frame's trip through the page with one tab, JPEG capture, Remotion's encoder beside it ("Drawing tabs": 23.3 s for 300 frames). */
+  pageFrameMs: number;
+  /** The same frame with two tabs drawing ("Drawing tabs": 17.4 s for 300 frames). */
+  pageFrameTwoTabsMs: number;
+  /** A frame of a page that decodes a video clip, one tab ("Media outside the browser", clip drawn by the browser: 32.9 s for 300). */
+  pageFrameWithClipMs: number;
+  /**
+   * Share of a page frame that does not shrink with the canvas ("Drawing tabs": 2 s of 320x180 and
+   * 1 s of 1080p, less ≈ 1.5–2 s of set-up each, give a 320x180 frame 0.4–0.5 of a 1080p one).
+   */
+  pageFixedShare: number;
+  /** A frame of a transparent layer captured as PNG ("Media outside the browser": ≈ 110 ms each). */
+  layerFramePngMs: number;
+  /** A frame drawn on the warm still tab ("Stills and memory"; RemotionRenderer.stills with at most 8 frames). */
+  warmTabFrameMs: number;
+  /** Opening and loading a tab for a series of frames ("Stills and memory": ≈ 1.5 s). */
+  tabOpenMs: number;
+  /** x264 encoding one distinct picture ("Held frames as skip pictures": ≈ 34 ms). */
+  x264PictureMs: number;
+  /** x264 analysing a held repeat it is given as a frame, without skip pictures ("The encoder side": ≈ 10 ms). */
+  x264HeldRepeatMs: number;
+  /** Node mixing one output frame from its drawn corners ("Fading frames mixed": 5.5–8.8 ms from two). */
+  mixFrameMs: number;
+  /** Mixing one upper-layer frame of the composite from PNG corners (decode, mix, deflate): an estimate, not measured apart. */
+  layerMixFrameMs: number;
+  /** One output frame of the media composite's ffmpeg graph with x264 ("Media outside the browser": 7.9–8.0 s for 300). */
+  compositeFrameMs: number;
+  /** Fixed cost of starting a path's processes (the held path's encoder, the composite's graph): an estimate. */
+  startMs: number;
+}
+
+/** Canvas size the figures were measured at. */
+export const REFERENCE_PIXELS = 1920 * 1080;
+
+export const COST_MODEL: CostModel = {
+  pageFrameMs: 78,
+  pageFrameTwoTabsMs: 58,
+  pageFrameWithClipMs: 110,
+  pageFixedShare: 0.5,
+  layerFramePngMs: 110,
+  warmTabFrameMs: 250,
+  tabOpenMs: 1500,
+  x264PictureMs: 34,
+  x264HeldRepeatMs: 10,
+  mixFrameMs: 8.8,
+  layerMixFrameMs: 30,
+  compositeFrameMs: 27,
+  startMs: 300,
+};
+
+/**
+ * The figures for a canvas of `pixels`: page work keeps its fixed share whatever the size, pixel
+ * work (encoders, mixes, the composite graph) scales with the area.
+ */
+export function scaledCosts(model: CostModel, pixels: number): CostModel {
+  const area = pixels / REFERENCE_PIXELS;
+  const page = (ms: number) => ms * (model.pageFixedShare + (1 - model.pageFixedShare) * area);
+  const pixelWork = (ms: number) => ms * area;
+  return {
+    ...model,
+    pageFrameMs: page(model.pageFrameMs),
+    pageFrameTwoTabsMs: page(model.pageFrameTwoTabsMs),
+    pageFrameWithClipMs: page(model.pageFrameWithClipMs),
+    layerFramePngMs: page(model.layerFramePngMs),
+    warmTabFrameMs: page(model.warmTabFrameMs),
+    x264PictureMs: pixelWork(model.x264PictureMs),
+    x264HeldRepeatMs: pixelWork(model.x264HeldRepeatMs),
+    mixFrameMs: pixelWork(model.mixFrameMs),
+    layerMixFrameMs: pixelWork(model.layerMixFrameMs),
+    compositeFrameMs: pixelWork(model.compositeFrameMs),
+  };
+}

@@ -1,0 +1,184 @@
+import { resolveRequest, type MediaInfo, type RenderRequest } from '../../../../composition/src/schema';
+import { planOutput, type OutputFormat } from '../output-formats';
+import { planRender, splitFrames, type PlannerConfig, type PlanRequest } from './plan-render';
+import { planSummary, storedPlan, frameRanges, type RenderPlan, type StrategyName } from './render-plan';
+import type { SourceFacts } from './source-facts';
+
+const CLIP = 'https://media.example/clip.mp4';
+const SQUARE = 'https://media.example/square.mp4';
+const BT601 = 'https://media.example/bt601.mp4';
+const LOGO = 'https://media.example/logo.png';
+const TONE = 'https://media.example/tone.wav';
+const MP3 = 'https://media.example/song.mp3';
+
+const MEDIA: Record<string, MediaInfo> = {
+  [CLIP]: { duration: 12, width: 1920, height: 1080, has_video: true, has_audio: true },
+  [SQUARE]: { duration: 12, width: 1080, height: 1080, has_video: true, has_audio: false },
+  [BT601]: { duration: 12, width: 1920, height: 1080, has_video: true, has_audio: false },
+  [LOGO]: { width: 200, height: 200 },
+  [TONE]: { duration: 12, has_audio: true },
+  [MP3]: { duration: 12, has_audio: true },
+};
+
+/** What the worker's probes found: every source local, the clips convertible but one, sound streams as named. */
+const FACTS: SourceFacts = {
+  files: Object.fromEntries(Object.keys(MEDIA).map((url) => [url, `/work/${url.split('/').pop()}`])),
+  pictures: { [CLIP]: null, [SQUARE]: null, [BT601]: 'color space bt470bg (only BT.709 or untagged)' },
+  sounds: { [CLIP]: { codec: 'aac', sampleRate: 48000, channels: 2 }, [TONE]: { codec: 'pcm_s16le', sampleRate: 48000, channels: 1 }, [MP3]: { codec: 'mp3', sampleRate: 44100, channels: 2 } },
+};
+
+const CONFIG: PlannerConfig = {
+  holdFrames: true, blendFades: true, skipPictures: true, mixSound: true, warmStills: true, compositeMedia: true,
+  chunkFrames: 0, tabs: 2, cores: 2, x264Preset: 'medium', x264Crf: 18, jpegQuality: 90, strategy: null,
+};
+
+type Element = NonNullable<RenderRequest['elements']>[number];
+const shape = (extra: Record<string, unknown> = {}) => ({ type: 'shape', shape: 'rectangle', x: '70%', y: '50%', width: '20%', height: '20%', fill_color: '#ef4444', ...extra }) as Element;
+const clip = (extra: Record<string, unknown> = {}) => ({ type: 'video', source_url: CLIP, x: '35%', y: '50%', width: '50%', height: '50%', out_point: 10, ...extra }) as Element;
+const logo = { type: 'image', source_url: LOGO, x: '10%', y: '15%', width: '10%', height: '18%' } as Element;
+const title = (extra: Record<string, unknown> = {}) => ({ type: 'text', text: 'Render service benchmark', x: '50%', y: '85%', width: '80%', height: '12%', font_size: 72, fill_color: '#ffffff', ...extra }) as Element;
+
+/** The issue's standard scene (bench/bench-service.mts standardScene): gradient, shape, clip, logo, fading title. */
+const standard = (elements: Element[] = [shape(), clip(), logo, title({ fade_in_duration: 1 })]): RenderRequest => ({
+  width: 1920, height: 1080, duration: 10, frame_rate: 30, background_gradient: 'linear-gradient(90deg, #1d4ed8, #9333ea)', elements,
+});
+
+const still = (extra: Partial<RenderRequest> = {}): RenderRequest => ({ width: 1920, height: 1080, duration: 10, background_color: '#000000', elements: [shape(), title()], ...extra });
+
+interface Row {
+  name: string;
+  request: RenderRequest;
+  format?: OutputFormat;
+  config?: Partial<PlannerConfig>;
+  facts?: SourceFacts;
+  call?: Pick<PlanRequest, 'frameRange' | 'scale' | 'muted' | 'stillFrame'>;
+  strategy: StrategyName;
+  sound: RenderPlan['sound']['via'];
+  chunks?: number;
+  /** Part of a weighed candidate's reason. */
+  rejected?: Partial<Record<StrategyName, string>>;
+}
+
+const ROWS: Row[] = [
+  // The issue's four scenes.
+  { name: 'standard scene: clip, shape, image, fading title', request: standard(), strategy: 'media_composite', sound: 'ffmpeg' },
+  {
+    name: 'standard scene with a typewritten title and a spinning shape: one browser layer, not two',
+    request: standard([shape({ motion: [{ type: 'spin', duration: 10, easing: 'linear' }] }), clip(), logo, title({ animation_preset: 'typewriter' })]),
+    strategy: 'browser', sound: 'ffmpeg',
+  },
+  {
+    name: 'a clip cover-fitted into a box of another shape',
+    request: standard([clip({ source_url: SQUARE, x: '50%', width: 1000, height: 400 })]),
+    strategy: 'browser', sound: 'none', rejected: { media_composite: 'is scaled by' },
+  },
+  { name: '5 s webm with alpha', request: { ...still({ duration: 5 }), output_format: 'webm', alpha: true } as RenderRequest, format: 'webm', strategy: 'browser', sound: 'encoder', rejected: { held_frames: 'not H.264', media_composite: 'no video clip' } },
+  // Still timelines and fades.
+  { name: 'nothing moves: one frame drawn, held', request: still(), strategy: 'held_frames', sound: 'none' },
+  { name: 'a title fading in: corners drawn, the fade mixed', request: still({ elements: [shape(), title({ fade_in_duration: 1 })] }), strategy: 'blended_frames', sound: 'none' },
+  { name: 'fades with RENDER_BLEND_FADES off: each fading frame drawn, held between', request: still({ elements: [shape(), title({ fade_in_duration: 1 })] }), config: { blendFades: false }, strategy: 'held_frames', sound: 'none', rejected: { blended_frames: 'RENDER_BLEND_FADES is off' } },
+  { name: 'held with RENDER_HOLD_FRAMES off: the browser', request: still(), config: { holdFrames: false }, strategy: 'browser', sound: 'none', rejected: { held_frames: 'RENDER_HOLD_FRAMES is off' } },
+  { name: 'moving for the first of ten seconds: held', request: still({ elements: [shape({ motion: [{ type: 'slide', duration: 1 }] }), title()] }), strategy: 'held_frames', sound: 'none' },
+  { name: 'moving all the time: the browser', request: still({ elements: [shape({ motion: [{ type: 'spin', duration: 10, easing: 'linear' }] })] }), strategy: 'browser', sound: 'none' },
+  { name: 'odd canvas: the browser evens it', request: still({ width: 321, height: 181 }), strategy: 'browser', sound: 'none', rejected: { held_frames: 'odd canvas' } },
+  // Sound.
+  { name: 'a still timeline with music: the worker mixes it', request: still({ elements: [shape(), { type: 'audio', source_url: TONE } as Element] }), strategy: 'held_frames', sound: 'ffmpeg' },
+  { name: 'mp3 music: the page makes it after drawing', request: still({ elements: [shape(), { type: 'audio', source_url: MP3 } as Element] }), strategy: 'held_frames', sound: 'page_audio_pass' },
+  { name: 'music with RENDER_MIX_SOUND off, everything moving: the page collects it while drawing', request: still({ elements: [shape({ motion: [{ type: 'spin', duration: 10, easing: 'linear' }] }), { type: 'audio', source_url: TONE } as Element] }), config: { mixSound: false }, strategy: 'browser', sound: 'page_while_drawing' },
+  { name: 'webm with music: the encoder takes the page\'s sound', request: { ...still({ elements: [shape(), { type: 'audio', source_url: TONE } as Element] }), output_format: 'webm' } as RenderRequest, format: 'webm', strategy: 'browser', sound: 'encoder' },
+  // Clips.
+  { name: 'a clip filling the canvas under a static title', request: standard([clip({ x: 0, y: 0, x_anchor: 0, y_anchor: 0, width: '100%', height: '100%' }), title()]), strategy: 'media_composite', sound: 'ffmpeg' },
+  { name: 'a rotated clip: the browser, saying why', request: standard([shape(), clip({ z_rotation: 5 }), logo, title()]), strategy: 'browser', sound: 'ffmpeg', rejected: { media_composite: 'is rotated' } },
+  { name: 'a BT.601 source: the browser converts it', request: standard([clip({ source_url: BT601 })]), strategy: 'browser', sound: 'none', rejected: { media_composite: 'color space bt470bg' } },
+  { name: 'a clip with no local copy: the browser', request: standard(), facts: { ...FACTS, files: { [LOGO]: '/work/logo.png' } }, strategy: 'browser', sound: 'page_while_drawing', rejected: { media_composite: 'no local copy' } },
+  { name: 'RENDER_COMPOSITE_MEDIA off: the browser draws the clip', request: standard(), config: { compositeMedia: false }, strategy: 'browser', sound: 'ffmpeg', rejected: { media_composite: 'RENDER_COMPOSITE_MEDIA is off' } },
+  { name: 'RENDER_STRATEGY forces the composite where the browser is cheaper', request: standard([shape({ motion: [{ type: 'spin', duration: 10, easing: 'linear' }] }), clip(), logo, title({ animation_preset: 'typewriter' })]), config: { strategy: 'media_composite' }, strategy: 'media_composite', sound: 'ffmpeg' },
+  // The e2e suite's small scenes (320x180) take the strategy their tests exercise.
+  {
+    name: '320x180, a bar gliding for the first of two seconds: held',
+    request: { width: 320, height: 180, duration: 2, background_color: '#000000', elements: [shape({ x: 5, y: '50%', width: 10, height: 180, motion: [{ type: 'slide', duration: 1, easing: 'linear' }] })] },
+    strategy: 'held_frames', sound: 'none',
+  },
+  { name: '320x180, a box over a clip for a second: the composite', request: { width: 320, height: 180, duration: 1, background_color: '#000000', elements: [clip({ x: 0, y: 0, x_anchor: 0, y_anchor: 0, width: 160, height: 90 }), shape({ width: 40, height: 40 })] }, strategy: 'media_composite', sound: 'ffmpeg' },
+  {
+    name: '320x180, a dissolve and a title\'s fades, blending and skip pictures off: held',
+    request: {
+      width: 320, height: 180,
+      elements: [
+        { type: 'image', id: 'a', source_url: LOGO, track: 1, duration: 1.2 } as Element,
+        { type: 'image', id: 'b', source_url: LOGO, track: 1, duration: 1.2 } as Element,
+        title({ text: 'A fading title', time: 0.6, duration: 1.2, fade_in_duration: 0.4, fade_out_duration: 0.4, width: undefined, height: undefined, font_size: 14 }),
+      ],
+      transitions: [{ type: 'cross_dissolve', from_id: 'a', to_id: 'b', duration: 0.4 }],
+    } as RenderRequest,
+    config: { blendFades: false, skipPictures: false },
+    strategy: 'held_frames', sound: 'none',
+  },
+  // Chunks, previews, stills.
+  { name: 'a long moving render with RENDER_CHUNK_FRAMES: chunks', request: still({ elements: [shape({ motion: [{ type: 'spin', duration: 10, easing: 'linear' }] })] }), config: { chunkFrames: 90 }, strategy: 'browser', sound: 'none', chunks: 4 },
+  { name: 'a held render stays whole despite RENDER_CHUNK_FRAMES', request: still(), config: { chunkFrames: 90 }, strategy: 'held_frames', sound: 'none' },
+  { name: 'a chunk: its frames, muted, in the browser', request: still({ elements: [shape({ motion: [{ type: 'spin', duration: 10, easing: 'linear' }] })] }), config: { chunkFrames: 90 }, call: { frameRange: [90, 179], muted: true }, strategy: 'browser', sound: 'none' },
+  { name: 'a clip preview at half size: the browser, its sound from the page', request: standard(), call: { frameRange: [30, 89], scale: 0.5 }, strategy: 'browser', sound: 'page_while_drawing', rejected: { media_composite: 'scaled output' } },
+  { name: 'a png still on the warm tab', request: { ...still(), output_format: 'png' } as RenderRequest, format: 'png', strategy: 'still', sound: 'none' },
+  { name: 'a jpg still at frame 12', request: { ...still(), output_format: 'jpg' } as RenderRequest, format: 'jpg', call: { stillFrame: 12 }, strategy: 'still', sound: 'none' },
+  { name: 'a gif: the browser', request: { ...still({ duration: 3 }), output_format: 'gif' } as RenderRequest, format: 'gif', strategy: 'browser', sound: 'none' },
+];
+
+function plan(row: Row): RenderPlan {
+  const resolved = resolveRequest(row.request, MEDIA);
+  const output = planOutput(row.format ?? 'mp4', resolved.alpha);
+  return planRender({ props: { request: row.request, media: MEDIA }, resolved, output, ...row.call }, row.facts ?? FACTS, { ...CONFIG, ...row.config });
+}
+
+describe('planRender', () => {
+  it('covers at least twenty requests', () => expect(ROWS.length).toBeGreaterThanOrEqual(20));
+
+  it.each(ROWS.map((row) => [row.name, row] as const))('%s', (_name, row) => {
+    const made = plan(row);
+    expect({ strategy: made.pictures.strategy, sound: made.sound.via, chunks: made.chunks?.length ?? 0 }).toEqual({ strategy: row.strategy, sound: row.sound, chunks: row.chunks ?? 0 });
+    for (const [strategy, reason] of Object.entries(row.rejected ?? {})) {
+      expect(made.candidates.find((candidate) => candidate.strategy === strategy)?.reason).toContain(reason);
+    }
+    // Unless forced, the chosen strategy is the cheapest weighed.
+    const costs = made.candidates.flatMap((candidate) => (candidate.seconds === undefined ? [] : [candidate.seconds]));
+    expect(costs.length).toBeGreaterThan(0);
+    if (!row.config?.strategy) expect(made.estimatedSeconds).toBe(Math.min(...costs));
+  });
+
+  it('estimates the standard scene\'s composite several times cheaper than the browser, and the spinning one the other way round', () => {
+    const seconds = (made: RenderPlan, strategy: StrategyName) => made.candidates.find((candidate) => candidate.strategy === strategy)!.seconds!;
+    const standardPlan = plan(ROWS[0]);
+    expect(seconds(standardPlan, 'browser') / seconds(standardPlan, 'media_composite')).toBeGreaterThan(2);
+    const moving = plan(ROWS[1]);
+    expect(seconds(moving, 'media_composite')).toBeGreaterThan(seconds(moving, 'browser'));
+  });
+
+  it('plans the whole render: frames, tabs, encoder, chunk ranges', () => {
+    const chunked = plan(ROWS.find((row) => row.chunks)!);
+    expect(chunked.chunks).toEqual(splitFrames(300, 90));
+    expect(chunked.encoder).toEqual({ codec: 'h264', pixelFormat: 'yuv420p', capture: 'jpeg', jpegQuality: 90, x264: { preset: 'medium', crf: 18 }, audioCodec: 'aac' });
+    expect(chunked.pictures).toEqual({ strategy: 'browser', frames: [0, 299], tabs: 2, scale: 1 });
+    const alpha = plan(ROWS[3]);
+    expect(alpha.encoder).toMatchObject({ codec: 'vp9', pixelFormat: 'yuva420p', capture: 'png' });
+    expect(alpha.frames).toEqual({ total: 150, first: 0, last: 149 });
+    const held = plan(ROWS.find((row) => row.name.startsWith('nothing moves'))!);
+    expect(held.encoder.skipPictures).toBe(true);
+    expect(held.pictures).toMatchObject({ strategy: 'held_frames', tabs: 1, drawn: { frames: [0], holds: [300] } });
+  });
+
+  it('summarises the plan in the diagnostics older readers know, and stores it whole without the frame lists\' bulk', () => {
+    const made = plan(ROWS[0]);
+    expect(planSummary(made)).toEqual({ render_path: 'media_composite', frames_total: 300, frames_drawn: expect.any(Number), frames_blended: expect.any(Number) });
+    const rotated = plan(ROWS.find((row) => row.name.startsWith('a rotated clip'))!);
+    expect(planSummary(rotated)).toEqual({ render_path: 'browser', frames_total: 300, frames_drawn: 300, drawing_tabs: 1, media_fallback: 'video element 1 is rotated' });
+    const stored = storedPlan(made);
+    expect(stored).toMatchObject({ pictures: { strategy: 'media_composite', below: { drawn: '0' } }, sound: { via: 'ffmpeg' } });
+    expect(JSON.stringify(stored).length).toBeLessThan(4000);
+    expect(JSON.parse(JSON.stringify(stored))).toEqual(stored);
+  });
+
+  it('writes frame lists as ranges', () => {
+    expect(frameRanges([0, 1, 2, 5, 7, 8])).toBe('0-2,5,7-8');
+    expect(frameRanges([])).toBe('');
+  });
+});

@@ -1,0 +1,267 @@
+import { blendedFrames, drawnFrames, type BlendedFrames, type CompositionProps, type DrawnFrames, type ResolvedRequest } from '../../../../composition/src/schema';
+import { mediaCompositePlan, type CompositePlan } from './composite-plan';
+import type { OutputPlan } from '../output-formats';
+import { soundStreamProblem, timelineSoundPlan } from '../sound/timeline-sound-plan';
+import { drawingTabs, WARM_TAB_MAX_FRAMES } from '../browser/tabs';
+import { COST_MODEL, scaledCosts, type CostModel } from './cost-model';
+import { NO_CLIP, type Candidate, type EncoderPlan, type PicturesPlan, type RenderPlan, type SoundPlan, type StrategyName } from './render-plan';
+import type { SourceFacts } from './source-facts';
+
+/** What is asked of one render call: the resolved request, its output, and which part of it. */
+export interface PlanRequest {
+  props: Pick<CompositionProps, 'request' | 'media'>;
+  resolved: ResolvedRequest;
+  output: OutputPlan;
+  /** Stills only: the frame to capture (default 0). */
+  stillFrame?: number;
+  /** Output size as a fraction of the canvas (previews); default 1. */
+  scale?: number;
+  /** The first and last frame to draw (a chunk, a clip preview); default all. */
+  frameRange?: [number, number];
+  /** No sound track at all (a chunk: its parent makes the sound once). */
+  muted?: boolean;
+}
+
+/**
+ * The configuration the planner reads (AppConfig.render): which strategies it may weigh
+ * (RENDER_HOLD_FRAMES, RENDER_BLEND_FADES, RENDER_COMPOSITE_MEDIA, RENDER_WARM_STILLS), how
+ * the held pictures are encoded (RENDER_SKIP_PICTURES), whether the worker may mix the sound
+ * (RENDER_MIX_SOUND), chunking, tabs and encoder settings.
+ */
+export interface PlannerConfig {
+  holdFrames: boolean;
+  blendFades: boolean;
+  skipPictures: boolean;
+  mixSound: boolean;
+  warmStills: boolean;
+  compositeMedia: boolean;
+  chunkFrames: number;
+  tabs: number;
+  /** The machine's cores (os.availableParallelism): Remotion draws with at most that many tabs. */
+  cores: number;
+  x264Preset: string;
+  x264Crf: number;
+  jpegQuality: number;
+  /** RENDER_STRATEGY: take this one whenever it can draw the request exactly, whatever it costs (tests, benchmarks); null: the cheapest. */
+  strategy: StrategyName | null;
+}
+
+/** A held render draws with more than one tab from this many drawn frames (the fewest measured to gain). */
+const HELD_TABS_MIN_FRAMES = 30;
+
+/** A jpg still is the delivered file, not a frame on its way to an encoder: its own quality. */
+export const STILL_JPEG_QUALITY = 90;
+
+/**
+ * The whole plan of one render, from the request, what is known of its sources, the
+ * configuration and the cost model; pure. Every strategy that can draw the request exactly is
+ * estimated and the cheapest taken (or RENDER_STRATEGY's, when it can); the others say why not.
+ */
+export function planRender(request: PlanRequest, facts: SourceFacts, config: PlannerConfig, model: CostModel = COST_MODEL): RenderPlan {
+  const { resolved, output } = request;
+  const scale = request.scale ?? 1;
+  const costs = scaledCosts(model, resolved.width * resolved.height * scale * scale);
+  if (output.kind === 'still') {
+    const frame = request.stillFrame ?? 0;
+    const via = config.warmStills ? 'warm_page' : 'render_still';
+    const seconds = (via === 'warm_page' ? costs.warmTabFrameMs : costs.tabOpenMs + costs.warmTabFrameMs) / 1000;
+    return {
+      output,
+      frames: { total: 1, first: frame, last: frame },
+      pictures: { strategy: 'still', frame, via, scale },
+      sound: { via: 'none' },
+      encoder: { codec: output.imageFormat, capture: output.imageFormat === 'png' ? 'png' : 'jpeg', ...(output.imageFormat === 'jpeg' ? { jpegQuality: STILL_JPEG_QUALITY } : {}), audioCodec: null },
+      chunks: null,
+      candidates: [{ strategy: 'still', seconds: round(seconds) }],
+      estimatedSeconds: round(seconds),
+    };
+  }
+  const [first, last] = request.frameRange ?? [0, resolved.durationInFrames - 1];
+  const frames = last - first + 1;
+  const hasClip = resolved.elements.some((element) => element.type === 'video');
+  const tabs = drawingTabs(resolved, config);
+  const pageFrame = hasClip ? costs.pageFrameWithClipMs : tabs > 1 ? costs.pageFrameTwoTabsMs : costs.pageFrameMs;
+
+  const options: { pictures: PicturesPlan; seconds: number }[] = [];
+  const candidates: Candidate[] = [];
+  const consider = (strategy: StrategyName, made: { pictures: PicturesPlan; ms: number } | string) => {
+    if (typeof made === 'string') {
+      candidates.push({ strategy, reason: made });
+      return;
+    }
+    const seconds = round(made.ms / 1000);
+    candidates.push({ strategy, seconds });
+    options.push({ pictures: made.pictures, seconds });
+  };
+
+  consider('browser', { pictures: { strategy: 'browser', frames: [first, last], tabs, scale }, ms: frames * pageFrame });
+
+  const heldProblem = heldProblemOf(request, config);
+  const drawn = heldProblem ? null : drawnFrames(request.props.request, resolved);
+  consider('held_frames', heldProblem ?? heldCost(drawn!, tabs, hasClip, costs, config));
+  const blended = heldProblem || !config.blendFades ? null : blendedFrames(request.props.request, resolved);
+  consider(
+    'blended_frames',
+    heldProblem ?? (!config.blendFades ? 'RENDER_BLEND_FADES is off' : blended!.blended === 0 ? 'no frame differs from another only by opacity' : blendedCost(blended!, hasClip, costs, config)),
+  );
+  consider('media_composite', compositeOption(request, facts, config, costs));
+
+  const forced = config.strategy ? options.find((option) => option.pictures.strategy === config.strategy) : undefined;
+  // The cheapest; on a tie the first in the table (the browser, then the held strategies).
+  const chosen = forced ?? options.reduce((best, option) => (option.seconds < best.seconds ? option : best));
+  const pictures = chosen.pictures;
+  const chunks = chunksOf(request, config, pictures);
+  return {
+    output,
+    frames: { total: frames, first, last },
+    pictures,
+    sound: soundOf(request, facts, config, pictures.strategy === 'browser' && chunks === null),
+    encoder: encoderOf(output, config, pictures),
+    chunks,
+    candidates,
+    estimatedSeconds: chosen.seconds,
+  };
+}
+
+/** Why neither held strategy can draw this render (they draw a whole H.264 timeline at full size); null when they can. */
+function heldProblemOf(request: PlanRequest, config: PlannerConfig): string | null {
+  const { output, resolved } = request;
+  if (!config.holdFrames) return 'RENDER_HOLD_FRAMES is off';
+  if (output.kind !== 'video' || output.codec !== 'h264') return 'the output is not H.264';
+  if (output.audioCodec !== 'aac' && output.audioCodec !== null) return 'the sound is not AAC';
+  if (request.frameRange || (request.scale ?? 1) !== 1) return 'a part of the timeline or a scaled output';
+  // Remotion evens odd sizes for H.264 itself; the held strategies leave them to the browser.
+  if (resolved.width % 2 !== 0 || resolved.height % 2 !== 0) return 'odd canvas size (the browser path evens it)';
+  return null;
+}
+
+function heldCost(drawn: DrawnFrames, browserTabs: number, hasClip: boolean, costs: CostModel, config: PlannerConfig): { pictures: PicturesPlan; ms: number } {
+  const count = drawn.frames.length;
+  // Encoded after the drawing: the drawing has the cores, and from 30 frames a second tab repays itself.
+  const tabs = count >= HELD_TABS_MIN_FRAMES ? browserTabs : 1;
+  const page = hasClip ? costs.pageFrameWithClipMs : tabs > 1 ? costs.pageFrameTwoTabsMs : costs.pageFrameMs;
+  const repeats = drawn.durationInFrames - count;
+  const encode = count * costs.x264PictureMs + (config.skipPictures ? 0 : repeats * costs.x264HeldRepeatMs);
+  return { pictures: { strategy: 'held_frames', drawn, tabs }, ms: costs.startMs + count * page + encode };
+}
+
+function blendedCost(blended: BlendedFrames, hasClip: boolean, costs: CostModel, config: PlannerConfig): { pictures: PicturesPlan; ms: number } {
+  // One tab: x264 and the sound mix share the cores with the drawing.
+  const page = hasClip ? costs.pageFrameWithClipMs : costs.pageFrameMs;
+  let encoded = 0;
+  let mixed = 0;
+  for (const run of blended.runs) {
+    const terms = run.mix.length;
+    // With skip pictures a fade between two pictures is the decoder's, a repeat a skip picture.
+    if (terms === 1) encoded += config.skipPictures ? 1 : run.hold;
+    else if (terms === 2 && config.skipPictures) continue;
+    else {
+      encoded += run.hold;
+      mixed += run.hold;
+    }
+  }
+  const ms = costs.startMs + blended.frames.length * page + encoded * costs.x264PictureMs + mixed * costs.mixFrameMs;
+  return { pictures: { strategy: 'blended_frames', blended, tabs: 1 }, ms };
+}
+
+/** The composite's plan with each clip's local file and its cost, or why the browser must draw the clips. */
+function compositeOption(request: PlanRequest, facts: SourceFacts, config: PlannerConfig, costs: CostModel): { pictures: PicturesPlan; ms: number } | string {
+  if (!config.compositeMedia) return 'RENDER_COMPOSITE_MEDIA is off';
+  const choice = mediaCompositePlan(request.props, request.resolved, { plan: request.output, scale: request.scale, frameRange: request.frameRange });
+  if (choice === null) return NO_CLIP;
+  if (!choice.ok) return choice.reason;
+  const clipFiles: string[] = [];
+  for (const clip of choice.plan.clips) {
+    const file = facts.files[clip.src];
+    if (!file) return `video element ${clip.index} has no local copy`;
+    const problem = facts.pictures[clip.src];
+    if (problem === undefined) return `video element ${clip.index}: the source was not probed`;
+    if (problem !== null) return `video element ${clip.index}: ${problem}`;
+    clipFiles.push(file);
+  }
+  return { pictures: { strategy: 'media_composite', composite: choice.plan, clipFiles }, ms: compositeCost(choice.plan, request.resolved.durationInFrames, costs, config) };
+}
+
+function compositeCost(plan: CompositePlan, total: number, costs: CostModel, config: PlannerConfig): number {
+  const below = plan.below.frames.frames.length;
+  const above = plan.above ? (plan.above.blended ?? plan.above.frames).frames.length : 0;
+  const warm = (count: number) => config.warmStills && count <= WARM_TAB_MAX_FRAMES;
+  const layer = (count: number, frameMs: number) => (count === 0 ? 0 : warm(count) ? count * costs.warmTabFrameMs : costs.tabOpenMs + count * frameMs);
+  const [belowMs, aboveMs] = [layer(below, costs.pageFrameMs), layer(above, costs.layerFramePngMs)];
+  // Two layers each in a tab of its own draw side by side, as two tabs of one render do.
+  const sideBySide = !warm(below) && !warm(above) && below > 0 && above > 0;
+  const draw = (belowMs + aboveMs) * (sideBySide ? costs.pageFrameTwoTabsMs / costs.pageFrameMs : 1);
+  const mix = (plan.above?.blended?.blended ?? 0) * costs.layerMixFrameMs;
+  return costs.startMs + draw + mix + total * costs.compositeFrameMs;
+}
+
+/**
+ * A whole-timeline H.264 render the browser draws frame by frame, longer than RENDER_CHUNK_FRAMES,
+ * is split into chunks any worker can take. Other formats stay whole: only H.264 chunks are
+ * measured to join without re-encoding.
+ */
+function chunksOf(request: PlanRequest, config: PlannerConfig, pictures: PicturesPlan): [number, number][] | null {
+  const { output, resolved } = request;
+  if (pictures.strategy !== 'browser' || config.chunkFrames <= 0) return null;
+  if (output.kind !== 'video' || output.codec !== 'h264' || request.frameRange || request.muted || (request.scale ?? 1) !== 1) return null;
+  if (output.audioCodec !== 'aac' && output.audioCodec !== null) return null;
+  if (resolved.durationInFrames <= config.chunkFrames) return null;
+  return splitFrames(resolved.durationInFrames, config.chunkFrames);
+}
+
+/** Consecutive frame ranges of at most `size` frames covering `total` frames. */
+export function splitFrames(total: number, size: number): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (let first = 0; first < total; first += size) ranges.push([first, Math.min(total, first + size) - 1]);
+  return ranges;
+}
+
+/**
+ * How the sound is made: the worker's own mix wherever it matches the browser's (every H.264
+ * whole-timeline render, so the path taken never changes the sound), else the page's.
+ */
+function soundOf(request: PlanRequest, facts: SourceFacts, config: PlannerConfig, drawnByRenderMedia: boolean): SoundPlan {
+  const { output, resolved } = request;
+  if (output.kind !== 'video' || request.muted || output.audioCodec === null) return { via: 'none' };
+  if (output.audioCodec !== 'aac') return { via: 'encoder' };
+  if (!resolved.hasAudio) return { via: 'none' };
+  // A part of the timeline (a clip preview): the page collects its sound while drawing.
+  if (request.frameRange) return { via: 'page_while_drawing' };
+  const problem = config.mixSound ? soundMixProblem(request, facts) : 'RENDER_MIX_SOUND is off';
+  if (problem === null) return { via: 'ffmpeg' };
+  // Only renderMedia collects the page's sound while drawing; chunks are drawn muted.
+  return { via: drawnByRenderMedia ? 'page_while_drawing' : 'page_audio_pass', ...(config.mixSound ? { reason: problem } : {}) };
+}
+
+/** Why the worker cannot mix this timeline's sound as the browser would (timeline-sound.ts); null when it can. */
+function soundMixProblem(request: PlanRequest, facts: SourceFacts): string | null {
+  const plan = timelineSoundPlan(request.props, request.resolved);
+  if (!plan.ok) return plan.reason;
+  for (const clip of plan.clips) {
+    if (!facts.files[clip.src]) return `no local copy of ${clip.src}`;
+    const stream = facts.sounds[clip.src];
+    if (stream === undefined) return `a source could not be probed (${clip.src} was not)`;
+    if (stream && 'problem' in stream) return `a source could not be probed (${stream.problem})`;
+    const problem = stream ? soundStreamProblem(stream) : null;
+    if (problem) return problem;
+  }
+  return null;
+}
+
+function encoderOf(output: Extract<OutputPlan, { kind: 'video' }>, config: PlannerConfig, pictures: PicturesPlan): EncoderPlan {
+  const capture = output.imageFormat === 'png' ? 'png' : 'jpeg';
+  const held = pictures.strategy === 'held_frames' || pictures.strategy === 'blended_frames';
+  return {
+    codec: output.codec,
+    pixelFormat: output.pixelFormat,
+    capture,
+    ...(capture === 'jpeg' ? { jpegQuality: config.jpegQuality } : {}),
+    ...(output.codec === 'h264' ? { x264: { preset: config.x264Preset, crf: config.x264Crf } } : {}),
+    ...(held ? { skipPictures: config.skipPictures } : {}),
+    audioCodec: output.audioCodec,
+  };
+}
+
+function round(seconds: number): number {
+  return Math.round(seconds * 100) / 100;
+}

@@ -1,0 +1,185 @@
+import { execFile } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import type { BlendedFrames, CompositionProps, DrawnFrames } from '../../../../../composition/src/schema';
+import { decodeRgbaPng, encodeRgbaPng, mixRgba, type RgbaPicture } from '../../codec';
+import { writeFrameList } from '../../encode/frame-list';
+import type { X264Settings } from '../../encode/x264';
+import type { Measured } from '../../render-report';
+import { muxAacAudio } from '../../sound/sound-maker';
+import type { PictureStrategy } from '../strategy';
+import { compositeArgs } from './composite-graph';
+import { DrawnArea } from './drawn-area';
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * The media-composite render path: the browser draws the layers below the video clips (JPEG, as
+ * the other paths capture) and above them (PNG with alpha), each distinct frame once and with the
+ * clips hidden (`hidden` composition prop) — where the upper layer changes only by the opacity of
+ * whole elements, only its corners, the frames between mixed from them (mixedLayerList); ffmpeg
+ * decodes, trims, scales and fades each clip,
+ * lays the three over each other in RGB where the clips and the upper layer's drawn area reach
+ * (compositeArgs) and encodes with the held path's x264 settings. The sound
+ * is the plan's (SoundMaker), made while ffmpeg composites and muxed like every other H.264 render.
+ */
+export const mediaCompositeStrategy: PictureStrategy<'media_composite'> = {
+  name: 'media_composite',
+  async run({ args, plan: renderPlan, browser, sound: sounds }, pictures): Promise<Measured> {
+    const { composite: plan, clipFiles } = pictures;
+    const x264 = renderPlan.encoder.x264 as X264Settings;
+    const clock = stopwatch();
+    const workDir = path.dirname(args.outputPath);
+    const { fps, durationInFrames } = args.resolved;
+    const aboveBlended = plan.above?.blended ?? null;
+    const aboveToDraw = aboveBlended ? aboveBlended.frames : (plan.above?.frames.frames ?? []);
+    const toDraw = plan.below.frames.frames.length + aboveToDraw.length;
+    let drawn = 0;
+    /** Draws `frames` of a layer into `<name>/`, each a file; `keep` also receives each picture. */
+    const draw = async (name: string, props: Partial<CompositionProps>, frames: number[], imageFormat: 'jpeg' | 'png', keep?: (frame: number, image: Buffer) => Promise<void>) => {
+      const dir = path.join(workDir, name);
+      await mkdir(dir, { recursive: true });
+      const fileOf = (frame: number) => path.join(dir, `${String(frame).padStart(6, '0')}.${imageFormat}`);
+      await browser.stills({
+        props: { ...args.props, ...props },
+        resolved: args.resolved,
+        frames,
+        imageFormat,
+        scale: 1,
+        onFrame: async (frame, image) => {
+          await Promise.all([writeFile(fileOf(frame), image), keep?.(frame, image)]);
+        },
+        onProgress: () => args.onProgress('compositing', (0.6 * ++drawn) / toDraw),
+        signal: args.signal,
+      });
+      return fileOf;
+    };
+    /** The concat list of a layer: each drawn frame's file, held as `frames` says. */
+    const listOf = async (name: string, fileOf: (frame: number) => string, frames: DrawnFrames) => {
+      const list = path.join(workDir, `${name}.txt`);
+      await writeFrameList(list, frames.frames.map((frame, index) => ({ file: fileOf(frame), hold: frames.holds[index] })), fps);
+      return list;
+    };
+    const { width, height } = args.resolved;
+    const aboveArea = new DrawnArea(width, height);
+    // A blended upper layer keeps its corners until the mixed frames are made from them.
+    const corners = new Map<number, Buffer>();
+    const keepAbove = async (frame: number, image: Buffer) => {
+      if (aboveBlended) corners.set(frame, image);
+      await aboveArea.add(image);
+    };
+    // Both layers at once, each in its own tab: the page waits on its own work between frames. Both
+    // are settled before a failure is thrown, so nothing writes into the work folder afterwards.
+    const layers = await Promise.allSettled([
+      draw('below', { hidden: plan.below.hidden }, plan.below.frames.frames, 'jpeg').then((fileOf) => listOf('below', fileOf, plan.below.frames)),
+      plan.above
+        ? draw('above', { hidden: plan.above.hidden, ...(aboveBlended ? { fixedOpacity: aboveBlended.fixedOpacity } : {}) }, aboveToDraw, 'png', keepAbove).then((fileOf) =>
+            aboveBlended ? mixedLayerList(path.join(workDir, 'above'), aboveBlended, corners, fileOf, fps) : listOf('above', fileOf, plan.above!.frames),
+          )
+        : null,
+    ]);
+    for (const layer of layers) if (layer.status === 'rejected') throw layer.reason;
+    const [belowList, aboveList] = layers.map((layer) => (layer.status === 'fulfilled' ? layer.value : null));
+    if (!belowList) throw new Error('the lower layer was not drawn');
+    const drawSeconds = clock();
+
+    // The sound is mixed while ffmpeg composites (each its own process): the two share the cores.
+    const audioPath = path.join(workDir, 'audio.wav');
+    const mixing = timed(() => sounds.make(args, renderPlan.sound, audioPath));
+    args.onProgress('encoding', 0.7);
+    const videoPath = path.join(workDir, 'composite.video.mp4');
+    const compositing = timed(async () => {
+      await execFileAsync('ffmpeg', compositeArgs({ plan, clipFiles, belowList, aboveList, aboveDrawn: aboveArea.bands(), width, height, fps, durationInFrames, outputPath: videoPath, x264 }), {
+        signal: args.signal,
+        timeout: 30 * 60_000,
+        maxBuffer: 16 * 1024 * 1024,
+      });
+    });
+    const [sound, encoded] = await Promise.allSettled([mixing, compositing]);
+    if (sound.status === 'rejected') throw sound.reason;
+    if (encoded.status === 'rejected') throw encoded.reason;
+    await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
+    args.onProgress('encoding', 1);
+    return {
+      // audio and encode overlap: each is its own duration.
+      stage_seconds: { draw: drawSeconds, audio: sound.value.seconds, encode: encoded.value.seconds },
+      ...(sound.value.value ?? {}),
+    };
+  },
+};
+
+/** Mixed upper-layer frames being deflated and written at once (mixedLayerList). */
+const MIXED_FRAMES_IN_FLIGHT = 3;
+
+/**
+ * The concat list of an upper layer drawn as corners (`blendedFrames`): a run of one drawn frame is
+ * its file, a mixed run a PNG of the corners' premultiplied mix (mixRgba) written beside them. The
+ * upper layer's drawn area needs only the corners: a mix has alpha only where one of them has.
+ */
+async function mixedLayerList(dir: string, blended: BlendedFrames, corners: Map<number, Buffer>, fileOf: (frame: number) => string, fps: number): Promise<string> {
+  // Decoded corners (4 bytes a pixel) are kept only until the last mix that uses them.
+  const pictures = new Map<number, RgbaPicture>();
+  const lastUse = new Map<number, number>();
+  blended.runs.forEach((run, index) => run.mix.length > 1 && run.mix.forEach(({ drawn }) => lastUse.set(drawn, index)));
+  const pictureOf = async (position: number) => {
+    let picture = pictures.get(position);
+    if (!picture) {
+      const decoded = await decodeRgbaPng(corners.get(blended.frames[position])!);
+      if (!decoded) throw new Error(`the upper layer's frame ${blended.frames[position]} is not a PNG this worker reads`);
+      picture = decoded;
+      pictures.set(position, picture);
+    }
+    return picture;
+  };
+  const entries: { file: string; hold: number }[] = [];
+  // Each mixed frame's PNG is deflated on libuv's threads while the next one is mixed here: up to
+  // MIXED_FRAMES_IN_FLIGHT at once (the mixing and the deflating took turns on one core before).
+  const writing = new Set<Promise<void>>();
+  let failure: unknown = null;
+  try {
+    for (const [index, run] of blended.runs.entries()) {
+      if (run.mix.length === 1) {
+        entries.push({ file: fileOf(blended.frames[run.mix[0].drawn]), hold: run.hold });
+        continue;
+      }
+      const terms = await Promise.all(run.mix.map(async ({ drawn, weight }) => ({ picture: await pictureOf(drawn), weight })));
+      const file = path.join(dir, `mixed-${String(index).padStart(6, '0')}.png`);
+      const mixed = mixRgba(terms);
+      entries.push({ file, hold: run.hold });
+      for (const { drawn } of run.mix) if (lastUse.get(drawn) === index) pictures.delete(drawn);
+      const written: Promise<void> = encodeRgbaPng(mixed)
+        .then((png) => writeFile(file, png))
+        .catch((error: unknown) => void (failure ??= error))
+        .finally(() => writing.delete(written));
+      writing.add(written);
+      if (writing.size >= MIXED_FRAMES_IN_FLIGHT) await Promise.race(writing);
+      if (failure) throw failure;
+    }
+  } finally {
+    // Settled before anything is thrown: nothing writes into the work folder afterwards.
+    await Promise.all(writing);
+  }
+  if (failure) throw failure;
+  const list = `${dir}.txt`;
+  await writeFrameList(list, entries, fps);
+  return list;
+}
+
+/** The value of `run` and the seconds it took, to two decimals. */
+async function timed<T>(run: () => Promise<T>): Promise<{ value: T; seconds: number }> {
+  const started = performance.now();
+  const value = await run();
+  return { value, seconds: Math.round((performance.now() - started) / 10) / 100 };
+}
+
+/** Seconds since the previous call (or since it was made), to two decimals. */
+function stopwatch(): () => number {
+  let last = performance.now();
+  return () => {
+    const now = performance.now();
+    const elapsed = Math.round((now - last) / 10) / 100;
+    last = now;
+    return elapsed;
+  };
+}
