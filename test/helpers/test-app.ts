@@ -71,10 +71,9 @@ async function migratedTemplate(): Promise<string> {
   await admin.connect();
   try {
     await admin.query('SELECT pg_advisory_lock(7305)');
-    const found = await admin.query('SELECT datname FROM pg_database WHERE datname LIKE $1', ['t_template_%']);
-    const names = found.rows.map((row: { datname: string }) => row.datname);
-    if (names.includes(name)) return name;
-    for (const stale of names) await admin.query(`DROP DATABASE IF EXISTS ${stale} WITH (FORCE)`);
+    // Templates of other schemas are left alone: another checkout's suite may be copying them.
+    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rows.length > 0) return name;
     const building = `t_building_${hash}`;
     await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
     await admin.query(`CREATE DATABASE ${building}`);
