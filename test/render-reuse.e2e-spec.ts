@@ -25,7 +25,7 @@ describe('render reuse', () => {
     await makeImage(path.join(folder, 'bg.png'), 'blue', 320, 180);
     media = await serveFolder(folder);
     receiver = await startWebhookReceiver();
-    app = await startTestApp({ role: 'all', env: { ALLOW_PRIVATE_NETWORK: 'true', ALLOW_HTTP_WEBHOOKS: 'true' } });
+    app = await startTestApp({ role: 'all', env: { ALLOW_PRIVATE_NETWORK: 'true', ALLOW_HTTP_WEBHOOKS: 'true', RENDER_REUSE: 'true' } });
     ({ key } = await signupVerified(app));
   }, 180_000);
 

@@ -203,6 +203,11 @@ export interface RenderConfig {
    * planner weighs them). For tests and benchmarks that exercise one strategy.
    */
   strategy: (typeof RENDER_STRATEGIES)[number] | null;
+  /**
+   * Identical renders are served from the earlier output (`RENDER_REUSE`, default true; a request's
+   * own `reuse: false` opts out one render). The test helpers turn it off unless a file tests it.
+   */
+  reuse: boolean;
 }
 
 /** The render engine's strategies (src/renders/engine/strategies), by the names its plans give. */
@@ -300,6 +305,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       const chosen = oneOf('RENDER_STRATEGY', ['cheapest', ...RENDER_STRATEGIES] as const, 'cheapest');
       return chosen === 'cheapest' ? null : chosen;
     })(),
+    reuse: oneOf('RENDER_REUSE', ['true', 'false'] as const, 'true') === 'true',
   };
 
   const gcsBucket = str('GCS_BUCKET');

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import stableStringify from 'fast-json-stable-stringify';
 import { DataSource, EntityManager } from 'typeorm';
 import { externalSources, RenderRequest } from '../../composition/src/schema';
 import { AssetRepository } from '../assets/asset.repository';
 import { AssetUrls } from '../assets/asset-urls';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
 import { Storage } from '../infra/storage/storage';
 import { Job } from '../jobs/job.entity';
 
@@ -26,11 +28,12 @@ export class RenderReuse {
     private readonly assets: AssetRepository,
     private readonly urls: AssetUrls,
     private readonly storage: Storage,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** The request's hash, or null when it may never be reused (opted out, or a source not held). */
   async requestHash(workspaceId: string, request: RenderRequest): Promise<string | null> {
-    if (request.reuse === false) return null;
+    if (!this.config.render.reuse || request.reuse === false) return null;
     const contents: Record<string, string> = {};
     for (const source of externalSources(request)) {
       const content = await this.contentOf(workspaceId, source.url, request.ingest_external === true);

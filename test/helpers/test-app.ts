@@ -116,6 +116,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
+    // Files render the same request again on purpose (warm vs cold, whole vs chunks); the files
+    // that test reuse turn it on.
+    RENDER_REUSE: 'false',
     ...options.env,
   });
   const running = await createApp(config, options.role ?? 'all');
