@@ -26,6 +26,8 @@ const NOT_DRIVEN: Record<string, string> = {
   'post /v1/playground/media': 'fetches at once',
   // Applied to the stored request: a schema-valid path rarely exists in it (state, not schema).
   'post /v1/projects/{id}/ops': 'state-dependent',
+  // Each row is checked against the stored project's variables (state, not schema).
+  'post /v1/projects/{id}/batches': 'state-dependent',
 };
 
 type Json = Record<string, any>;

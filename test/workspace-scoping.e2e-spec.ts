@@ -28,6 +28,7 @@ const BODIES: Record<string, object> = {
   'patch /v1/webhooks/{id}': { enabled: false },
   'post /v1/projects/{id}/ops': { ops: [{ op: 'replace', path: '/duration', value: 2 }] },
   'post /v1/projects/{id}/renders': {},
+  'post /v1/projects/{id}/batches': { rows: [{}] },
 };
 const QUERIES: Record<string, string> = { 'get /v1/tasks/{id}/captions': '?format=srt' };
 
@@ -66,6 +67,7 @@ describe("scoping over every route of the OpenAPI document: another workspace's 
     const request = { width: 64, height: 64, output_format: 'png' };
     ids.renders = (await app.http.post('/v1/renders').set(key).send(request).expect(202)).body.id;
     ids.projects = (await app.http.post('/v1/projects').set(key).send({ name: 'p', render_request: request }).expect(201)).body.id;
+    ids.batches = (await app.http.post(`/v1/projects/${ids.projects}/batches`).set(key).send({ rows: [{}] }).expect(202)).body.id;
     ids.webhooks = (await app.http.post('/v1/webhooks').set(key).send({ url: 'https://hooks.example.com/in', events: ['render.completed'] }).expect(201)).body.id;
     ids['brand-kits'] = (await app.http.post('/v1/brand-kits').set(key).send({ url: 'https://brand.example.com/' }).expect(202)).body.id;
     ids['api-keys'] = ids.key_id = (await app.http.post('/v1/api-keys').set(key).send({ name: 'second' }).expect(201)).body.id;
