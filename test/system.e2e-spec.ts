@@ -76,8 +76,10 @@ describe('system routes, discovery and the error envelope', () => {
   it('wraps unknown routes, malformed JSON and too-large bodies in the envelope', async () => {
     const unknown = await app.http.get('/v1/nothing-here').expect(404);
     expect(unknown.body).toEqual({ error: { code: 'not_found', message: 'No route GET /v1/nothing-here' } });
-    const wrongMethod = await app.http.put('/v1/health').expect(404);
-    expect(wrongMethod.body.error.code).toBe('not_found');
+    // A path that exists under another method: 405 naming the methods it serves.
+    const wrongMethod = await app.http.put('/v1/health').expect(405);
+    expect(wrongMethod.body.error.code).toBe('method_not_allowed');
+    expect(wrongMethod.headers.allow).toContain('GET');
 
     const malformed = await app.http.post('/v1/signup').set('Content-Type', 'application/json').send('{"workspace_name": ');
     expect(malformed.status).toBe(422);
