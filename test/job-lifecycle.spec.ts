@@ -21,6 +21,7 @@ import { JobRunner, JobWork } from '../src/jobs/job-runner';
 import { JobScheduler } from '../src/jobs/job-scheduler';
 import { JobStore } from '../src/jobs/job-store';
 import { JobsModule } from '../src/jobs/jobs.module';
+import { PlansModule } from '../src/workspaces/plans.module';
 import { Workspace } from '../src/workspaces/workspace.entity';
 import { waitFor } from './helpers/media';
 import { createDatabase, dropDatabase } from './helpers/test-app';
@@ -89,7 +90,7 @@ describe('job lifecycle against the real database', () => {
     class TestRoot {}
 
     moduleRef = await Test.createTestingModule({
-      imports: [TestRoot, ConfigModule.forRoot(config), TypeOrmModule.forRoot(dataSourceOptions(databaseUrl)), QueueModule, StorageModule, JobsModule],
+      imports: [TestRoot, ConfigModule.forRoot(config), TypeOrmModule.forRoot(dataSourceOptions(databaseUrl)), QueueModule, StorageModule, PlansModule, JobsModule],
     }).compile();
     await moduleRef.init();
     jobs = moduleRef.get(JobRepository);
