@@ -63,12 +63,13 @@ describe('retention (RENDER_RETENTION_DAYS, ASSET_RETENTION_DAYS): a scheduled s
     const keys: Record<string, string> = Object.fromEntries(
       (await db().query(`SELECT id, output_key FROM jobs WHERE id = ANY($1)`, [[old.id, young.id, needed.id]])).map((r: { id: string; output_key: string }) => [r.id, r.output_key]),
     );
-    await db().query(`UPDATE jobs SET completed_at = now() - interval '8 days' WHERE id = ANY($1)`, [[old.id, needed.id]]);
     const oldAsset = await upload();
     const neededAsset = await upload();
     const youngAsset = await upload();
-    await db().query(`UPDATE assets SET created_at = now() - interval '31 days' WHERE id = ANY($1)`, [[oldAsset.id, neededAsset.id]]);
+    // The blockers go in before anything is backdated: the scheduled sweep (every 15 minutes) may run at any moment.
     const blockers = [await queuedJobNaming(neededAsset.sourceUrl), await queuedJobNaming(`https://x.example/v1/files/${keys[needed.id]}?sig=1`)];
+    await db().query(`UPDATE jobs SET completed_at = now() - interval '8 days' WHERE id = ANY($1)`, [[old.id, needed.id]]);
+    await db().query(`UPDATE assets SET created_at = now() - interval '31 days' WHERE id = ANY($1)`, [[oldAsset.id, neededAsset.id]]);
     const usageBefore = (await app.http.get('/v1/workspace/usage').set(bearer(key)).expect(200)).body;
 
     // Through the queue, as the schedule does it: one worker takes the entry.
