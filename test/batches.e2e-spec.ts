@@ -10,7 +10,8 @@ import { startWebhookReceiver, WebhookReceiver } from './helpers/webhook-receive
  * Batches against the real app, database, Chromium and ffmpeg: JSON rows and CSV bodies become one
  * render per row whose pixels show the row's colour; bad rows are 422s pointing at the row (CSV: the
  * line) with nothing queued; the month's minutes are checked for the whole batch; cancel; the
- * batch.completed event with its counts; another workspace's render is not stuck behind a batch.
+ * batch.completed event with its counts; another workspace's render is not stuck behind a batch;
+ * identical rows render once (reuse is on here, as in production).
  */
 describe('batches', () => {
   let app: TestApp;
@@ -28,7 +29,7 @@ describe('batches', () => {
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
-    app = await startTestApp({ role: 'all', env: { ALLOW_PRIVATE_NETWORK: 'true', ALLOW_HTTP_WEBHOOKS: 'true', WEBHOOK_RETRY_SCHEDULE: '1,1,1' } });
+    app = await startTestApp({ role: 'all', env: { ALLOW_PRIVATE_NETWORK: 'true', ALLOW_HTTP_WEBHOOKS: 'true', WEBHOOK_RETRY_SCHEDULE: '1,1,1', RENDER_REUSE: 'true' } });
     ({ key } = await signupVerified(app));
   }, 180_000);
 
@@ -53,8 +54,8 @@ describe('batches', () => {
     );
   }
 
-  async function fetchOutput(render: { id: string; output: { url: string } }): Promise<string> {
-    const file = path.join(outputs, `${render.id}.mp4`);
+  async function fetchOutput(render: { id: string; output: { url: string } }, extension = 'mp4'): Promise<string> {
+    const file = path.join(outputs, `${render.id}.${extension}`);
     const res = await fetch(render.output.url);
     expect(res.status).toBe(200);
     writeFileSync(file, Buffer.from(await res.arrayBuffer()));
@@ -116,6 +117,68 @@ describe('batches', () => {
 
     const list = await app.http.get('/v1/batches?limit=1').set(bearer(key)).expect(200);
     expect(list.body.data[0].id).toBe(batch.id);
+  }, 300_000);
+
+  it('renders a 20-row CSV into 20 files, each showing its row\'s colour', async () => {
+    const res = await app.http.post('/v1/projects').set(bearer(key)).send({ name: 'Swatches', render_request: { width: 32, height: 32, output_format: 'png', background_color: '{{bg}}' }, variables: {} });
+    expect(res.status).toBe(201);
+    // 20 colours at least 127 apart in some channel, so a row showing another row's colour fails.
+    const levels = [0, 128, 255];
+    const colours = Array.from({ length: 27 }, (_, i) => [levels[i % 3], levels[Math.floor(i / 3) % 3], levels[Math.floor(i / 9)]]).slice(0, 20);
+    const hex = (rgb: number[]) => `#${rgb.map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+    const csv = `bg\r\n${colours.map(hex).join('\r\n')}\r\n`;
+    const made = await app.http.post(`/v1/projects/${res.body.id}/batches`).set(bearer(key)).set('Content-Type', 'text/csv').send(csv);
+    expect(made.status).toBe(202);
+    expect(made.body.row_count).toBe(20);
+    const batch = await ended(made.body.id);
+    expect(batch.counts).toEqual({ queued: 0, processing: 0, completed: 20, failed: 0, cancelled: 0 });
+    expect(batch.renders.data).toHaveLength(20);
+    for (const [index, render] of batch.renders.data.entries()) {
+      expect(render.batch_row).toBe(index + 1);
+      const pixel = await pixelAt(await fetchOutput(render, 'png'), 0, 16, 16);
+      const level = (v: number) => levels.reduce((best, l) => (Math.abs(l - v) < Math.abs(best - v) ? l : best));
+      expect({ row: index + 1, rgb: pixel.slice(0, 3).map(level), near: near(pixel.slice(0, 3), colours[index], 20) }).toEqual({ row: index + 1, rgb: colours[index], near: true });
+    }
+  }, 300_000);
+
+  it('renders identical rows once: the others complete with its file, and a waiting row renders itself when that row is cancelled', async () => {
+    const mine = await signupVerified(app);
+    const projectId = await project(mine.key);
+    const db = app.running.app.get(DataSource);
+    const rows = [{ name: 'Same', bg: '#ff00ff' }, { name: 'Other', bg: '#00ffff' }, { name: 'Same', bg: '#ff00ff' }, { name: 'Same', bg: '#ff00ff' }];
+    const made = await app.http.post(`/v1/projects/${projectId}/batches`).set(bearer(mine.key)).send({ rows, output_filename: '{{name}}-{{row}}', webhook_url: `${receiver.url}/batch-same` });
+    expect(made.status).toBe(202);
+    const batch = await ended(made.body.id, mine.key);
+    expect(batch.counts.completed).toBe(4);
+    const [first, other, third, fourth] = batch.renders.data;
+    expect(first.output.reused_from).toBeUndefined();
+    expect(other.output.reused_from).toBeUndefined();
+    expect(third.output.reused_from).toBe(first.id);
+    expect(fourth.output.reused_from).toBe(first.id);
+    // Two renders ran (two files, minutes for two); the repeats point at the first row's file.
+    const stored: { id: string; output_key: string; output_seconds: number }[] = await db.query(
+      `SELECT id, output_key, output_seconds FROM jobs WHERE batch_id = $1 ORDER BY batch_row`,
+      [batch.id],
+    );
+    expect(new Set(stored.map((r) => r.output_key)).size).toBe(2);
+    expect(stored.map((r) => r.output_seconds > 0)).toEqual([true, true, false, false]);
+    expect(stored[2].output_key).toBe(stored[0].output_key);
+    const pixel = await pixelAt(await fetchOutput(fourth), 0.5, 20, 20);
+    expect(near(pixel.slice(0, 3), [255, 0, 255])).toBe(true);
+    const download = await app.http.get(`/v1/renders/${fourth.id}/download`).set(bearer(mine.key)).expect(200);
+    expect((await fetch(download.body.url)).headers.get('content-disposition')).toContain('Same-4.mp4');
+    const events = await receiver.waitFor('/batch-same', (d) => d.json.type === 'render.completed', 4);
+    expect(events.map((d) => d.json.data.batch_row).sort()).toEqual([1, 2, 3, 4]);
+
+    // Cancel the row the repeat waits on: the repeat is queued and renders on its own.
+    const twice = await app.http.post(`/v1/projects/${projectId}/batches`).set(bearer(mine.key)).send({ rows: [{ name: 'Twice', bg: '#123456' }, { name: 'Twice', bg: '#123456' }] });
+    expect(twice.status).toBe(202);
+    const [leader] = (await app.http.get(`/v1/batches/${twice.body.id}`).set(bearer(mine.key)).expect(200)).body.renders.data;
+    await app.http.post(`/v1/renders/${leader.id}/cancel`).set(bearer(mine.key)).expect(200);
+    const after = await ended(twice.body.id, mine.key);
+    expect(after.counts).toMatchObject({ completed: 1, cancelled: 1 });
+    expect(after.renders.data[1].status).toBe('completed');
+    expect(after.renders.data[1].output.reused_from).toBeUndefined();
   }, 300_000);
 
   it('takes a CSV with a BOM, CRLF line ends and quoted fields', async () => {

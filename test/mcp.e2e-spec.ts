@@ -264,4 +264,41 @@ describe('MCP server over Streamable HTTP', () => {
     const other = await b.callTool({ name: 'get_project', arguments: { id: project.id } });
     expect(JSON.parse((other.content as { text: string }[])[0].text).error.code).toBe('not_found');
   });
+
+  it('renders a batch from CSV text and follows it to the end; lists, gets and refuses to cancel an ended batch', async () => {
+    const created = await a.callTool({
+      name: 'create_project',
+      arguments: { request: { name: 'Cards', variables: {}, render_request: { width: 32, height: 32, output_format: 'png', background_color: '{{bg}}' } } },
+    });
+    const project = created.structuredContent as { id: string };
+    const progress: number[] = [];
+    const result = await a.callTool(
+      { name: 'create_batch', arguments: { id: project.id, csv: 'bg\n#ff0000\n#0000ff\n', output_filename: 'card-{{row}}', wait: true } },
+      undefined,
+      { onprogress: (p) => progress.push(p.progress), timeout: 240_000 },
+    );
+    expect(result.isError).toBeFalsy();
+    const batch = result.structuredContent as { id: string; status: string; counts: { completed: number } };
+    expect(batch).toMatchObject({ status: 'completed', counts: { completed: 2 } });
+    expect(progress.at(-1)).toBe(100);
+
+    const got = (await a.callTool({ name: 'get_batch', arguments: { id: batch.id } })).structuredContent as { renders: { data: { batch_row: number; output: { url: string } }[] } };
+    expect(got.renders.data.map((r) => r.batch_row)).toEqual([1, 2]);
+    const file = path.join(folder, 'row2.png');
+    writeFileSync(file, Buffer.from(await (await fetch(got.renders.data[1].output.url)).arrayBuffer()));
+    expect(near((await frameAt(file)).at(16, 16), [0, 0, 255])).toBe(true);
+    const listed = (await a.callTool({ name: 'list_batches', arguments: { limit: 5 } })).structuredContent as { data: { id: string }[] };
+    expect(listed.data[0].id).toBe(batch.id);
+    const cancel = await a.callTool({ name: 'cancel_batch', arguments: { id: batch.id } });
+    expect(cancel.isError).toBe(true);
+    expect(JSON.parse((cancel.content as { text: string }[])[0].text).error.code).toBe('conflict');
+    // Rows given both ways, or a bad CSV line: tool errors pointing at the problem.
+    const both = await a.callTool({ name: 'create_batch', arguments: { id: project.id, csv: 'bg\n#ff0000\n', request: { rows: [{ bg: '#ff0000' }] } } });
+    expect(both.isError).toBe(true);
+    const bad = await a.callTool({ name: 'create_batch', arguments: { id: project.id, csv: 'bg\n#ff0000\nnope\n' } });
+    expect(JSON.parse((bad.content as { text: string }[])[0].text).error.details.errors[0]).toMatchObject({ pointer: '/rows/1/bg', loc: ['body', 'line', 3, 'column', 1] });
+    // Another workspace does not find it.
+    const other = await b.callTool({ name: 'get_batch', arguments: { id: batch.id } });
+    expect(JSON.parse((other.content as { text: string }[])[0].text).error.code).toBe('not_found');
+  }, 300_000);
 });

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EventPublisher, JobEventType } from '../jobs/event-publisher';
 import { Job } from '../jobs/job.entity';
+import { JobRepository } from '../jobs/job.repository';
 import { WebhookEventPublisher } from '../webhooks/webhook-event-publisher';
 import { BatchRepository } from './batch.repository';
 import { toBatchView } from './batch.view';
@@ -18,13 +19,19 @@ export class BatchEventPublisher extends EventPublisher {
   constructor(
     private readonly webhooks: WebhookEventPublisher,
     private readonly batches: BatchRepository,
+    private readonly jobs: JobRepository,
   ) {
     super();
   }
 
   async jobEvent(type: JobEventType, job: Job): Promise<void> {
     await this.webhooks.jobEvent(type, job);
-    if (job.batchId && (type === 'render.completed' || type === 'render.failed')) await this.completeIfEnded(job.batchId);
+    if (!job.batchId || (type !== 'render.completed' && type !== 'render.failed')) return;
+    // Identical rows that waited on this one ended with it (JobRepository.complete and fail).
+    for (const follower of await this.jobs.findFollowers(job.id, [type === 'render.completed' ? 'completed' : 'failed'])) {
+      await this.webhooks.jobEvent(type, follower);
+    }
+    await this.completeIfEnded(job.batchId);
   }
 
   /** A row cancelled on its own (POST /v1/renders/{id}/cancel) may be the batch's last unfinished one. */

@@ -2,17 +2,15 @@ import { Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from
 import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentWorkspace } from '../common/auth/decorators';
-import { ApiError } from '../common/errors/api-error';
 import { ApiErrors, ApiIdempotencyKey, ApiKeyAuth, ApiOk } from '../common/openapi/api-docs.decorators';
 import { PAGE_LIMIT } from '../common/pagination/pagination';
 import { RateLimit } from '../common/rate-limit/rate-limit.guard';
 import { Workspace } from '../workspaces/workspace.entity';
 import { BatchEventStream } from './batch-event-stream';
-import { isCsvBatchUpload, readCsvBody, rowsFromCsv, rowsFromJson } from './batch-rows';
-import { BatchInput, BatchesService } from './batches.service';
+import { csvBatchInput, jsonBatchInput } from './batch-input';
+import { isCsvBatchUpload, readCsvBody } from './batch-rows';
+import { BatchesService } from './batches.service';
 import { BatchCsvQueryDto, BatchDto, BatchPageDto, BatchRequestDto, BatchWithRendersDto, ListBatchesDto } from './dto/batch.dto';
-
-const JSON_FIELDS = new Set(['rows', 'output_filename', 'metadata', 'webhook_url']);
 
 @ApiTags('batches')
 @ApiKeyAuth()
@@ -48,7 +46,7 @@ export class BatchesController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const input = isCsvBatchUpload(req) ? await csvInput(req, query) : jsonInput(req.body, query);
+    const input = isCsvBatchUpload(req) ? csvBatchInput(await readCsvBody(req), query) : jsonBatchInput(req.body, query);
     const outcome = await this.batches.create(ws, projectId, input, idempotencyKey);
     res.status(outcome.replayed ? 200 : 202);
     return outcome.body;
@@ -91,35 +89,4 @@ export class BatchesController {
   events(@CurrentWorkspace() ws: Workspace, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.stream.stream(ws, id, req, res);
   }
-}
-
-async function csvInput(req: Request, query: BatchCsvQueryDto): Promise<BatchInput> {
-  return { rows: rowsFromCsv(await readCsvBody(req)), ...query };
-}
-
-/** The JSON body, checked field by field: an unknown field is a 422, never ignored. */
-function jsonInput(body: unknown, query: BatchCsvQueryDto): BatchInput {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw ApiError.validation([{ type: 'model_type', loc: ['body'], msg: 'The body should be a JSON object {rows, …} or a text/csv file', pointer: '' }]);
-  }
-  const fields = body as Record<string, unknown>;
-  const problems = Object.keys(fields)
-    .filter((key) => !JSON_FIELDS.has(key))
-    .map((key) => ({ type: 'extra_forbidden', loc: ['body', key], msg: `Unknown field "${key}" (known: ${[...JSON_FIELDS].join(', ')})`, pointer: `/${key}` }));
-  if (Object.keys(query).some((key) => query[key as keyof BatchCsvQueryDto] !== undefined)) {
-    problems.push({ type: 'extra_forbidden', loc: ['query'], msg: 'Query options are for CSV bodies; put them in the JSON body', pointer: '' });
-  }
-  const { output_filename, metadata, webhook_url } = fields;
-  if (output_filename !== undefined && typeof output_filename !== 'string') problems.push({ type: 'string_type', loc: ['body', 'output_filename'], msg: 'Input should be a string', pointer: '/output_filename' });
-  if (webhook_url !== undefined && typeof webhook_url !== 'string') problems.push({ type: 'string_type', loc: ['body', 'webhook_url'], msg: 'Input should be a string', pointer: '/webhook_url' });
-  if (metadata !== undefined && (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata))) {
-    problems.push({ type: 'dict_type', loc: ['body', 'metadata'], msg: 'Input should be an object', pointer: '/metadata' });
-  }
-  if (problems.length > 0) throw ApiError.validation(problems);
-  return {
-    rows: rowsFromJson(fields.rows),
-    output_filename: output_filename as string | undefined,
-    metadata: metadata as Record<string, unknown> | undefined,
-    webhook_url: webhook_url as string | undefined,
-  };
 }

@@ -6,6 +6,7 @@ import { ApiError, ValidationErrorItem } from '../common/errors/api-error';
 import { IdempotencyService } from '../common/idempotency/idempotency.service';
 import { newId } from '../common/ids';
 import { decodeCursor, Page, toPage } from '../common/pagination/pagination';
+import { Job } from '../jobs/job.entity';
 import { JobRepository } from '../jobs/job.repository';
 import { JobScheduler } from '../jobs/job-scheduler';
 import { JobStore } from '../jobs/job-store';
@@ -28,6 +29,8 @@ export interface BatchInput {
   output_filename?: string;
   metadata?: Record<string, unknown>;
   webhook_url?: string;
+  /** false: every row renders, even when an identical render (earlier, or another row) could serve it. */
+  reuse?: boolean;
 }
 
 /** The most rows' problems one 422 lists before it stops checking. */
@@ -62,15 +65,18 @@ export class BatchesService {
     checkRowVariables(input.rows, project.renderRequest, project.variables);
     const prepared = await this.prepareRows(workspace, project, input);
     const hashes = await Promise.all(prepared.map((row) => this.reuse.requestHash(workspace.id, row.request)));
-    const estimate = prepared.reduce((sum, row) => sum + row.cost.billedSeconds, 0);
 
     const outcome = await this.db.transaction((tx) =>
       this.idempotency.run(
         tx,
         { workspaceId: workspace.id, scope: 'batches', key: idempotencyKey, payload: { project_id: projectId, ...input } },
         async () => {
-          // The whole batch fits the month's render minutes, or nothing is queued (402).
-          await this.quota.reserve(tx, 'render', workspace, estimate);
+          // Each distinct request once: an earlier stored render, or the first row that renders it.
+          const earlier = new Map<string, Job | null>();
+          for (const hash of new Set(hashes.filter((h): h is string => h !== null))) earlier.set(hash, await this.reuse.findEarlier(tx, workspace.id, hash));
+          const renders = prepared.filter((_, index) => !isRepeat(hashes, index) && !(hashes[index] && earlier.get(hashes[index]!)));
+          // What the batch will render fits the month's render minutes, or nothing is queued (402).
+          await this.quota.reserve(tx, 'render', workspace, renders.reduce((sum, row) => sum + row.cost.billedSeconds, 0));
           const batch = await this.batches.insert(tx, {
             id: newId('batch'),
             workspaceId: workspace.id,
@@ -81,13 +87,17 @@ export class BatchesService {
             metadata: input.metadata ?? {},
             webhookUrl: input.webhook_url ?? null,
           });
+          const leaders = new Map<string, Job>();
           for (const [index, row] of prepared.entries()) {
-            await this.renders.createJob(tx, workspace, row, hashes[index], {
-              projectId: project.id,
-              projectVersion: project.version,
-              batch: { id: batch.id, row: index + 1 },
-              quotaReserved: true,
-            });
+            const hash = hashes[index];
+            const options = { projectId: project.id, projectVersion: project.version, batch: { id: batch.id, row: index + 1 }, quotaReserved: true };
+            const leader = hash ? leaders.get(hash) : undefined;
+            if (leader) {
+              await this.renders.createFollower(tx, workspace, row, hash!, options, leader);
+              continue;
+            }
+            const job = await this.renders.createJob(tx, workspace, row, hash, options, hash ? earlier.get(hash) : null);
+            if (hash && job.status !== 'completed') leaders.set(hash, job);
           }
           return this.present(batch, tx);
         },
@@ -146,6 +156,7 @@ export class BatchesService {
           output_filename: this.fileName(project, input, variables, row.index),
           ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
           ...(input.webhook_url !== undefined ? { webhook_url: input.webhook_url } : {}),
+          ...(input.reuse !== undefined ? { reuse: input.reuse } : {}),
         };
         prepared.push(await this.renders.prepare(workspace, body, { template: { variables } }));
       } catch (error) {
@@ -179,6 +190,11 @@ export class BatchesService {
     const counts = await this.batches.counts([batch.id], manager);
     return toBatchView(batch, counts.get(batch.id)!);
   }
+}
+
+/** Whether an earlier row of the batch has the same request (rendered once, for both). */
+function isRepeat(hashes: (string | null)[], index: number): boolean {
+  return hashes[index] !== null && hashes.indexOf(hashes[index]) < index;
 }
 
 /**

@@ -60,6 +60,9 @@ export class JobStore {
       }
       await this.jobs.cancel(tx, id);
       await this.scheduler.dequeue(tx, current);
+      // Identical batch rows were waiting for this one to render for them: the first renders instead.
+      const promoted = await this.jobs.promoteFollower(tx, id, current.reservedSeconds);
+      if (promoted) await this.scheduler.enqueue(tx, promoted, workspace.plan);
       return (await this.jobs.findById(id, tx))!;
     });
     return this.presenter.present(job);

@@ -106,6 +106,13 @@ export class Job {
   @Column('text', { name: 'request_hash', nullable: true })
   requestHash: string | null;
 
+  /**
+   * A batch row identical to an earlier row of its batch: the id of that row, which renders for
+   * both; this one waits unqueued and ends with its outcome (JobRepository.complete and fail).
+   */
+  @Column('text', { name: 'reuse_of', nullable: true })
+  reuseOf: string | null;
+
   /** Storage key of the artifact, for signed download URLs. */
   @Column('text', { name: 'output_key', nullable: true })
   outputKey: string | null;

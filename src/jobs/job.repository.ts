@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, FindOptionsWhere, LessThan, MoreThan } from 'typeorm';
+import { DataSource, EntityManager, FindOptionsWhere, In, LessThan, MoreThan } from 'typeorm';
 import { rowsAffected } from '../common/rows-affected';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Job, JobError, JobKind, JobOutput, JobStatus, ProgressStage } from './job.entity';
 
 /** The fields a submit chooses; the rest start at their defaults. */
 export type NewJob = Pick<Job, 'id' | 'workspaceId' | 'kind' | 'taskType' | 'status' | 'isPreview' | 'request' | 'metadata' | 'webhookUrl' | 'projectId' | 'queueName'> &
-  Partial<Pick<Job, 'projectVersion' | 'batchId' | 'batchRow' | 'requestHash'>> &
+  Partial<Pick<Job, 'projectVersion' | 'batchId' | 'batchRow' | 'requestHash' | 'reuseOf'>> &
   Partial<Pick<Job, 'reservedSeconds' | 'runLimitSeconds' | 'preview'>> &
   // A reused render is created completed, with the earlier render's output.
   Partial<Pick<Job, 'output' | 'outputKey' | 'outputSeconds' | 'progressPercent' | 'startedAt' | 'completedAt'>>;
@@ -37,6 +37,23 @@ const UNFINISHED: JobStatus[] = ['ingesting', 'queued', 'processing'];
  */
 /** The channel a job's end is notified on (payload: the job id); JobWakeups listens. */
 export const JOB_FINISHED_CHANNEL = 'job_finished';
+
+/**
+ * After `ended` (a CTE of the one job that just ended, RETURNING *), the rows waiting on it
+ * (`reuse_of`: identical rows of its batch) end with it in the same statement: completed with its
+ * output (`reused_from`, no render minutes) or failed with its error. Then every ended id is notified.
+ */
+const FOLLOWERS_COMPLETE = `followers AS (
+    UPDATE jobs f SET status = 'completed', output = ended.output || jsonb_build_object('reused_from', ended.id), output_key = ended.output_key,
+      output_seconds = 0, reserved_seconds = 0, progress_percent = 100, progress_stage = NULL,
+      started_at = now(), completed_at = now(), updated_at = now()
+    FROM ended WHERE f.reuse_of = ended.id AND f.status = 'queued' RETURNING f.id)`;
+const FOLLOWERS_FAIL = `followers AS (
+    UPDATE jobs f SET status = 'failed', progress_stage = NULL, completed_at = now(), updated_at = now(),
+      error = jsonb_set(ended.error, '{message}', to_jsonb('Row ' || ended.batch_row || ' of this batch, identical to this one, failed: ' || (ended.error->>'message')))
+    FROM ended WHERE f.reuse_of = ended.id AND f.status = 'queued' RETURNING f.id)`;
+const NOTIFY_ENDED = `SELECT count(pg_notify('${JOB_FINISHED_CHANNEL}', id))::int AS ended,
+    (SELECT count(*) FROM ended)::int AS own FROM (SELECT id FROM ended UNION ALL SELECT id FROM followers) AS everyone`;
 
 @Injectable()
 export class JobRepository {
@@ -122,13 +139,14 @@ export class JobRepository {
     return rowsAffected(await tx.query(`UPDATE jobs SET status = 'queued', updated_at = now() WHERE id = $1 AND status = 'ingesting'`, [id]));
   }
 
-  /** ingesting → failed (a copy failed). */
+  /** ingesting → failed (a copy failed), with the rows waiting on it. */
   async failIngest(id: string, error: JobError): Promise<boolean> {
-    return rowsAffected(
-      await this.db.query(
-        `UPDATE jobs SET status = 'failed', error = $2, completed_at = now(), updated_at = now() WHERE id = $1 AND status = 'ingesting'`,
-        [id, JSON.stringify(error)],
-      ),
+    return this.endedWithFollowers(
+      `WITH ended AS (
+         UPDATE jobs SET status = 'failed', error = $2, completed_at = now(), updated_at = now() WHERE id = $1 AND status = 'ingesting' RETURNING *),
+       ${FOLLOWERS_FAIL}
+       ${NOTIFY_ENDED}`,
+      [id, JSON.stringify(error)],
     );
   }
 
@@ -148,40 +166,61 @@ export class JobRepository {
     return claimed ? this.findById(id) : null;
   }
 
-  /** processing → completed. False when the job was cancelled while finishing. */
+  /** processing → completed (with the rows waiting on it). False when the job was cancelled while finishing. */
   async complete(id: string, done: JobCompletion): Promise<boolean> {
-    return this.notifiedIf(id, rowsAffected(
-      await this.db.query(
-        `UPDATE jobs SET status = 'completed', output = $2, output_key = $3, output_seconds = $4, result = $5,
+    return this.endedWithFollowers(
+      `WITH ended AS (
+         UPDATE jobs SET status = 'completed', output = $2, output_key = $3, output_seconds = $4, result = $5,
            diagnostics = $6, progress_percent = 100, progress_stage = NULL, completed_at = now(), updated_at = now()
-         WHERE id = $1 AND status = 'processing'`,
-        [
-          id,
-          done.output ? JSON.stringify(done.output) : null,
-          done.outputKey ?? null,
-          done.outputSeconds ?? null,
-          done.result ? JSON.stringify(done.result) : null,
-          done.diagnostics ? JSON.stringify(done.diagnostics) : null,
-        ],
-      ),
-    ));
+         WHERE id = $1 AND status = 'processing' RETURNING *),
+       ${FOLLOWERS_COMPLETE}
+       ${NOTIFY_ENDED}`,
+      [
+        id,
+        done.output ? JSON.stringify(done.output) : null,
+        done.outputKey ?? null,
+        done.outputSeconds ?? null,
+        done.result ? JSON.stringify(done.result) : null,
+        done.diagnostics ? JSON.stringify(done.diagnostics) : null,
+      ],
+    );
   }
 
-  /** queued or processing → failed; a cancelled job stays cancelled. (`queued`: every claim itself failed.) */
+  /** queued or processing → failed (with the rows waiting on it); a cancelled job stays cancelled. (`queued`: every claim itself failed.) */
   async fail(id: string, error: JobError): Promise<boolean> {
-    return this.notifiedIf(id, rowsAffected(
-      await this.db.query(
-        `UPDATE jobs SET status = 'failed', error = $2, progress_stage = NULL, completed_at = now(), updated_at = now()
-         WHERE id = $1 AND status IN ('queued', 'processing')`,
-        [id, JSON.stringify(error)],
-      ),
-    ));
+    return this.endedWithFollowers(
+      `WITH ended AS (
+         UPDATE jobs SET status = 'failed', error = $2, progress_stage = NULL, completed_at = now(), updated_at = now()
+         WHERE id = $1 AND status IN ('queued', 'processing') RETURNING *),
+       ${FOLLOWERS_FAIL}
+       ${NOTIFY_ENDED}`,
+      [id, JSON.stringify(error)],
+    );
   }
 
-  /** Tells the API processes' event streams that the job has ended (JobWakeups), when it has. */
-  private async notifiedIf(id: string, ended: boolean): Promise<boolean> {
-    if (ended) await this.db.query('SELECT pg_notify($1, $2)', [JOB_FINISHED_CHANNEL, id]);
-    return ended;
+  /** The rows waiting on `leaderId` that ended with it (JobRepository.complete and fail). */
+  findFollowers(leaderId: string, statuses: JobStatus[]): Promise<Job[]> {
+    return this.db.getRepository(Job).find({ where: { reuseOf: leaderId, status: In(statuses) }, order: { id: 'ASC' } });
+  }
+
+  /**
+   * A leader cancelled on its own: its first waiting row becomes the leader (returned, to be
+   * queued with `reservedSeconds`), the others wait on that one. Null when none was waiting.
+   */
+  async promoteFollower(tx: EntityManager, leaderId: string, reservedSeconds: number): Promise<Job | null> {
+    const [rows]: [{ id: string }[], number] = await tx.query(
+      `UPDATE jobs SET reuse_of = NULL, reserved_seconds = $2, updated_at = now()
+       WHERE id = (SELECT id FROM jobs WHERE reuse_of = $1 AND status = 'queued' ORDER BY id LIMIT 1 FOR UPDATE) RETURNING id`,
+      [leaderId, reservedSeconds],
+    );
+    if (rows.length === 0) return null;
+    await tx.query(`UPDATE jobs SET reuse_of = $2 WHERE reuse_of = $1 AND status = 'queued'`, [leaderId, rows[0].id]);
+    return tx.findOneByOrFail(Job, { id: rows[0].id });
+  }
+
+  private async endedWithFollowers(sql: string, params: unknown[]): Promise<boolean> {
+    const [row]: { own: number }[] = await this.db.query(sql, params);
+    return row.own > 0;
   }
 
   /** Any unfinished status → cancelled, in the caller's transaction. */

@@ -6,6 +6,11 @@ import { ModuleRef } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { AssetImports } from '../assets/asset-imports.service';
 import { ImportAssetDto } from '../assets/dto/import-asset.dto';
+import { csvBatchInput, jsonBatchInput } from '../batches/batch-input';
+import { BATCH_LIMITS } from '../batches/batch-rows';
+import type { BatchView } from '../batches/batch.view';
+import { BatchesService } from '../batches/batches.service';
+import { BatchCsvQueryDto, ListBatchesDto } from '../batches/dto/batch.dto';
 import { BrandKitsService } from '../brand-kits/brand-kits.service';
 import { CreateBrandKitDto, ListBrandKitsDto } from '../brand-kits/dto/brand-kit.dto';
 import { ApiError, errorBody } from '../common/errors/api-error';
@@ -131,6 +136,7 @@ export class McpTools {
     const tasks = () => this.service(TasksService);
     const projects = () => this.service(ProjectsService);
     const kits = () => this.service(BrandKitsService);
+    const batches = () => this.service(BatchesService);
     const op = (ref: OperationRef, extra?: Parameters<typeof operationInputSchema>[2]) => operationInputSchema(doc, ref, extra);
     const renderRequest = operationBodySchema(doc, ['post', '/v1/renders']);
     const previewOptions = previewVariants(operationBodySchema(doc, ['post', '/v1/preview']));
@@ -383,6 +389,60 @@ export class McpTools {
           return ok((await kits().list(caller.workspace, query.limit ?? 20, query.cursor)) as unknown as Args);
         },
       },
+      {
+        name: 'create_batch',
+        title: 'Render a project once per row (batch)',
+        description:
+          "POST /v1/projects/{id}/batches: one render of the project per row of variables, given as `request.rows` (JSON) or as `csv` text (a header row of variable names, then one line per render; its options as top-level `output_filename`, `webhook_url`, `reuse`). Every row is checked first (a bad row is a validation error at /rows/N/…, a CSV one names its line and column); the whole batch must fit the month's render minutes. Identical rows render once. With `wait: true` it follows the batch until every row has ended, sending progress notifications.",
+        inputSchema: batchInputSchema(op(['post', '/v1/projects/{id}/batches'], {
+          properties: {
+            csv: { type: 'string', maxLength: BATCH_LIMITS.csv_bytes, description: 'The rows as CSV text instead of request.rows' },
+            idempotency_key: { type: 'string', maxLength: 255, description: 'Same key + same batch replays the first answer' },
+            ...waitProperties,
+          },
+        })),
+        run: async (args, caller) => {
+          await this.limit('render_submit', caller);
+          const { id, csv, request, idempotency_key, wait: _wait, timeout_seconds: _timeout, ...options } = args;
+          const query = (await this.pipe.transform(options, { type: 'query', metatype: BatchCsvQueryDto })) as BatchCsvQueryDto;
+          if ((csv === undefined) === (request === undefined)) {
+            throw ApiError.validation([{ type: 'missing', loc: ['arguments'], msg: 'Give the rows either as request.rows or as csv text, not both', pointer: '/request' }]);
+          }
+          const input = typeof csv === 'string' ? csvBatchInput(Buffer.from(csv, 'utf8'), query) : jsonBatchInput(request, query);
+          const created = await batches().create(caller.workspace, String(id), input, idempotency_key as string | undefined);
+          return this.maybeWaitBatch(args, caller, created.body);
+        },
+      },
+      {
+        name: 'get_batch',
+        title: 'Get a batch',
+        description: 'GET /v1/batches/{id}: status, rows per state, progress and its renders in row order (paged by `limit` and `cursor`). With `wait: true` it follows the batch until every row has ended.',
+        inputSchema: op(['get', '/v1/batches/{id}'], { properties: { ...waitProperties } }),
+        run: async (args, caller) => {
+          const { id, wait: _wait, timeout_seconds: _timeout, ...rest } = args;
+          const query = (await this.pipe.transform(rest, { type: 'query', metatype: ListBatchesDto })) as ListBatchesDto;
+          if (args.wait === true) await this.followBatch(caller, await batches().get(caller.workspace, String(id)), Number(args.timeout_seconds ?? DEFAULT_WAIT_SECONDS));
+          const batch = await batches().get(caller.workspace, String(id));
+          return ok({ ...batch, renders: await batches().rendersPage(caller.workspace, String(id), query.limit ?? 20, query.cursor) } as unknown as Args);
+        },
+      },
+      {
+        name: 'list_batches',
+        title: 'List batches',
+        description: 'GET /v1/batches: batches of this workspace, newest first, with their counts per state.',
+        inputSchema: op(['get', '/v1/batches']),
+        run: async (args, caller) => {
+          const query = (await this.pipe.transform(args, { type: 'query', metatype: ListBatchesDto })) as ListBatchesDto;
+          return ok((await batches().list(caller.workspace, query.limit ?? 20, query.cursor)) as unknown as Args);
+        },
+      },
+      {
+        name: 'cancel_batch',
+        title: 'Cancel a batch',
+        description: 'POST /v1/batches/{id}/cancel: the rows still queued are cancelled, rows already rendering finish; an ended batch is a `conflict` error.',
+        inputSchema: op(['post', '/v1/batches/{id}/cancel']),
+        run: async (args, caller) => ok((await batches().cancel(caller.workspace, String(args.id))) as unknown as Args),
+      },
     ];
   }
 
@@ -423,6 +483,32 @@ export class McpTools {
     const body = { ...(await this.withDownload(caller.workspace, job)), ...pickAdvice(submitted) };
     if (job.status === 'failed') return { ...ok(body), isError: true };
     if (!TERMINAL_STATUSES.includes(job.status)) body.note = `Still ${job.status} after the wait; follow it with get_job`;
+    return ok(body);
+  }
+
+  /** Follows a batch until every row has ended (or the wait runs out), reporting its progress. */
+  private async followBatch(caller: ToolCaller, first: BatchView, timeoutSeconds: number): Promise<BatchView> {
+    const deadline = Date.now() + timeoutSeconds * 1000;
+    let batch = first;
+    let reported = -1;
+    while (!batch.completed_at && Date.now() < deadline && !caller.signal.aborted) {
+      if (batch.progress_percent !== reported) {
+        reported = batch.progress_percent;
+        const { counts } = batch;
+        await caller.progress(batch.progress_percent, `${counts.completed} completed, ${counts.failed} failed, ${counts.processing} rendering, ${counts.queued} queued of ${batch.row_count}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      batch = await this.service(BatchesService).get(caller.workspace, batch.id);
+    }
+    if (batch.completed_at) await caller.progress(100, batch.status);
+    return batch;
+  }
+
+  private async maybeWaitBatch(args: Args, caller: ToolCaller, created: BatchView): Promise<ToolResult> {
+    if (args.wait !== true) return ok(created as unknown as Args);
+    const batch = await this.followBatch(caller, created, Number(args.timeout_seconds ?? DEFAULT_WAIT_SECONDS));
+    const body: Args = { ...batch };
+    if (!batch.completed_at) body.note = `Still ${batch.status} after the wait; follow it with get_batch`;
     return ok(body);
   }
 
@@ -494,6 +580,11 @@ function checkArguments(schema: JsonSchema, args: Args): void {
     });
   }
   if (problems.length) throw ApiError.validation(problems);
+}
+
+/** create_batch takes `request` (JSON rows) or `csv`: neither is required by the schema alone. */
+function batchInputSchema(schema: JsonSchema): JsonSchema {
+  return { ...schema, required: ((schema.required as string[] | undefined) ?? []).filter((name) => name !== 'request') };
 }
 
 /** The `preview` variants of the preview route's body schema, keyed by mode, without `mode` itself. */

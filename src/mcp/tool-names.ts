@@ -25,4 +25,8 @@ export const MCP_TOOL_NAMES = [
   'extract_brand_kit',
   'get_brand_kit',
   'list_brand_kits',
+  'create_batch',
+  'get_batch',
+  'list_batches',
+  'cancel_batch',
 ] as const;

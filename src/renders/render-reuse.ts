@@ -55,6 +55,8 @@ export class RenderReuse {
       .andWhere(`j.outputKey IS NOT NULL AND j.output IS NOT NULL AND j.output->>'expired_at' IS NULL`)
       .orderBy('j.completedAt', 'DESC')
       .limit(3)
+      // Held until the new job commits: a retention sweep of this file waits, then sees the new job (RetentionRepository).
+      .setLock('pessimistic_read')
       .getMany();
     for (const job of candidates) {
       // Retention or a deletion may have removed the object while the row stayed.

@@ -157,8 +157,16 @@ export class RendersService {
    * identical earlier render is still stored (RenderReuse), else queued (or ingesting its sources)
    * with its estimate reserved. Call publishReused after commit for the jobs that came out completed.
    */
-  async createJob(tx: EntityManager, workspace: Workspace, prepared: PreparedRender, requestHash: string | null, options: SubmitOptions): Promise<Job> {
-    const earlier = requestHash ? await this.reuse.findEarlier(tx, workspace.id, requestHash) : null;
+  async createJob(
+    tx: EntityManager,
+    workspace: Workspace,
+    prepared: PreparedRender,
+    requestHash: string | null,
+    options: SubmitOptions,
+    // The caller's own RenderReuse.findEarlier answer, when it looked already (batches).
+    known?: Job | null,
+  ): Promise<Job> {
+    const earlier = known !== undefined ? known : requestHash ? await this.reuse.findEarlier(tx, workspace.id, requestHash) : null;
     if (earlier) return this.insertReused(tx, workspace, prepared.request, options, requestHash!, earlier);
     const isPreview = options.preview !== undefined;
     const reserved = isPreview ? 0 : prepared.cost.billedSeconds;
@@ -172,6 +180,19 @@ export class RendersService {
     if (prepared.ingest) await this.intake.enqueueIngest(tx, job.id);
     else await this.scheduler.enqueue(tx, job, workspace.plan);
     return job;
+  }
+
+  /**
+   * A batch row identical to an earlier row (`leader`) of the same batch: queued without a queue
+   * entry or reserved minutes, it ends when the leader does, with its output (JobRepository.complete).
+   */
+  createFollower(tx: EntityManager, workspace: Workspace, prepared: PreparedRender, requestHash: string, options: SubmitOptions, leader: Job): Promise<Job> {
+    return this.insertJob(tx, workspace, prepared.request, options, 'queued', {
+      reservedSeconds: 0,
+      runLimitSeconds: runLimitSeconds(prepared.cost),
+      requestHash,
+      reuseOf: leader.id,
+    });
   }
 
   /** `render.completed` for renders that were reused at submit, as a worker sends it for rendered ones. */

@@ -9,6 +9,7 @@ const REFERENCED = (workspace: string, ref: string) => `EXISTS (
 
 export interface ExpiredOutput {
   id: string;
+  workspace_id: string;
   output_key: string;
 }
 
@@ -30,7 +31,7 @@ export class RetentionRepository {
   /** Completed renders whose stored output is older than `days`, after `afterId` (keyset pages). */
   async expiredOutputs(days: number, afterId: string, limit: number): Promise<ExpiredOutput[]> {
     return this.db.query(
-      `SELECT id, output_key FROM jobs
+      `SELECT id, workspace_id, output_key FROM jobs
        WHERE kind = 'render' AND status = 'completed' AND output_key IS NOT NULL
          AND completed_at < now() - make_interval(days => $1) AND id > $2
        ORDER BY id LIMIT $3`,
@@ -38,16 +39,32 @@ export class RetentionRepository {
     );
   }
 
-  /** Keeps the job's record with `output.url` null and `output.expired_at` set; false when a job still names the file. */
-  async markOutputExpired(job: ExpiredOutput): Promise<boolean> {
-    const [rows]: [unknown[], number] = await this.db.query(
-      `UPDATE jobs j SET output = COALESCE(j.output, '{}'::jsonb) || jsonb_build_object('url', NULL, 'expired_at', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
-              output_key = NULL, updated_at = now()
-       WHERE j.id = $1 AND j.output_key = $2 AND NOT ${REFERENCED('j.workspace_id', '$2')}
-       RETURNING j.id`,
-      [job.id, job.output_key],
-    );
-    return rows.length > 0;
+  /**
+   * Expires one stored file and every render sharing it (a reused render hands out the earlier
+   * render's file): the file lives as long as its youngest render, so nothing is marked while a
+   * sharer is younger than `days` ('young'), nor while a queued or running job names it ('in_use').
+   * Every sharer is locked first, so a submit reusing the file (RenderReuse.findEarlier holds its
+   * row FOR SHARE until it commits) either commits before the check, which then sees the new
+   * render, or waits and finds the file expired. Returns the renders marked.
+   */
+  async expireSharedOutput(workspaceId: string, outputKey: string, days: number): Promise<{ expired: number; kept?: 'young' | 'in_use' }> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(`SELECT id FROM jobs WHERE output_key = $1 FOR UPDATE`, [outputKey]);
+      // A new statement, so a new snapshot: renders that reused the file while the lock was awaited count.
+      const [{ young }]: { young: number }[] = await tx.query(
+        `SELECT count(*)::int AS young FROM jobs WHERE output_key = $1 AND completed_at >= now() - make_interval(days => $2)`,
+        [outputKey, days],
+      );
+      if (young > 0) return { expired: 0, kept: 'young' as const };
+      const [rows]: [unknown[], number] = await tx.query(
+        `UPDATE jobs j SET output = COALESCE(j.output, '{}'::jsonb) || jsonb_build_object('url', NULL, 'expired_at', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+                output_key = NULL, updated_at = now()
+         WHERE j.output_key = $2 AND NOT ${REFERENCED('$1', '$2')}
+         RETURNING j.id`,
+        [workspaceId, outputKey],
+      );
+      return rows.length > 0 ? { expired: rows.length } : { expired: 0, kept: 'in_use' as const };
+    });
   }
 
   /** Stored assets older than `days`, after `afterId`; slots and copies in progress are left to their own sweeps. */

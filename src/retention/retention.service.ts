@@ -22,7 +22,8 @@ export interface SweepReport {
  * Deletes what the operator's retention allows (RENDER_RETENTION_DAYS from a render's completion,
  * ASSET_RETENTION_DAYS from an asset's creation; unset: kept forever). A render keeps its record
  * (status, usage, `output` with `url` null and `expired_at`); an asset goes with its row. Nothing
- * a queued or running job names is deleted.
+ * a queued or running job names is deleted, and a file reused by several renders goes with the
+ * youngest of them (RetentionRepository.expireSharedOutput).
  */
 @Injectable()
 export class RetentionService {
@@ -67,14 +68,17 @@ export class RetentionService {
   private async expireOutputs(days: number, report: SweepReport): Promise<void> {
     for (let after = ''; ; ) {
       const page = await this.rows.expiredOutputs(days, after, BATCH);
+      const seen = new Set<string>();
       for (const job of page) {
-        // The record first: no reader is handed a URL of a file about to go.
-        if (!(await this.rows.markOutputExpired(job))) {
-          report.kept_in_use += 1;
-          continue;
-        }
+        // Renders sharing one file (reuse) expire together, once.
+        if (seen.has(job.output_key)) continue;
+        seen.add(job.output_key);
+        // The records first: no reader is handed a URL of a file about to go.
+        const { expired, kept } = await this.rows.expireSharedOutput(job.workspace_id, job.output_key, days);
+        if (kept === 'in_use') report.kept_in_use += 1;
+        if (expired === 0) continue;
         await this.deleteFile(job.output_key);
-        report.renders_expired += 1;
+        report.renders_expired += expired;
       }
       if (page.length < BATCH) return;
       after = page[page.length - 1].id;

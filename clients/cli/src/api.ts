@@ -38,6 +38,27 @@ export interface Api {
   createProject(body: unknown): Promise<Record<string, unknown>>;
   patchProject(id: string, body: unknown): Promise<Record<string, unknown>>;
   renderProject(id: string, body: unknown): Promise<Job & { ok: boolean; violations: unknown[] }>;
+  /** POST /v1/projects/{id}/batches with a CSV body (header row = variable names). */
+  createBatchCsv(projectId: string, csv: Buffer, options: BatchOptions): Promise<Batch>;
+  getBatch(id: string): Promise<Batch & { renders: { data: Job[] } }>;
+  cancelBatch(id: string): Promise<Batch>;
+}
+
+/** A batch of project renders (GET /v1/batches/{id}). */
+export interface Batch {
+  id: string;
+  project_id: string;
+  status: 'queued' | 'processing' | 'completed' | 'cancelled';
+  row_count: number;
+  counts: Record<'queued' | 'processing' | 'completed' | 'failed' | 'cancelled', number>;
+  progress_percent: number;
+  completed_at: string | null;
+  [key: string]: unknown;
+}
+
+export interface BatchOptions {
+  output_filename?: string;
+  idempotencyKey?: string;
 }
 
 export const TERMINAL = ['completed', 'failed', 'cancelled'];

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { createClient, unwrap, VideoRenderApiError } from '@video-render-service/client';
-import type { Api, Job, UploadedAsset } from './api.js';
+import type { Api, Batch, Job, UploadedAsset } from './api.js';
 import type { Settings } from './config.js';
 import { CliError, exitCodeForStatus } from './errors.js';
 
@@ -128,5 +128,23 @@ export function createApi(settings: Settings): Api {
       call(async () => unwrap(await api.POST('/v1/projects/{id}/ops', { params: { path: { id } }, body: body as never })) as unknown as Record<string, unknown>),
     renderProject: (id, body) =>
       call(async () => unwrap(await api.POST('/v1/projects/{id}/renders', { params: { path: { id } }, body: body as never })) as unknown as Job & { ok: boolean; violations: unknown[] }),
+    createBatchCsv: (projectId, csv, options) =>
+      call(async () => {
+        const answer = await api.POST('/v1/projects/{id}/batches', {
+          params: {
+            path: { id: projectId },
+            query: options.output_filename === undefined ? undefined : { output_filename: options.output_filename },
+            header: options.idempotencyKey === undefined ? undefined : { 'Idempotency-Key': options.idempotencyKey },
+          },
+          // The CSV goes as it is: the service reads its lines and reports problems by line and column.
+          body: csv as never,
+          bodySerializer: (body: unknown) => body as Buffer,
+          headers: { 'Content-Type': 'text/csv' },
+        } as never);
+        return unwrap(answer) as unknown as Batch;
+      }),
+    getBatch: (id) =>
+      call(async () => unwrap(await api.GET('/v1/batches/{id}', { params: { path: { id }, query: { limit: 200 } } })) as unknown as Batch & { renders: { data: Job[] } }),
+    cancelBatch: (id) => call(async () => unwrap(await api.POST('/v1/batches/{id}/cancel', { params: { path: { id } } })) as unknown as Batch),
   };
 }

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { runAdmin } from './admin.js';
-import { Api, Job, TERMINAL } from './api.js';
+import { Api, Batch, Job, TERMINAL } from './api.js';
 import { createApi } from './client-api.js';
 import { loadSettings, saveSettings, configPath, Settings } from './config.js';
 import { CliError, EXIT } from './errors.js';
@@ -34,6 +34,10 @@ Commands:
   projects patch ID OPS_FILE             JSON Patch operations, or {base_version, ops}
          [--base-version N]
   projects render ID [--var NAME=VALUE ...] [--wait] [--out PATH]
+  batch create --csv FILE --project ID   render the project once per CSV row (header row = variable names)
+         [--output-filename TEMPLATE] [--watch] [--idempotency-key KEY]   e.g. "{{name}}-{{row}}"
+  batch status ID [--watch]              a batch's rows per state; --watch follows it to the end
+  batch cancel ID                        cancel the rows still queued (rendering ones finish)
   mcp                                    an MCP server on stdio that forwards to the service's /mcp
   admin ...                              the operator's commands (VRS_ADMIN_KEY): vrs admin --help
 
@@ -66,6 +70,9 @@ const OPTIONS = {
   'content-type': { type: 'string' },
   'idempotency-key': { type: 'string' },
   'base-version': { type: 'string' },
+  csv: { type: 'string' },
+  project: { type: 'string' },
+  'output-filename': { type: 'string' },
 } satisfies ParseArgsConfig['options'];
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -173,6 +180,8 @@ async function run(command: string, args: string[], c: Context): Promise<Outcome
       return transcribe(args, c);
     case 'projects':
       return projects(args, c);
+    case 'batch':
+      return batch(args, c);
     default:
       throw new CliError(`Unknown command "${command}"\n\n${HELP}`, 1);
   }
@@ -250,6 +259,60 @@ async function projects(args: string[], c: Context): Promise<Outcome> {
     default:
       throw new CliError(`projects: use list, get, create, patch or render\n\n${HELP}`, 1);
   }
+}
+
+async function batch(args: string[], c: Context): Promise<Outcome> {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case 'create': {
+      const file = need(c.values.csv, '--csv');
+      const csv = await readFile(file).catch((error: Error) => {
+        throw new CliError(`Cannot read ${file}: ${error.message}`, 1);
+      });
+      const created = await c.api.createBatchCsv(need(c.values.project ?? rest[0], '--project'), csv, {
+        output_filename: c.values['output-filename'],
+        idempotencyKey: c.values['idempotency-key'],
+      });
+      say(`Batch ${created.id}: ${created.row_count} rows`);
+      return batchOutcome(c, c.values.watch === true ? await followBatch(c, created.id) : created);
+    }
+    case 'status': {
+      const id = need(rest[0], 'ID');
+      return batchOutcome(c, c.values.watch === true ? await followBatch(c, id) : await c.api.getBatch(id));
+    }
+    case 'cancel': {
+      const cancelled = await c.api.cancelBatch(need(rest[0], 'ID'));
+      return { body: cancelled, line: `${cancelled.id} ${cancelled.status}: ${describeCounts(cancelled)}` };
+    }
+    default:
+      throw new CliError(`batch: use create, status or cancel\n\n${HELP}`, 1);
+  }
+}
+
+/** Polls the batch until every row has ended, drawing its progress. */
+async function followBatch(c: Context, id: string): Promise<Batch> {
+  let current = await c.api.getBatch(id);
+  while (!current.completed_at) {
+    c.progress.update(current.progress_percent, `${current.id} ${describeCounts(current)}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    current = await c.api.getBatch(id);
+  }
+  c.progress.update(100, `${current.id} ${current.status}`);
+  c.progress.done();
+  return current;
+}
+
+/** An ended batch with failed or cancelled rows exits 1, as a failed render does. */
+function batchOutcome(c: Context, current: Batch): Outcome {
+  const line = `${current.id} ${current.status}: ${describeCounts(current)}`;
+  const bad = current.completed_at !== null && (current.counts.failed > 0 || current.counts.cancelled > 0);
+  if (bad) say(line);
+  return { body: current, line, exitCode: bad ? EXIT.permanent : EXIT.ok };
+}
+
+function describeCounts(current: Batch): string {
+  const { counts } = current;
+  return `${counts.completed}/${current.row_count} completed, ${counts.failed} failed, ${counts.cancelled} cancelled, ${counts.processing} rendering, ${counts.queued} queued`;
 }
 
 /** `--var a=b --var c=d` as `{variables: {a: "b", c: "d"}}`; a value that parses as JSON is taken as JSON. */

@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { HTTP_URL_PATTERN } from '../../common/openapi/url-pattern';
+import { IsHttpUrl, URL_MAX_LENGTH } from '../../common/validation/http-url.validator';
 import { PageQueryDto } from '../../common/pagination/pagination';
 import { PageDto } from '../../common/openapi/page.dto';
 import { JobPageDto } from '../../jobs/dto/job.response';
@@ -22,8 +24,18 @@ export class BatchRequestDto {
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Stored on the batch and on every row\'s render' })
   metadata?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ description: 'Receives every row\'s render events and `batch.completed` (instead of the workspace webhooks)' })
+  @ApiPropertyOptional({
+    description: 'Receives every row\'s render events and `batch.completed` (instead of the workspace webhooks): https (plain http only where the deployment allows it), a public address',
+    minLength: 1,
+    maxLength: URL_MAX_LENGTH,
+    // WebhooksService.assertJobWebhookUrl checks the rest (https, a public address).
+    format: 'uri',
+    pattern: HTTP_URL_PATTERN,
+  })
   webhook_url?: string;
+
+  @ApiPropertyOptional({ description: 'false: every row renders, even when an earlier stored render or another row of the batch is identical (default: identical ones render once)' })
+  reuse?: boolean;
 }
 
 /** Options of a CSV batch, which has no JSON body to carry them. */
@@ -34,11 +46,18 @@ export class BatchCsvQueryDto {
   @MaxLength(200)
   output_filename?: string;
 
-  @ApiPropertyOptional({ description: 'CSV bodies: as `webhook_url` of the JSON body' })
+  @ApiPropertyOptional({ description: 'CSV bodies: as `webhook_url` of the JSON body', format: 'uri', pattern: HTTP_URL_PATTERN })
   @IsOptional()
   @IsString()
-  @MaxLength(2048)
+  @MinLength(1)
+  @MaxLength(URL_MAX_LENGTH)
+  @IsHttpUrl()
   webhook_url?: string;
+
+  @ApiPropertyOptional({ description: 'CSV bodies: as `reuse` of the JSON body', enum: ['true', 'false'] })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  reuse?: 'true' | 'false';
 }
 
 export class ListBatchesDto extends PageQueryDto {}
