@@ -77,7 +77,7 @@ describe('vrs, the command-line tool', () => {
   it('documents the commands and exit codes in --help', async () => {
     const help = await vrs(['--help']);
     expect(help.code).toBe(0);
-    for (const word of ['login', 'render FILE', 'preview FILE', 'status ID', 'cancel ID', 'upload FILE|URL', 'transcribe', 'projects', 'mcp', 'VRS_API_URL', 'VRS_API_KEY']) {
+    for (const word of ['login', 'render FILE', 'preview FILE', 'status ID', 'cancel ID', 'upload FILE|URL', 'transcribe', 'projects', 'batch create --csv FILE', 'batch status ID', 'mcp', 'VRS_API_URL', 'VRS_API_KEY']) {
       expect(help.stdout).toContain(word);
     }
     expect(help.stdout).toMatch(/0\s+success/);
@@ -205,6 +205,35 @@ describe('vrs, the command-line tool', () => {
     const again = await vrs(['cancel', job.id, '--json']);
     expect([again.code, JSON.parse(again.stdout).error.code]).toEqual([1, 'conflict']);
   });
+
+  it('batch create --csv --watch renders one file per row; status; cancel of a queued batch, and of an ended one (exit 1); a bad line exits 1 naming it', async () => {
+    writeFileSync(path.join(folder, 'swatch.json'), JSON.stringify({ width: 32, height: 32, output_format: 'png', background_color: '{{bg}}' }));
+    const project = JSON.parse((await vrs(['projects', 'create', 'swatch.json', '--name', 'Swatch', '--json'])).stdout) as { id: string };
+    writeFileSync(path.join(folder, 'rows.csv'), 'bg\r\n#ff0000\r\n#0000ff\r\n');
+    const made = await vrs(['batch', 'create', '--csv', 'rows.csv', '--project', project.id, '--output-filename', 'swatch-{{row}}', '--watch', '--json']);
+    expect(made.code).toBe(0);
+    const batch = JSON.parse(made.stdout) as { id: string; status: string; counts: { completed: number }; renders: { data: { output: { url: string } }[] } };
+    expect(batch).toMatchObject({ status: 'completed', counts: { completed: 2 } });
+    const file = path.join(folder, 'swatch-2.png');
+    writeFileSync(file, Buffer.from(await (await fetch(batch.renders.data[1].output.url)).arrayBuffer()));
+    expect(near((await frameAt(file)).at(16, 16), [0, 0, 255])).toBe(true);
+    const status = await vrs(['batch', 'status', batch.id]);
+    expect([status.code, status.stdout.trim()]).toEqual([0, `${batch.id} completed: 2/2 completed, 0 failed, 0 cancelled, 0 rendering, 0 queued`]);
+    const ended = await vrs(['batch', 'cancel', batch.id, '--json']);
+    expect([ended.code, JSON.parse(ended.stdout).error.code]).toEqual([1, 'conflict']);
+
+    writeFileSync(path.join(folder, 'many.csv'), `bg\n${Array.from({ length: 30 }, (_, i) => `#${(i * 8).toString(16).padStart(2, '0')}8040`).join('\n')}\n`);
+    const many = JSON.parse((await vrs(['batch', 'create', '--csv', 'many.csv', '--project', project.id, '--json'])).stdout) as { id: string };
+    const cancelled = await vrs(['batch', 'cancel', many.id, '--json']);
+    expect(cancelled.code).toBe(0);
+    expect(JSON.parse(cancelled.stdout).cancelled_at).not.toBeNull();
+    expect(JSON.parse(cancelled.stdout).counts.cancelled).toBeGreaterThan(0);
+
+    writeFileSync(path.join(folder, 'bad.csv'), 'bg\n#ff0000\nnope\n');
+    const bad = await vrs(['batch', 'create', '--csv', 'bad.csv', '--project', project.id]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('CSV line 3, column 1 ("bg")');
+  }, 240_000);
 
   it('an unreachable service exits 2', async () => {
     const port = await closedPort();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { Storage } from '../src/infra/storage/storage';
+import { RetentionService } from '../src/retention/retention.service';
 import { FolderServer, makeImage, serveFolder, waitFor } from './helpers/media';
 import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
 import { startWebhookReceiver, WebhookReceiver } from './helpers/webhook-receiver';
@@ -11,7 +12,8 @@ import { startWebhookReceiver, WebhookReceiver } from './helpers/webhook-receive
  * Reuse of identical renders against the real app: the same resolved request completes at once
  * with the stored bytes (`output.reused_from`, no render minutes, render.completed sent), and is
  * rendered again when asked not to reuse, when a source is an external URL the service does not
- * hold, or when the earlier output is no longer stored.
+ * hold, or when the earlier output is no longer stored. Retention keeps a shared file while its
+ * youngest render is within RENDER_RETENTION_DAYS, then expires every render sharing it at once.
  */
 describe('render reuse', () => {
   let app: TestApp;
@@ -25,7 +27,7 @@ describe('render reuse', () => {
     await makeImage(path.join(folder, 'bg.png'), 'blue', 320, 180);
     media = await serveFolder(folder);
     receiver = await startWebhookReceiver();
-    app = await startTestApp({ role: 'all', env: { ALLOW_PRIVATE_NETWORK: 'true', ALLOW_HTTP_WEBHOOKS: 'true', RENDER_REUSE: 'true' } });
+    app = await startTestApp({ role: 'all', env: { ALLOW_PRIVATE_NETWORK: 'true', ALLOW_HTTP_WEBHOOKS: 'true', RENDER_REUSE: 'true', RENDER_RETENTION_DAYS: '7' } });
     ({ key } = await signupVerified(app));
   }, 180_000);
 
@@ -93,6 +95,42 @@ describe('render reuse', () => {
     const after = await submit(body).expect(202);
     expect(after.body.status).not.toBe('completed');
     const done = await completed(after.body.id);
+    expect(done.status).toBe('completed');
+    expect(done.output.reused_from).toBeUndefined();
+  }, 240_000);
+
+  it('keeps a reused file while its youngest render is young, then expires every render sharing it; an expired output is never reused', async () => {
+    const db = app.running.app.get(DataSource);
+    const storage = app.running.app.get(Storage);
+    const retention = app.running.app.get(RetentionService);
+    // Another sweep (the schedule's) may hold the lock: sweep until this one ran.
+    const sweep = () => waitFor(() => retention.sweep(), (report) => report !== null, 30_000);
+    const backdate = (id: string) => db.query(`UPDATE jobs SET completed_at = now() - interval '8 days' WHERE id = $1`, [id]);
+    const body = { width: 32, height: 32, output_format: 'png', background_color: '#123456' };
+    const first = await completed((await submit(body).expect(202)).body.id);
+    const second = (await submit(body).expect(202)).body;
+    expect(second.output.reused_from).toBe(first.id);
+    const [{ output_key }] = await db.query(`SELECT output_key FROM jobs WHERE id = $1`, [first.id]);
+
+    await backdate(first.id);
+    await sweep();
+    const kept = (await app.http.get(`/v1/renders/${first.id}`).set(bearer(key)).expect(200)).body;
+    expect(kept.output.expired_at).toBeUndefined();
+    expect(await storage.stat(output_key)).not.toBeNull();
+    expect((await bytes(kept.output.url)).equals(await bytes(second.output.url))).toBe(true);
+
+    await backdate(second.id);
+    await sweep();
+    for (const id of [first.id, second.id]) {
+      const gone = (await app.http.get(`/v1/renders/${id}`).set(bearer(key)).expect(200)).body;
+      expect(gone.output).toMatchObject({ url: null, expired_at: expect.any(String) });
+      expect((await app.http.get(`/v1/renders/${id}/download`).set(bearer(key))).status).toBe(404);
+    }
+    expect(await storage.stat(output_key).catch(() => null)).toBeNull();
+
+    const fresh = await submit(body).expect(202);
+    expect(fresh.body.status).not.toBe('completed');
+    const done = await completed(fresh.body.id);
     expect(done.status).toBe('completed');
     expect(done.output.reused_from).toBeUndefined();
   }, 240_000);

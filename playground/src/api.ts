@@ -99,8 +99,49 @@ export async function proxiedMedia(key: string, url: string, signal: AbortSignal
  * GET /v1/renders/{id}/events, read with fetch: EventSource cannot send an Authorization header.
  * Calls `onJob` with the Job of every `status` and `progress` event until the stream ends.
  */
-export async function followRender(key: string, id: string, onJob: (job: JobView) => void, signal: AbortSignal): Promise<void> {
-  const res = await fetch(`/v1/renders/${encodeURIComponent(id)}/events`, { headers: { Authorization: `Bearer ${key}`, Accept: 'text/event-stream' }, signal });
+export function followRender(key: string, id: string, onJob: (job: JobView) => void, signal: AbortSignal): Promise<void> {
+  return followEvents(key, `/v1/renders/${encodeURIComponent(id)}/events`, onJob, signal);
+}
+
+export interface BatchView {
+  id: string;
+  status: 'queued' | 'processing' | 'completed' | 'cancelled';
+  row_count: number;
+  counts: { queued: number; processing: number; completed: number; failed: number; cancelled: number };
+  progress_percent: number;
+  completed_at: string | null;
+}
+
+export interface BatchRender extends JobView {
+  batch_row: number;
+  output: (JobView['output'] & { reused_from?: string }) | null;
+}
+
+export function listProjects(key: string): Promise<{ data: { id: string; name: string; version: number }[] }> {
+  return call(key, '/v1/projects?limit=100');
+}
+
+/** POST /v1/projects/{id}/batches with the CSV as it is (the service names a bad line and column). */
+export function submitBatchCsv(key: string, projectId: string, csv: string, outputFilename: string): Promise<BatchView> {
+  const query = outputFilename ? `?output_filename=${encodeURIComponent(outputFilename)}` : '';
+  return call<BatchView>(key, `/v1/projects/${encodeURIComponent(projectId)}/batches${query}`, { method: 'POST', body: csv, headers: { 'Content-Type': 'text/csv' } });
+}
+
+export function getBatch(key: string, id: string): Promise<BatchView & { renders: { data: BatchRender[] } }> {
+  return call(key, `/v1/batches/${encodeURIComponent(id)}?limit=200`);
+}
+
+export function cancelBatch(key: string, id: string): Promise<BatchView> {
+  return call<BatchView>(key, `/v1/batches/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
+}
+
+/** GET /v1/batches/{id}/events: the Batch of every `status` and `progress` event until every row has ended. */
+export function followBatch(key: string, id: string, onBatch: (batch: BatchView) => void, signal: AbortSignal): Promise<void> {
+  return followEvents(key, `/v1/batches/${encodeURIComponent(id)}/events`, onBatch, signal);
+}
+
+async function followEvents<T>(key: string, path: string, onData: (data: T) => void, signal: AbortSignal): Promise<void> {
+  const res = await fetch(path, { headers: { Authorization: `Bearer ${key}`, Accept: 'text/event-stream' }, signal });
   if (!res.ok || !res.body) throw new ApiFailure(res.status, await envelopeOf(res));
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffered = '';
@@ -118,7 +159,7 @@ export async function followRender(key: string, id: string, onJob: (job: JobView
         .filter((line) => line.startsWith('data:'))
         .map((line) => line.slice(5).replace(/^ /, ''))
         .join('\n');
-      if (data) onJob(JSON.parse(data) as JobView);
+      if (data) onData(JSON.parse(data) as T);
     }
   }
 }

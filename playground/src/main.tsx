@@ -6,6 +6,7 @@ import { findViolations, Main, playerPropsFor, validateRenderRequest, type Media
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiFailure, downloadUrl, dryRun, followRender, submitRender, type DryRun, type JobView } from './api';
+import { BatchTab } from './batch';
 import { JsonEditor } from './editor';
 import { PreviewMedia, previewOf } from './preview-media';
 import { SAMPLE_REQUEST } from './sample';
@@ -94,6 +95,7 @@ function App() {
   const [, mediaChanged] = useReducer((n: number) => n + 1, 0);
   const media = useMemo(() => new PreviewMedia(mediaChanged), []);
   const renderAbort = useRef<AbortController | null>(null);
+  const [tab, setTab] = useState<'render' | 'batch'>('render');
 
   useEffect(() => () => media.dispose(), [media]);
   // The text and the key are checked once typing pauses: a key typed character by character
@@ -187,6 +189,14 @@ function App() {
     <div className="playground" data-pending={text !== checkedText || key !== checkedKey}>
       <header>
         <h1>Playground</h1>
+        <nav className="tabs" role="tablist">
+          <button type="button" role="tab" aria-selected={tab === 'render'} onClick={() => setTab('render')} data-testid="tab-render">
+            Render
+          </button>
+          <button type="button" role="tab" aria-selected={tab === 'batch'} onClick={() => setTab('batch')} data-testid="tab-batch">
+            Batch
+          </button>
+        </nav>
         <label className="key">
           API key
           <input type="password" autoComplete="off" spellCheck={false} placeholder="sk_…" value={key} onChange={(e) => setKey(e.target.value.trim())} data-testid="api-key" />
@@ -202,7 +212,8 @@ function App() {
           </p>
         </details>
       </header>
-      <main>
+      {tab === 'batch' ? <BatchTab apiKey={key} /> : null}
+      <main hidden={tab !== 'render'}>
         <section className="left">
           <JsonEditor initial={initial} onChange={setText} />
           <div className="findings" data-testid="findings" aria-live="polite">
