@@ -25,7 +25,8 @@ const REQUEST = {
 /**
  * The playground at /playground in Debian's Chromium (the worker's offline wrapper: no name
  * resolves but loopback) against the real app: paste a request, see the preview, render, follow
- * the progress over Server-Sent Events, play the result.
+ * the progress over Server-Sent Events, play the result; the batch tab's CSV batch. Reuse is on,
+ * as shipped: the batch's identical rows render once.
  */
 describe('playground page', () => {
   let app: TestApp;
@@ -35,7 +36,7 @@ describe('playground page', () => {
   let media: FolderServer;
 
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await startTestApp({ env: { RENDER_REUSE: 'true' } });
     ({ key } = await signupVerified(app));
     folder = mkdtempSync(path.join(tmpdir(), 'vrs-playground-'));
     await makeImage(path.join(folder, 'green.png'), '#22c55e', 64, 64);
@@ -204,6 +205,46 @@ describe('playground page', () => {
     expect(await violations()).toEqual([]);
     await page.close();
   }, 300_000);
+
+  it("batch tab: a project's CSV becomes a batch followed to the end, every row listed with its output; a bad line is shown with its place", async () => {
+    const made = await app.http.post('/v1/projects').set(bearer(key)).send({ name: 'Swatch', render_request: { width: 32, height: 32, output_format: 'png', background_color: '{{bg}}' }, variables: {} });
+    expect(made.status).toBe(201);
+    const { page, requests, violations } = await open();
+    await page.type('[data-testid=api-key]', key);
+    await page.click('[data-testid=tab-batch]');
+    await page.waitForFunction((id) => [...document.querySelectorAll('[data-testid=batch-project] option')].some((o) => (o as HTMLOptionElement).value === id), { timeout: 30_000 }, made.body.id);
+    await page.select('[data-testid=batch-project]', made.body.id);
+    const typeCsv = async (csv: string) => {
+      await page.click('[data-testid=batch-csv]', { count: 3 });
+      await page.keyboard.down('Control');
+      await page.keyboard.press('KeyA');
+      await page.keyboard.up('Control');
+      await page.keyboard.press('Backspace');
+      await page.type('[data-testid=batch-csv]', csv);
+    };
+
+    await typeCsv('bg\nnope\n');
+    await page.click('[data-testid=batch-start]');
+    await page.waitForSelector('[data-testid=batch-errors]', { timeout: 30_000 });
+    expect(await page.$eval('[data-testid=batch-errors]', (el) => el.textContent)).toContain('CSV line 2, column 1 ("bg")');
+
+    await typeCsv('bg\n#ff0000\n#0000ff\n#ff0000\n');
+    await page.click('[data-testid=batch-start]');
+    await page.waitForSelector('[data-testid=batch-rows]', { timeout: 180_000 });
+    expect(await page.$eval('[data-testid=batch-status]', (el) => el.textContent)).toMatch(/^batch_\w+ completed: 3\/3 completed, 0 failed/);
+    expect(await page.$eval('[data-testid=batch-progress]', (el) => (el as HTMLProgressElement).value)).toBe(100);
+    const rows = await page.$$eval('[data-testid=batch-rows] li', (items) => items.map((li) => ({ status: li.getAttribute('data-status'), text: li.textContent, href: li.querySelector('a')?.href })));
+    expect(rows.map((r) => r.status)).toEqual(['completed', 'completed', 'completed']);
+    expect(rows[2].text).toContain('same as render_');
+    const file = path.join(folder, 'batch-row-2.png');
+    writeFileSync(file, Buffer.from(await (await fetch(rows[1].href!)).arrayBuffer()));
+    expect(near((await frameAt(file)).at(16, 16), [0, 0, 255])).toBe(true);
+    // Followed over the batch's event stream, with the key in a header only.
+    expect(requests.some((url) => /\/v1\/batches\/[^/]+\/events$/.test(url))).toBe(true);
+    expect(requests.filter((url) => url.includes(key))).toEqual([]);
+    expect(await violations()).toEqual([]);
+    await page.close();
+  }, 240_000);
 
   it('loads preview media only through the service, refusing what a render refuses', async () => {
     const { page, requests } = await open();

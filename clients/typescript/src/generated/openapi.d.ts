@@ -1300,11 +1300,16 @@ export interface components {
             };
             /** @description File name template of each row's output, without extension: its variables and {{row}} (from 1), e.g. "{{name}}-{{row}}" */
             output_filename?: string;
+            /** @description false: every row renders, even when an earlier stored render or another row of the batch is identical (default: identical ones render once) */
+            reuse?: boolean;
             /** @description One object of variable values (name → string) per render, over the project defaults; at most 1000 */
             rows: {
                 [key: string]: string;
             }[];
-            /** @description Receives every row's render events and `batch.completed` (instead of the workspace webhooks) */
+            /**
+             * Format: uri
+             * @description Receives every row's render events and `batch.completed` (instead of the workspace webhooks): https (plain http only where the deployment allows it), a public address
+             */
             webhook_url?: string;
         };
         BatchWithRenders: {
@@ -6837,6 +6842,8 @@ export interface operations {
             query?: {
                 /** @description CSV bodies: as `output_filename` of the JSON body */
                 output_filename?: string;
+                /** @description CSV bodies: as `reuse` of the JSON body */
+                reuse?: "true" | "false";
                 /** @description CSV bodies: as `webhook_url` of the JSON body */
                 webhook_url?: string;
             };
