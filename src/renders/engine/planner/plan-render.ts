@@ -100,10 +100,7 @@ export function planRender(request: PlanRequest, facts: SourceFacts, config: Pla
     options.push({ pictures: made.pictures, seconds });
   };
 
-  // A whole render on the chunk grid draws it a segment at a time, each with a fresh encoder (segmentsOf).
-  const segments = segmentsOf(request, config, costs);
-  const segmentsMs = segments ? (segments.length - 1) * costs.segmentStartMs : 0;
-  consider('browser', { pictures: { strategy: 'browser', frames: [first, last], tabs, scale }, ms: frames * pageFrame + segmentsMs });
+  consider('browser', { pictures: { strategy: 'browser', frames: [first, last], tabs, scale }, ms: frames * pageFrame });
 
   const heldProblem = heldProblemOf(request, config);
   const drawn = heldProblem ? null : drawnFrames(request.props.request, resolved);
@@ -119,8 +116,11 @@ export function planRender(request: PlanRequest, facts: SourceFacts, config: Pla
   // The cheapest; on a tie the first in the table (the browser, then the held strategies).
   const chosen = forced ?? options.reduce((best, option) => (option.seconds < best.seconds ? option : best));
   const pictures = chosen.pictures;
-  const onGrid = pictures.strategy === 'browser' ? segments : null;
-  const split = onGrid ? splitOf(onGrid, request.workers ?? 1, pictures.strategy === 'browser' ? pageFrame : 0, chosen.seconds, config, costs) : null;
+  // The strategy is chosen before the grid is weighed, so the workers never change it (nor the frames):
+  // a browser render on the grid draws it a segment at a time, each with a fresh encoder, or splits it.
+  const onGrid = pictures.strategy === 'browser' ? segmentsOf(request, config, costs) : null;
+  const wholeSeconds = round(chosen.seconds + (onGrid ? ((onGrid.length - 1) * costs.segmentStartMs) / 1000 : 0));
+  const split = onGrid ? splitOf(onGrid, request.workers ?? 1, pageFrame, wholeSeconds, config, costs) : null;
   return {
     output,
     frames: { total: frames, first, last },
@@ -130,7 +130,7 @@ export function planRender(request: PlanRequest, facts: SourceFacts, config: Pla
     segments: onGrid,
     chunks: split ? onGrid : null,
     candidates,
-    estimatedSeconds: split ? split.seconds : chosen.seconds,
+    estimatedSeconds: split ? split.seconds : wholeSeconds,
   };
 }
 
