@@ -69,6 +69,8 @@ export interface RenderPlan {
    * encoded by a fresh encoder, joined without re-encoding; null: one encoder for the whole.
    */
   segments: [number, number][] | null;
+  /** Worker processes live when it was planned (a render on the grid splits only with more than one, unless RENDER_CHUNK_FRAMES says). */
+  workers: number;
   /** The grid's ranges drawn as separate `render-chunk` jobs any worker can take; null: drawn here (segment by segment when `segments`). */
   chunks: [number, number][] | null;
   /** Every strategy weighed: its estimate, or why it cannot draw the request exactly. */
@@ -167,6 +169,7 @@ export function storedPlan(plan: RenderPlan): Record<string, unknown> {
     sound: plan.sound,
     encoder: plan.encoder,
     segments: plan.segments,
+    workers: plan.workers,
     chunks: plan.chunks,
     candidates: plan.candidates,
     estimated_seconds: plan.estimatedSeconds,
