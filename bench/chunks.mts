@@ -125,6 +125,7 @@ const wholeRuns = new Map<string, { wall: number; cpu: number }[]>();
 const pairRatios: { wall: number; cpu: number }[] = [];
 for (const { label, frames, second, pinned, group } of cases) {
   config.render.chunkFrames = frames;
+  config.render.chunkSplit = frames === 0 ? 'never' : 'always'; // as RENDER_CHUNK_FRAMES would set it
   // A case without the second worker runs without it: it would take the whole render's job too.
   if (!second && helper) await stopSecondWorker();
   if (second && !helper) await startSecondWorker();
