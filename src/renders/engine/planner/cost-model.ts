@@ -61,7 +61,7 @@ export const COST_MODEL: CostModel = {
   compositeFrameMs: 27,
   startMs: 300,
   chunkStartMs: 3000,
-  segmentStartMs: 2000,
+  segmentStartMs: 2300,
 };
 
 /**

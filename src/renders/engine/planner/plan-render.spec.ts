@@ -134,12 +134,12 @@ const ROWS: Row[] = [
   { name: 'a chunk: its frames, muted, in the browser', request: spinning(10), config: { chunkFrames: 90, chunkSplit: 'always' }, call: { frameRange: [90, 179], muted: true }, strategy: 'browser', sound: 'none' },
   { name: 'the grid without splitting: whole, drawn a segment at a time', request: spinning(10), config: { chunkFrames: 90, chunkSplit: 'never' }, call: { workers: 4 }, strategy: 'browser', sound: 'none', segments: 4 },
   // Scale-out by default (RENDER_CHUNK_FRAMES unset): split when more than one worker is live and it pays.
-  // 1080p: cells of 13 s (390 frames), 320x180: 25 s, 4K with a clip: 4 s (chunkGridFrames).
-  { name: 'auto, 90 s 1080p, one worker: whole, on the grid', request: spinning(90), config: AUTO, call: { workers: 1 }, strategy: 'browser', sound: 'none', segments: 7 },
-  { name: 'auto, 90 s 1080p, two workers: split', request: spinning(90), config: AUTO, call: { workers: 2 }, strategy: 'browser', sound: 'none', chunks: 7, segments: 7 },
-  { name: 'auto, 90 s 320x180, two workers: split', request: wiggling(90, 320, 180), config: AUTO, call: { workers: 2 }, strategy: 'browser', sound: 'none', chunks: 4, segments: 4 },
-  { name: 'auto, 90 s 320x180, one worker: whole', request: wiggling(90, 320, 180), config: AUTO, call: { workers: 1 }, strategy: 'browser', sound: 'none', segments: 4 },
-  { name: 'auto, 90 s 4K with a clip and its sound, ten workers: split', request: { ...standard([shape({ motion: [{ type: 'spin', duration: 90, easing: 'linear' }] }), clip({ out_point: 90, rotation: 20 })]), width: 3840, height: 2160, duration: 90 }, config: AUTO, call: { workers: 10 }, strategy: 'browser', sound: 'ffmpeg', chunks: 23, segments: 23 },
+  // 1080p: cells of 26 s (780 frames), 320x180: 30 s (the longest), 4K with a clip: 8 s (chunkGridFrames).
+  { name: 'auto, 90 s 1080p, one worker: whole, on the grid', request: spinning(90), config: AUTO, call: { workers: 1 }, strategy: 'browser', sound: 'none', segments: 4 },
+  { name: 'auto, 90 s 1080p, two workers: split', request: spinning(90), config: AUTO, call: { workers: 2 }, strategy: 'browser', sound: 'none', chunks: 4, segments: 4 },
+  { name: 'auto, 90 s 320x180, two workers: split', request: wiggling(90, 320, 180), config: AUTO, call: { workers: 2 }, strategy: 'browser', sound: 'none', chunks: 3, segments: 3 },
+  { name: 'auto, 90 s 320x180, one worker: whole', request: wiggling(90, 320, 180), config: AUTO, call: { workers: 1 }, strategy: 'browser', sound: 'none', segments: 3 },
+  { name: 'auto, 90 s 4K with a clip and its sound, ten workers: split', request: { ...standard([shape({ motion: [{ type: 'spin', duration: 90, easing: 'linear' }] }), clip({ out_point: 90, rotation: 20 })]), width: 3840, height: 2160, duration: 90 }, config: AUTO, call: { workers: 10 }, strategy: 'browser', sound: 'ffmpeg', chunks: 12, segments: 12 },
   { name: 'auto, 10 s 1080p, two workers: one cell, whole', request: spinning(10), config: AUTO, call: { workers: 2 }, strategy: 'browser', sound: 'none' },
   { name: 'auto, a 20 s 320x180 render barely over one cell, two workers: whole (the second chunk would not repay itself)', request: wiggling(20.5, 320, 180), config: { ...AUTO, chunkFrames: 600 }, call: { workers: 2 }, strategy: 'browser', sound: 'none', segments: 2 },
   { name: 'auto, 90 s held slideshow, two workers: whole (only browser renders split)', request: still({ duration: 90 }), config: AUTO, call: { workers: 2 }, strategy: 'held_frames', sound: 'none' },

@@ -209,7 +209,7 @@ function compositeCost(plan: CompositePlan, total: number, costs: CostModel, con
 }
 
 /** A chunk's drawing is at least this many times its fixed cost (chunkStartMs): the grid's size when not configured. */
-const CHUNK_WORK_PER_START = 10;
+const CHUNK_WORK_PER_START = 20;
 /** The grid's longest cell: a 90 s render splits in three at any size. */
 const MAX_CHUNK_SECONDS = 30;
 
@@ -219,7 +219,7 @@ const MAX_CHUNK_SECONDS = 30;
  * in turn or the chunks are spread over workers, so both give the same frames
  * (docs/decisions/0100-chunk-boundaries.md). The grid follows from the request and the
  * configuration only, never from the workers: RENDER_CHUNK_FRAMES, or whole seconds long enough
- * that a chunk's fixed cost is a tenth of its drawing at one tab. Null: one encoder for all.
+ * that a chunk's fixed cost is a twentieth of its drawing at one tab. Null: one encoder for all.
  */
 function segmentsOf(request: PlanRequest, config: PlannerConfig, costs: CostModel): [number, number][] | null {
   const { output, resolved } = request;
