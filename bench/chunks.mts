@@ -1,7 +1,8 @@
 // `npm run bench:chunks`: chunked renders (issue 16). The built service (API + worker in one
 // process, real PostgreSQL, Debian Chromium) renders one 60 s 1080p30 timeline that moves on every
 // frame (so every frame goes through the browser) with a tone, three ways: whole
-// (RENDER_CHUNK_FRAMES=0), in 4 chunks taken by that one worker, and in 4 chunks with a second
+// (RENDER_CHUNK_FRAMES=0), in 4 chunks taken by that one worker, whole on the same chunk grid (4
+// segments in turn, each with a fresh encoder: what a split render equals), and in 4 chunks with a second
 // worker process (`node dist/src/main.js worker`, same database and DATA_DIR) taking chunks too.
 // Then the whole render and the two processes again with each process tree held to a core of its
 // own (taskset): what one-core instances do, where a process cannot borrow the other's core.
@@ -101,7 +102,7 @@ async function stopSecondWorker(): Promise<void> {
 }
 
 const load = loadavg()[0];
-interface Case { label: string; frames: number; second: boolean; pinned: boolean; group: string }
+interface Case { label: string; frames: number; second: boolean; pinned: boolean; group: string; segmented?: boolean }
 const whole = { frames: 0, second: false, pinned: false, group: 'shared' };
 const oneWorker = { frames: chunkFrames, second: false, pinned: false, group: 'shared' };
 const cases: Case[] = [
@@ -109,6 +110,8 @@ const cases: Case[] = [
     { ...whole, label: `whole (RENDER_CHUNK_FRAMES=0)${pairRuns > 1 ? `, run ${run + 1}` : ''}` },
     { ...oneWorker, label: `${chunkCount} chunks, 1 worker process${pairRuns > 1 ? `, run ${run + 1}` : ''}` },
   ]).flat(),
+  // The same grid drawn whole, a segment at a time (one worker live: what the chunks must equal).
+  { ...oneWorker, label: `whole on the grid: ${chunkCount} segments, 1 worker process`, segmented: true },
   { label: `${chunkCount} chunks, 2 worker processes`, frames: chunkFrames, second: true, pinned: false, group: 'shared' },
   ...(pinnedCases
     ? [
@@ -123,8 +126,9 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 // just before it for a pair, the median of them for the others.
 const wholeRuns = new Map<string, { wall: number; cpu: number }[]>();
 const pairRatios: { wall: number; cpu: number }[] = [];
-for (const { label, frames, second, pinned, group } of cases) {
+for (const { label, frames, second, pinned, group, segmented } of cases) {
   config.render.chunkFrames = frames;
+  config.render.chunkSplit = frames === 0 || segmented ? 'never' : 'always'; // as RENDER_CHUNK_FRAMES would set it
   // A case without the second worker runs without it: it would take the whole render's job too.
   if (!second && helper) await stopSecondWorker();
   if (second && !helper) await startSecondWorker();
@@ -139,7 +143,7 @@ for (const { label, frames, second, pinned, group } of cases) {
   const cpu = treeCpuSeconds(process.pid) - cpuBefore;
   const wholes = wholeRuns.get(group) ?? [];
   if (frames === 0) wholeRuns.set(group, [...wholes, { wall, cpu }]);
-  const isPair = frames !== 0 && !second && !pinned;
+  const isPair = frames !== 0 && !second && !pinned && !segmented;
   const baseline = frames === 0
     ? { wall, cpu }
     : isPair ? wholes.at(-1)! : { wall: median(wholes.map((w) => w.wall)), cpu: median(wholes.map((w) => w.cpu)) };

@@ -181,11 +181,14 @@ export interface RenderConfig {
    */
   mixSound: boolean;
   /**
-   * A whole-timeline H.264 render drawn in the browser that is longer than this many frames is
-   * split into chunks of this many frames, each a job of the `render-chunk` queue that any worker
-   * process can take, joined without re-encoding (`RENDER_CHUNK_FRAMES`, default 0: never split).
+   * Chunks of a whole-timeline H.264 render drawn in the browser, each a job of the `render-chunk`
+   * queue that any worker process can take, joined without re-encoding (`RENDER_CHUNK_FRAMES`).
+   * Unset (null): the planner sizes them and splits when more than one worker is live and it pays
+   * (docs/decisions/0100-chunk-boundaries.md). N: chunks of N frames, split whenever longer. 0: never split.
    */
-  chunkFrames: number;
+  chunkFrames: number | null;
+  /** Follows RENDER_CHUNK_FRAMES: `auto` when unset, `always` for N, `never` for 0. */
+  chunkSplit: 'auto' | 'always' | 'never';
   /**
    * Draw stills on a browser tab kept open with the composition loaded, instead of Remotion's
    * renderStill opening and loading a tab per still (`RENDER_WARM_STILLS`, default true).
@@ -298,7 +301,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     x264Crf: int('RENDER_X264_CRF', 18, 1, 51),
     jpegQuality: int('RENDER_JPEG_QUALITY', 90, 1, 100),
     mixSound: oneOf('RENDER_MIX_SOUND', ['true', 'false'] as const, 'true') === 'true',
-    chunkFrames: int('RENDER_CHUNK_FRAMES', 0, 0, 1_000_000),
+    chunkFrames: str('RENDER_CHUNK_FRAMES') === null ? null : int('RENDER_CHUNK_FRAMES', 0, 0, 1_000_000),
+    chunkSplit: str('RENDER_CHUNK_FRAMES') === null ? 'auto' : int('RENDER_CHUNK_FRAMES', 0, 0, 1_000_000) === 0 ? 'never' : 'always',
     warmStills: oneOf('RENDER_WARM_STILLS', ['true', 'false'] as const, 'true') === 'true',
     compositeMedia: oneOf('RENDER_COMPOSITE_MEDIA', ['true', 'false'] as const, 'true') === 'true',
     strategy: (() => {

@@ -34,6 +34,7 @@ import { JobFailure } from '../jobs/job-failure';
 import { JobRepository } from '../jobs/job.repository';
 import { RENDER_RETRY_LIMIT } from './render-queue';
 import { ChunkedRender } from './chunks/chunked-render.service';
+import { WorkerPresence } from './chunks/worker-presence.service';
 
 export type ProgressReporter = (stage: ProgressStage, percent: number) => void;
 
@@ -83,6 +84,7 @@ export class RenderPipeline {
     private readonly chunks: ChunkedRender,
     private readonly jobs: JobRepository,
     private readonly plans: PlanCatalog,
+    private readonly presence: WorkerPresence,
   ) {}
 
   async run(job: Job, signal: AbortSignal, report: ProgressReporter): Promise<RenderedArtifact> {
@@ -208,8 +210,8 @@ export class RenderPipeline {
     const outputPath = path.join(workDir, `output.${plan.extension}`);
     const args = { props, resolved, plan, outputPath, signal, onProgress };
     // The plan decides everything, chunks included: a long browser-drawn render is split into
-    // chunks that any worker can take (chunked-render.service.ts).
-    const renderPlan = await this.renderer.plan(args);
+    // chunks that any worker can take (chunked-render.service.ts) when other workers are live.
+    const renderPlan = await this.renderer.plan(args, plan.kind === 'video' ? await this.presence.liveWorkers() : 1);
     const report = renderPlan.chunks ? await this.chunks.render(job, args, renderPlan) : await this.renderer.render(args, renderPlan);
     const duration = plan.kind === 'still' ? 0 : resolved.durationInFrames / resolved.fps;
     return { file: outputPath, extension: plan.extension, contentType: plan.contentType, width: resolved.width, height: resolved.height, duration, report };

@@ -20,6 +20,8 @@ import { ChunkedRender } from './chunks/chunked-render.service';
 import { ChunkRenderer } from './chunks/chunk-renderer.service';
 import { RenderChunkRepository } from './chunks/render-chunk.repository';
 import { RenderChunkWorker } from './chunks/render-chunk-worker.service';
+import { WorkerPresence } from './chunks/worker-presence.service';
+import { WorkerRepository } from './chunks/worker.repository';
 
 /** Routes only where the REST API is served; the queue and worker everywhere (the worker idles in `api`). */
 @Module({})
@@ -36,7 +38,7 @@ export class RendersModule {
       // Previews are render jobs (POST /v1/preview), drawn by the same worker.
       controllers: servesApi ? [RendersController, PreviewsController] : [],
       providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer, PreviewsService, DryRunSources, PreviewRenderer, RenderTemplates, BrandKitRepository, CaptionSources, RenderReuse,
-        ChunkedRender, ChunkRenderer, RenderChunkRepository, RenderChunkWorker],
+        ChunkedRender, ChunkRenderer, RenderChunkRepository, RenderChunkWorker, WorkerPresence, WorkerRepository],
       exports: [RendersService, RenderReuse],
     };
     RendersModule.byRole.set(servesApi, module);

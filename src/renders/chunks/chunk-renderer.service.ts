@@ -14,6 +14,7 @@ import { RenderFailure } from '../render-failure';
 import { RenderPipeline } from '../render-pipeline.service';
 import { chunkFolder, chunkKey } from './chunked-render.service';
 import { RenderChunkRepository } from './render-chunk.repository';
+import { WorkerPresence } from './worker-presence.service';
 
 /**
  * `done`: rendered and stored. `skipped`: nothing to do (done already, alive in another worker, or
@@ -40,6 +41,7 @@ export class ChunkRenderer {
     private readonly pipeline: RenderPipeline,
     private readonly renderer: RemotionRenderer,
     private readonly storage: Storage,
+    private readonly presence: WorkerPresence,
   ) {}
 
   /**
@@ -50,7 +52,7 @@ export class ChunkRenderer {
     const job = await this.jobs.findById(jobId);
     if (!job || job.status !== 'processing') return 'skipped';
     // A row still `processing` whose heartbeat stopped as long as the queue's limit: its worker died.
-    const chunk = await this.chunks.claim(jobId, index, this.config.render.heartbeatSeconds);
+    const chunk = await this.chunks.claim(jobId, index, this.config.render.heartbeatSeconds, this.presence.id);
     if (!chunk) return 'skipped';
     const abort = new AbortController();
     const onQueueAbort = () => abort.abort(signal.reason);

@@ -1,8 +1,5 @@
-import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -12,11 +9,10 @@ import { JobFailure } from '../../jobs/job-failure';
 import { Job } from '../../jobs/job.entity';
 import type { RenderPlan } from '../engine/planner/render-plan';
 import { RemotionRenderer, RenderArgs, RenderReport } from '../engine/remotion-renderer';
+import { joinSegments } from '../engine/encode/join-segments';
 import { muxAacAudio } from '../engine/sound/sound-maker';
 import { RENDER_CHUNK_QUEUE } from './render-chunk-queue';
 import { RenderChunk, RenderChunkRepository } from './render-chunk.repository';
-
-const execFileAsync = promisify(execFile);
 
 /** Share of the render's progress the chunks take; the sound, the join and the mux take the rest. */
 const CHUNKS_SHARE = 0.9;
@@ -86,6 +82,7 @@ export class ChunkedRender {
       measured: {
         chunks: done.length,
         chunk_seconds: done.map((chunk) => chunk.renderSeconds ?? 0),
+        chunk_workers: done.map((chunk) => chunk.workerId),
         join_seconds: Math.round((performance.now() - joinStarted) / 10) / 100,
         ...(sound ?? {}),
       },
@@ -133,10 +130,7 @@ export class ChunkedRender {
     }
   }
 
-  /**
-   * The chunks' streams one after the other into one file, copied (ffmpeg's concat demuxer): every
-   * chunk is encoded with the same settings and starts with a keyframe, so no frame is re-encoded.
-   */
+  /** The chunks' files brought in and joined as a whole render joins its segments (joinSegments). */
   private async join(chunks: RenderChunk[], workDir: string, outputPath: string, signal: AbortSignal): Promise<void> {
     const files: string[] = [];
     for (const chunk of chunks) {
@@ -150,11 +144,6 @@ export class ChunkedRender {
       }
       files.push(file);
     }
-    const list = path.join(workDir, 'chunks.txt');
-    await writeFile(list, files.map((file) => `file '${file.replaceAll("'", "'\\''")}'\n`).join(''));
-    await execFileAsync('ffmpeg', ['-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, '-map', '0:v', '-c', 'copy', outputPath], {
-      signal,
-      timeout: 10 * 60_000,
-    });
+    await joinSegments(files, path.join(workDir, 'chunks.txt'), outputPath, signal);
   }
 }

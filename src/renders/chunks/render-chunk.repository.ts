@@ -16,10 +16,12 @@ export interface RenderChunk {
   outputKey: string | null;
   error: JobError | null;
   renderSeconds: number | null;
+  /** The worker process that last took it (WorkerPresence.id). */
+  workerId: string | null;
 }
 
 const COLUMNS = `job_id AS "jobId", index, first_frame AS "firstFrame", last_frame AS "lastFrame", state, attempts,
-  output_key AS "outputKey", error, render_seconds AS "renderSeconds"`;
+  output_key AS "outputKey", error, render_seconds AS "renderSeconds", worker_id AS "workerId"`;
 
 /**
  * The `render_chunks` table: one row per frame range of a split render. Every change is one UPDATE
@@ -70,13 +72,13 @@ export class RenderChunkRepository {
    * beating for `staleSeconds` (it died; the queue hands its entry to another worker). Null when
    * the chunk is done, ended, or alive in another worker.
    */
-  async claim(jobId: string, index: number, staleSeconds: number): Promise<RenderChunk | null> {
+  async claim(jobId: string, index: number, staleSeconds: number, workerId: string): Promise<RenderChunk | null> {
     const result: [RenderChunk[], number] = await this.db.query(
-      `UPDATE render_chunks SET state = 'processing', attempts = attempts + 1, heartbeat_at = now(), started_at = now(), error = NULL
+      `UPDATE render_chunks SET state = 'processing', attempts = attempts + 1, heartbeat_at = now(), started_at = now(), error = NULL, worker_id = $4
        WHERE job_id = $1 AND index = $2
          AND (state = 'pending' OR (state = 'processing' AND heartbeat_at < now() - make_interval(secs => $3)))
        RETURNING ${COLUMNS}`,
-      [jobId, index, staleSeconds],
+      [jobId, index, staleSeconds, workerId],
     );
     return result[0][0] ?? null; // an UPDATE answers [rows, count]
   }

@@ -51,8 +51,8 @@ export class RemotionRenderer implements OnModuleDestroy {
     return this.warm;
   }
 
-  /** The plan of a render: its sources probed where the plan depends on them, then planRender. */
-  async plan(args: RenderArgs): Promise<RenderPlan> {
+  /** The plan of a render: its sources probed where the plan depends on them, then planRender; `workers`: live worker processes (WorkerPresence). */
+  async plan(args: RenderArgs, workers = 1): Promise<RenderPlan> {
     const render = this.config.render;
     const whole = args.plan.kind === 'video' && !args.frameRange && (args.scale ?? 1) === 1;
     const facts = whole
@@ -62,7 +62,7 @@ export class RemotionRenderer implements OnModuleDestroy {
           signal: args.signal,
         })
       : NO_FACTS;
-    return planRender({ ...args, output: args.plan }, facts, plannerConfig(render));
+    return planRender({ ...args, output: args.plan, workers }, facts, plannerConfig(render));
   }
 
   /** Renders as `plan` says (planned here when not given). */
@@ -101,6 +101,7 @@ export function plannerConfig(render: AppConfig['render']): PlannerConfig {
     warmStills: render.warmStills,
     compositeMedia: render.compositeMedia,
     chunkFrames: render.chunkFrames,
+    chunkSplit: render.chunkSplit,
     tabs: render.tabs,
     cores: os.availableParallelism(),
     x264Preset: render.x264Preset,

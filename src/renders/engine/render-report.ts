@@ -20,6 +20,10 @@ export interface Measured {
   chunks?: number;
   chunk_seconds?: number[];
   join_seconds?: number;
+  /** Chunked renders: the worker that drew each chunk, in order. */
+  chunk_workers?: (string | null)[];
+  /** A whole render on the chunk grid: the segments drawn in turn, each by a fresh encoder. */
+  segments?: number;
 }
 
 /** A render as carried out: the plan it followed and what was measured. */

@@ -34,6 +34,13 @@ export interface CostModel {
   compositeFrameMs: number;
   /** Fixed cost of starting a path's processes (the held path's encoder, the composite's graph): an estimate. */
   startMs: number;
+  /**
+   * Fixed cost of one chunk beyond its frames: the queue's pick-up, the inputs prepared again, the
+   * tabs opened with the bundle, a fresh encoder, the file stored and joined ("Chunk fixed cost").
+   */
+  chunkStartMs: number;
+  /** Fixed cost of one more segment of a whole render on the chunk grid: tabs opened and a fresh encoder ("Chunk fixed cost"). */
+  segmentStartMs: number;
 }
 
 /** Canvas size the figures were measured at. */
@@ -53,6 +60,8 @@ export const COST_MODEL: CostModel = {
   layerMixFrameMs: 30,
   compositeFrameMs: 27,
   startMs: 300,
+  chunkStartMs: 3000,
+  segmentStartMs: 2300,
 };
 
 /**

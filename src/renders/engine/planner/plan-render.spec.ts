@@ -1,6 +1,7 @@
 import { resolveRequest, type MediaInfo, type RenderRequest } from '../../../../composition/src/schema';
 import { planOutput, type OutputFormat } from '../output-formats';
-import { planRender, splitFrames, type PlannerConfig, type PlanRequest } from './plan-render';
+import { COST_MODEL, scaledCosts } from './cost-model';
+import { chunkGridFrames, planRender, splitFrames, type PlannerConfig, type PlanRequest } from './plan-render';
 import { planSummary, storedPlan, frameRanges, type RenderPlan, type StrategyName } from './render-plan';
 import type { SourceFacts } from './source-facts';
 
@@ -29,7 +30,7 @@ const FACTS: SourceFacts = {
 
 const CONFIG: PlannerConfig = {
   holdFrames: true, blendFades: true, skipPictures: true, mixSound: true, warmStills: true, compositeMedia: true,
-  chunkFrames: 0, tabs: 2, cores: 2, x264Preset: 'medium', x264Crf: 18, jpegQuality: 90, strategy: null,
+  chunkFrames: 0, chunkSplit: 'never', tabs: 2, cores: 2, x264Preset: 'medium', x264Crf: 18, jpegQuality: 90, strategy: null,
 };
 
 type Element = NonNullable<RenderRequest['elements']>[number];
@@ -43,6 +44,16 @@ const standard = (elements: Element[] = [shape(), clip(), logo, title({ fade_in_
   width: 1920, height: 1080, duration: 10, frame_rate: 30, background_gradient: 'linear-gradient(90deg, #1d4ed8, #9333ea)', elements,
 });
 
+/** A shape spinning for the whole timeline: every frame differs, so only the browser draws it. */
+const spinning = (duration: number, width = 1920, height = 1080): RenderRequest => ({
+  width, height, duration, background_color: '#000000', elements: [shape({ motion: [{ type: 'spin', duration, easing: 'linear' }] })],
+});
+/** A box wiggling for the whole timeline (a slow spin or glide repeats frames at 320x180, and is held). */
+const wiggling = (duration: number, width: number, height: number): RenderRequest => ({
+  width, height, duration, background_color: '#000000', elements: [shape({ motion: [{ type: 'wiggle', loop: true }] })],
+});
+const AUTO: Partial<PlannerConfig> = { chunkFrames: null, chunkSplit: 'auto' };
+
 const still = (extra: Partial<RenderRequest> = {}): RenderRequest => ({ width: 1920, height: 1080, duration: 10, background_color: '#000000', elements: [shape(), title()], ...extra });
 
 interface Row {
@@ -51,10 +62,12 @@ interface Row {
   format?: OutputFormat;
   config?: Partial<PlannerConfig>;
   facts?: SourceFacts;
-  call?: Pick<PlanRequest, 'frameRange' | 'scale' | 'muted' | 'stillFrame'>;
+  call?: Pick<PlanRequest, 'frameRange' | 'scale' | 'muted' | 'stillFrame' | 'workers'>;
   strategy: StrategyName;
   sound: RenderPlan['sound']['via'];
   chunks?: number;
+  /** Segments of the chunk grid a whole render draws in turn (0: one encoder). */
+  segments?: number;
   /** Part of a weighed candidate's reason. */
   rejected?: Partial<Record<StrategyName, string>>;
 }
@@ -115,14 +128,32 @@ const ROWS: Row[] = [
     strategy: 'held_frames', sound: 'none',
   },
   // Chunks, previews, stills.
-  { name: 'a long moving render with RENDER_CHUNK_FRAMES: chunks', request: still({ elements: [shape({ motion: [{ type: 'spin', duration: 10, easing: 'linear' }] })] }), config: { chunkFrames: 90 }, strategy: 'browser', sound: 'none', chunks: 4 },
-  { name: 'a held render stays whole despite RENDER_CHUNK_FRAMES', request: still(), config: { chunkFrames: 90 }, strategy: 'held_frames', sound: 'none' },
-  { name: 'a chunk: its frames, muted, in the browser', request: still({ elements: [shape({ motion: [{ type: 'spin', duration: 10, easing: 'linear' }] })] }), config: { chunkFrames: 90 }, call: { frameRange: [90, 179], muted: true }, strategy: 'browser', sound: 'none' },
+  { name: 'a long moving render with RENDER_CHUNK_FRAMES: chunks', request: spinning(10), config: { chunkFrames: 90, chunkSplit: 'always' }, strategy: 'browser', sound: 'none', chunks: 4, segments: 4 },
+  { name: 'RENDER_CHUNK_FRAMES splits with one worker too', request: spinning(10), config: { chunkFrames: 90, chunkSplit: 'always' }, call: { workers: 1 }, strategy: 'browser', sound: 'none', chunks: 4, segments: 4 },
+  { name: 'a held render stays whole despite RENDER_CHUNK_FRAMES', request: still(), config: { chunkFrames: 90, chunkSplit: 'always' }, strategy: 'held_frames', sound: 'none' },
+  { name: 'a chunk: its frames, muted, in the browser', request: spinning(10), config: { chunkFrames: 90, chunkSplit: 'always' }, call: { frameRange: [90, 179], muted: true }, strategy: 'browser', sound: 'none' },
+  { name: 'the grid without splitting: whole, drawn a segment at a time', request: spinning(10), config: { chunkFrames: 90, chunkSplit: 'never' }, call: { workers: 4 }, strategy: 'browser', sound: 'none', segments: 4 },
+  // Scale-out by default (RENDER_CHUNK_FRAMES unset): split when more than one worker is live and it pays.
+  // 1080p: cells of 26 s (780 frames), 320x180: 30 s (the longest), 4K with a clip: 8 s (chunkGridFrames).
+  { name: 'auto, 90 s 1080p, one worker: whole, on the grid', request: spinning(90), config: AUTO, call: { workers: 1 }, strategy: 'browser', sound: 'none', segments: 4 },
+  { name: 'auto, 90 s 1080p, two workers: split', request: spinning(90), config: AUTO, call: { workers: 2 }, strategy: 'browser', sound: 'none', chunks: 4, segments: 4 },
+  { name: 'auto, 90 s 320x180, two workers: split', request: wiggling(90, 320, 180), config: AUTO, call: { workers: 2 }, strategy: 'browser', sound: 'none', chunks: 3, segments: 3 },
+  { name: 'auto, 90 s 320x180, one worker: whole', request: wiggling(90, 320, 180), config: AUTO, call: { workers: 1 }, strategy: 'browser', sound: 'none', segments: 3 },
+  { name: 'auto, 90 s 4K with a clip and its sound, ten workers: split', request: { ...standard([shape({ motion: [{ type: 'spin', duration: 90, easing: 'linear' }] }), clip({ out_point: 90, rotation: 20 })]), width: 3840, height: 2160, duration: 90 }, config: AUTO, call: { workers: 10 }, strategy: 'browser', sound: 'ffmpeg', chunks: 12, segments: 12 },
+  { name: 'auto, 10 s 1080p, two workers: one cell, whole', request: spinning(10), config: AUTO, call: { workers: 2 }, strategy: 'browser', sound: 'none' },
+  { name: 'auto, a 20 s 320x180 render barely over one cell, two workers: whole (the second chunk would not repay itself)', request: wiggling(20.5, 320, 180), config: { ...AUTO, chunkFrames: 600 }, call: { workers: 2 }, strategy: 'browser', sound: 'none', segments: 2 },
+  { name: 'auto, 90 s held slideshow, two workers: whole (only browser renders split)', request: still({ duration: 90 }), config: AUTO, call: { workers: 2 }, strategy: 'held_frames', sound: 'none' },
+  { name: 'RENDER_CHUNK_FRAMES=0, 90 s, two workers: never split, one encoder', request: spinning(90), config: { chunkFrames: 0, chunkSplit: 'never' }, call: { workers: 2 }, strategy: 'browser', sound: 'none' },
+  { name: 'auto, 90 s webm, two workers: whole (only H.264 joins without re-encoding)', request: { ...spinning(90), output_format: 'webm' } as RenderRequest, format: 'webm', config: AUTO, call: { workers: 2 }, strategy: 'browser', sound: 'encoder' },
   { name: 'a clip preview at half size: the browser, its sound from the page', request: standard(), call: { frameRange: [30, 89], scale: 0.5 }, strategy: 'browser', sound: 'page_while_drawing', rejected: { media_composite: 'scaled output' } },
   { name: 'a png still on the warm tab', request: { ...still(), output_format: 'png' } as RenderRequest, format: 'png', strategy: 'still', sound: 'none' },
   { name: 'a jpg still at frame 12', request: { ...still(), output_format: 'jpg' } as RenderRequest, format: 'jpg', call: { stillFrame: 12 }, strategy: 'still', sound: 'none' },
   { name: 'a gif: the browser', request: { ...still({ duration: 3 }), output_format: 'gif' } as RenderRequest, format: 'gif', strategy: 'browser', sound: 'none' },
 ];
+
+function scaledCostsFor(width: number, height: number) {
+  return scaledCosts(COST_MODEL, width * height);
+}
 
 function plan(row: Row): RenderPlan {
   const resolved = resolveRequest(row.request, MEDIA);
@@ -135,14 +166,40 @@ describe('planRender', () => {
 
   it.each(ROWS.map((row) => [row.name, row] as const))('%s', (_name, row) => {
     const made = plan(row);
-    expect({ strategy: made.pictures.strategy, sound: made.sound.via, chunks: made.chunks?.length ?? 0 }).toEqual({ strategy: row.strategy, sound: row.sound, chunks: row.chunks ?? 0 });
+    expect({ strategy: made.pictures.strategy, sound: made.sound.via, chunks: made.chunks?.length ?? 0, segments: made.segments?.length ?? 0 }).toEqual({
+      strategy: row.strategy,
+      sound: row.sound,
+      chunks: row.chunks ?? 0,
+      segments: row.segments ?? 0,
+    });
+    // A split render's chunks are its grid: split or not, the same segments.
+    if (made.chunks) expect(made.chunks).toEqual(made.segments);
     for (const [strategy, reason] of Object.entries(row.rejected ?? {})) {
       expect(made.candidates.find((candidate) => candidate.strategy === strategy)?.reason).toContain(reason);
     }
     // Unless forced, the chosen strategy is the cheapest weighed.
     const costs = made.candidates.flatMap((candidate) => (candidate.seconds === undefined ? [] : [candidate.seconds]));
     expect(costs.length).toBeGreaterThan(0);
-    if (!row.config?.strategy) expect(made.estimatedSeconds).toBe(Math.min(...costs));
+    // A whole render on the grid pays each further segment's start on top.
+    if (!row.config?.strategy && !made.chunks && !made.segments) expect(made.estimatedSeconds).toBe(Math.min(...costs));
+    if (!row.config?.strategy && !made.chunks && made.segments) expect(made.estimatedSeconds).toBeGreaterThan(Math.min(...costs));
+    if (made.chunks && row.config?.chunkSplit === 'auto') expect(made.estimatedSeconds).toBeLessThan(Math.min(...costs));
+  });
+
+  it('sizes the grid from the request and the configuration, never from the workers', () => {
+    const grids = [1, 2, 10].map((workers) => plan({ ...ROWS[0], request: spinning(90), config: AUTO, call: { workers } }).segments);
+    expect(grids[1]).toEqual(grids[0]);
+    expect(grids[2]).toEqual(grids[0]);
+    const at = (width: number, height: number, fps = 30) => chunkGridFrames(resolveRequest({ ...spinning(90, width, height), frame_rate: fps }, MEDIA), { chunkFrames: null, chunkSplit: 'auto' }, scaledCostsFor(width, height));
+    // Whole seconds of frames, at most 30 s: a 90 s render splits at any size.
+    for (const [width, height] of [[320, 180], [1920, 1080], [3840, 2160]]) {
+      const frames = at(width, height)!;
+      expect(frames % 30).toBe(0);
+      expect(frames).toBeLessThanOrEqual(900);
+    }
+    expect(at(320, 180)).toBeGreaterThanOrEqual(at(1920, 1080)!);
+    expect(chunkGridFrames({ fps: 30, elements: [] }, { chunkFrames: 45, chunkSplit: 'always' }, COST_MODEL)).toBe(45);
+    expect(chunkGridFrames({ fps: 30, elements: [] }, { chunkFrames: 0, chunkSplit: 'never' }, COST_MODEL)).toBeNull();
   });
 
   it('estimates the standard scene\'s composite several times cheaper than the browser, and the spinning one the other way round', () => {

@@ -20,6 +20,8 @@ export interface PlanRequest {
   frameRange?: [number, number];
   /** No sound track at all (a chunk: its parent makes the sound once). */
   muted?: boolean;
+  /** Worker processes alive now (WorkerPresence), the ones that could take a chunk; default 1. */
+  workers?: number;
 }
 
 /**
@@ -35,7 +37,10 @@ export interface PlannerConfig {
   mixSound: boolean;
   warmStills: boolean;
   compositeMedia: boolean;
-  chunkFrames: number;
+  /** RENDER_CHUNK_FRAMES: the chunk grid in frames (0: none); null: sized from the cost model. */
+  chunkFrames: number | null;
+  /** Whether a render on the grid is split into chunks: when it pays with the live workers, whenever longer than one chunk, or never. */
+  chunkSplit: 'auto' | 'always' | 'never';
   tabs: number;
   /** The machine's cores (os.availableParallelism): Remotion draws with at most that many tabs. */
   cores: number;
@@ -71,6 +76,8 @@ export function planRender(request: PlanRequest, facts: SourceFacts, config: Pla
       pictures: { strategy: 'still', frame, via, scale },
       sound: { via: 'none' },
       encoder: { codec: output.imageFormat, capture: output.imageFormat === 'png' ? 'png' : 'jpeg', ...(output.imageFormat === 'jpeg' ? { jpegQuality: STILL_JPEG_QUALITY } : {}), audioCodec: null },
+      segments: null,
+      workers: request.workers ?? 1,
       chunks: null,
       candidates: [{ strategy: 'still', seconds: round(seconds) }],
       estimatedSeconds: round(seconds),
@@ -110,16 +117,22 @@ export function planRender(request: PlanRequest, facts: SourceFacts, config: Pla
   // The cheapest; on a tie the first in the table (the browser, then the held strategies).
   const chosen = forced ?? options.reduce((best, option) => (option.seconds < best.seconds ? option : best));
   const pictures = chosen.pictures;
-  const chunks = chunksOf(request, config, pictures);
+  // The strategy is chosen before the grid is weighed, so the workers never change it (nor the frames):
+  // a browser render on the grid draws it a segment at a time, each with a fresh encoder, or splits it.
+  const onGrid = pictures.strategy === 'browser' ? segmentsOf(request, config, costs) : null;
+  const wholeSeconds = round(chosen.seconds + (onGrid ? ((onGrid.length - 1) * costs.segmentStartMs) / 1000 : 0));
+  const split = onGrid ? splitOf(onGrid, request.workers ?? 1, pageFrame, wholeSeconds, config, costs) : null;
   return {
     output,
     frames: { total: frames, first, last },
     pictures,
-    sound: soundOf(request, facts, config, pictures.strategy === 'browser' && chunks === null),
+    sound: soundOf(request, facts, config, pictures.strategy === 'browser' && onGrid === null),
     encoder: encoderOf(output, config, pictures),
-    chunks,
+    segments: onGrid,
+    workers: request.workers ?? 1,
+    chunks: split ? onGrid : null,
     candidates,
-    estimatedSeconds: chosen.seconds,
+    estimatedSeconds: split ? split.seconds : wholeSeconds,
   };
 }
 
@@ -195,18 +208,57 @@ function compositeCost(plan: CompositePlan, total: number, costs: CostModel, con
   return costs.startMs + draw + mix + total * costs.compositeFrameMs;
 }
 
+/** A chunk's drawing is at least this many times its fixed cost (chunkStartMs): the grid's size when not configured. */
+const CHUNK_WORK_PER_START = 20;
+/** The grid's longest cell: a 90 s render splits in three at any size. */
+const MAX_CHUNK_SECONDS = 30;
+
 /**
- * A whole-timeline H.264 render the browser draws frame by frame, longer than RENDER_CHUNK_FRAMES,
- * is split into chunks any worker can take. Other formats stay whole: only H.264 chunks are
- * measured to join without re-encoding.
+ * The chunk grid of a whole-timeline H.264 render (AAC or silent) longer than one cell: frame
+ * ranges each encoded by a fresh encoder and joined by stream copy, whether a worker draws them
+ * in turn or the chunks are spread over workers, so both give the same frames
+ * (docs/decisions/0100-chunk-boundaries.md). The grid follows from the request and the
+ * configuration only, never from the workers: RENDER_CHUNK_FRAMES, or whole seconds long enough
+ * that a chunk's fixed cost is a twentieth of its drawing at one tab. Null: one encoder for all.
  */
-function chunksOf(request: PlanRequest, config: PlannerConfig, pictures: PicturesPlan): [number, number][] | null {
+function segmentsOf(request: PlanRequest, config: PlannerConfig, costs: CostModel): [number, number][] | null {
   const { output, resolved } = request;
-  if (pictures.strategy !== 'browser' || config.chunkFrames <= 0) return null;
   if (output.kind !== 'video' || output.codec !== 'h264' || request.frameRange || request.muted || (request.scale ?? 1) !== 1) return null;
   if (output.audioCodec !== 'aac' && output.audioCodec !== null) return null;
-  if (resolved.durationInFrames <= config.chunkFrames) return null;
-  return splitFrames(resolved.durationInFrames, config.chunkFrames);
+  const cell = chunkGridFrames(resolved, config, costs);
+  if (cell === null || resolved.durationInFrames <= cell) return null;
+  return splitFrames(resolved.durationInFrames, cell);
+}
+
+/** Frames per chunk of the grid; null: no grid (RENDER_CHUNK_FRAMES=0). */
+export function chunkGridFrames(resolved: Pick<ResolvedRequest, 'fps' | 'elements'>, config: Pick<PlannerConfig, 'chunkFrames' | 'chunkSplit'>, costs: CostModel): number | null {
+  if (config.chunkFrames !== null) return config.chunkFrames > 0 ? config.chunkFrames : null;
+  if (config.chunkSplit === 'never') return null;
+  const frameMs = resolved.elements.some((element) => element.type === 'video') ? costs.pageFrameWithClipMs : costs.pageFrameMs;
+  const fps = Math.max(1, Math.round(resolved.fps));
+  const seconds = Math.ceil((CHUNK_WORK_PER_START * costs.chunkStartMs) / frameMs / fps);
+  return Math.min(seconds, MAX_CHUNK_SECONDS) * fps;
+}
+
+/**
+ * Whether the grid's cells go to the workers as chunks: always or never when RENDER_CHUNK_FRAMES
+ * says so; else when more than one worker is live and the chunks, drawn side by side in rounds of
+ * one per worker, each paying its fixed cost, finish before one worker would.
+ */
+function splitOf(
+  segments: [number, number][],
+  workers: number,
+  frameMs: number,
+  wholeSeconds: number,
+  config: PlannerConfig,
+  costs: CostModel,
+): { seconds: number } | null {
+  if (config.chunkSplit === 'never') return null;
+  const longest = Math.max(...segments.map(([first, last]) => last - first + 1));
+  const rounds = Math.ceil(segments.length / Math.max(1, workers));
+  const seconds = round((rounds * (longest * frameMs + costs.chunkStartMs)) / 1000);
+  if (config.chunkSplit === 'always') return { seconds };
+  return workers > 1 && seconds < wholeSeconds ? { seconds } : null;
 }
 
 /** Consecutive frame ranges of at most `size` frames covering `total` frames. */
@@ -229,7 +281,7 @@ function soundOf(request: PlanRequest, facts: SourceFacts, config: PlannerConfig
   if (request.frameRange) return { via: 'page_while_drawing' };
   const problem = config.mixSound ? soundMixProblem(request, facts) : 'RENDER_MIX_SOUND is off';
   if (problem === null) return { via: 'ffmpeg' };
-  // Only renderMedia collects the page's sound while drawing; chunks are drawn muted.
+  // Only one renderMedia over the whole timeline collects the page's sound; chunks and segments are drawn muted.
   return { via: drawnByRenderMedia ? 'page_while_drawing' : 'page_audio_pass', ...(config.mixSound ? { reason: problem } : {}) };
 }
 

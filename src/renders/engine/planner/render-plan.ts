@@ -64,7 +64,14 @@ export interface RenderPlan {
   pictures: PicturesPlan;
   sound: SoundPlan;
   encoder: EncoderPlan;
-  /** Frame ranges drawn as separate `render-chunk` jobs (browser strategy each), joined without re-encoding; null: whole. */
+  /**
+   * The chunk grid (browser strategy, whole H.264 timelines longer than one cell): frame ranges each
+   * encoded by a fresh encoder, joined without re-encoding; null: one encoder for the whole.
+   */
+  segments: [number, number][] | null;
+  /** Worker processes live when it was planned (a render on the grid splits only with more than one, unless RENDER_CHUNK_FRAMES says). */
+  workers: number;
+  /** The grid's ranges drawn as separate `render-chunk` jobs any worker can take; null: drawn here (segment by segment when `segments`). */
   chunks: [number, number][] | null;
   /** Every strategy weighed: its estimate, or why it cannot draw the request exactly. */
   candidates: Candidate[];
@@ -161,6 +168,8 @@ export function storedPlan(plan: RenderPlan): Record<string, unknown> {
     pictures: picturesStored,
     sound: plan.sound,
     encoder: plan.encoder,
+    segments: plan.segments,
+    workers: plan.workers,
     chunks: plan.chunks,
     candidates: plan.candidates,
     estimated_seconds: plan.estimatedSeconds,

@@ -1,25 +1,30 @@
 import * as path from 'node:path';
+import type { RenderMediaOptions } from '@remotion/renderer';
 import type { X264Preset } from '../../../config/app-config';
 import { compositionOf } from '../browser/browser-host';
+import { joinSegments } from '../encode/join-segments';
 import { convertOnOneThread } from '../encode/x264';
 import type { Measured } from '../render-report';
 import { muxAacAudio } from '../sound/sound-maker';
-import type { PictureStrategy } from './strategy';
+import type { PictureStrategy, StrategyContext } from './strategy';
+
+type BrowserPictures = Parameters<(typeof browserStrategy)['run']>[1];
 
 /**
  * Remotion's renderMedia: every frame of the range drawn by the page and encoded by Remotion's
  * encoder, with the plan's tabs. An AAC output's sound goes to a WAV that ffmpeg encodes and muxes
  * (Remotion muxes raw AAC without the encoder-delay edit list, ~43 ms late): the worker's own mix
  * while the page draws when the plan says `ffmpeg`, else the page's, collected while drawing.
+ * A whole timeline on the chunk grid (plan.segments) is drawn a segment at a time, each exactly as
+ * a chunk of it is drawn, and joined as chunks are: split or not, the same frames.
  */
 export const browserStrategy: PictureStrategy<'browser'> = {
   name: 'browser',
-  async run({ args, plan, browser: host, sound, cancelSignal }, pictures) {
-    const { renderMedia } = await import('@remotion/renderer');
-    const [serveUrl, browser] = await Promise.all([host.serveUrl(), host.openBrowser()]);
+  async run(context, pictures) {
+    const { args, plan, sound } = context;
     const { plan: output, resolved } = args;
     if (output.kind !== 'video') throw new Error('the browser strategy draws video outputs only');
-    const inputProps = args.props as unknown as Record<string, unknown>;
+    if (plan.segments && !args.frameRange) return drawSegments(context, pictures, plan.segments);
     const frames = pictures.frames[1] - pictures.frames[0] + 1;
     const separateAudio = output.audioCodec === 'aac' && !args.muted;
     const videoPath = separateAudio ? withSuffix(args.outputPath, '.video') : args.outputPath;
@@ -32,22 +37,10 @@ export const browserStrategy: PictureStrategy<'browser'> = {
         : output.audioCodec
           ? { audioCodec: output.audioCodec }
           : {};
+    const { renderMedia } = await import('@remotion/renderer');
     const drawing = renderMedia({
-      composition: compositionOf(resolved, inputProps),
-      serveUrl,
-      codec: output.codec,
-      scale: pictures.scale,
-      ...(args.frameRange ? { frameRange: pictures.frames } : {}),
-      outputLocation: videoPath,
-      inputProps,
-      imageFormat: output.imageFormat,
-      pixelFormat: output.pixelFormat,
-      ...(output.proResProfile ? { proResProfile: output.proResProfile } : {}),
+      ...(await mediaOptions(context, pictures, args.frameRange ? pictures.frames : null, videoPath)),
       ...audio,
-      ...(plan.encoder.x264 ? { colorSpace: 'bt709' as const, x264Preset: plan.encoder.x264.preset as X264Preset, crf: plan.encoder.x264.crf, ffmpegOverride: convertOnOneThread } : {}),
-      ...(plan.encoder.jpegQuality !== undefined && output.imageFormat === 'jpeg' ? { jpegQuality: plan.encoder.jpegQuality } : {}),
-      ...host.pageOptions(browser, cancelSignal, pictures.tabs),
-      overwrite: true,
       onProgress: ({ renderedFrames, progress }) => {
         args.onProgress(renderedFrames < frames ? 'compositing' : 'encoding', progress);
       },
@@ -65,6 +58,72 @@ export const browserStrategy: PictureStrategy<'browser'> = {
     return measured;
   },
 };
+
+/** renderMedia's options for the plan's pictures of `frameRange` (null: the whole timeline) into `outputLocation`, sound aside. */
+async function mediaOptions(
+  { args, plan, browser: host, cancelSignal }: StrategyContext,
+  pictures: BrowserPictures,
+  frameRange: [number, number] | null,
+  outputLocation: string,
+): Promise<RenderMediaOptions> {
+  const [serveUrl, browser] = await Promise.all([host.serveUrl(), host.openBrowser()]);
+  const { plan: output, resolved } = args;
+  if (output.kind !== 'video') throw new Error('the browser strategy draws video outputs only');
+  const inputProps = args.props as unknown as Record<string, unknown>;
+  return {
+    composition: compositionOf(resolved, inputProps),
+    serveUrl,
+    codec: output.codec,
+    scale: pictures.scale,
+    ...(frameRange ? { frameRange } : {}),
+    outputLocation,
+    inputProps,
+    imageFormat: output.imageFormat,
+    pixelFormat: output.pixelFormat,
+    ...(output.proResProfile ? { proResProfile: output.proResProfile } : {}),
+    ...(plan.encoder.x264 ? { colorSpace: 'bt709' as const, x264Preset: plan.encoder.x264.preset as X264Preset, crf: plan.encoder.x264.crf, ffmpegOverride: convertOnOneThread } : {}),
+    ...(plan.encoder.jpegQuality !== undefined && output.imageFormat === 'jpeg' ? { jpegQuality: plan.encoder.jpegQuality } : {}),
+    ...host.pageOptions(browser, cancelSignal, pictures.tabs),
+    overwrite: true,
+  } as RenderMediaOptions;
+}
+
+/**
+ * The chunk grid drawn here: each segment muted, as a chunk is (its own renderMedia and encoder),
+ * joined by stream copy; the sound made once beside them (plan.sound) and muxed, as a split
+ * render's parent does.
+ */
+async function drawSegments(context: StrategyContext, pictures: BrowserPictures, segments: [number, number][]): Promise<Measured> {
+  const { args, plan, sound } = context;
+  const { renderMedia } = await import('@remotion/renderer');
+  const workDir = path.dirname(args.outputPath);
+  const total = pictures.frames[1] - pictures.frames[0] + 1;
+  const audioPath = path.join(workDir, 'audio.wav');
+  const drawAll = async () => {
+    const files: string[] = [];
+    let done = 0;
+    for (const [index, range] of segments.entries()) {
+      const file = path.join(workDir, `segment-${index}.mp4`);
+      const frames = range[1] - range[0] + 1;
+      await renderMedia({
+        ...(await mediaOptions(context, pictures, range, file)),
+        muted: true,
+        onProgress: ({ renderedFrames }) => args.onProgress('compositing', (done + Math.min(renderedFrames, frames)) / total),
+      });
+      done += frames;
+      files.push(file);
+    }
+    return files;
+  };
+  const [drawn, mixed] = await Promise.allSettled([drawAll(), sound.make(args, plan.sound, audioPath)]);
+  if (drawn.status === 'rejected') throw drawn.reason;
+  if (mixed.status === 'rejected') throw mixed.reason;
+  args.onProgress('encoding', 1);
+  const videoPath = withSuffix(args.outputPath, '.video');
+  await joinSegments(drawn.value, path.join(workDir, 'segments.txt'), videoPath, args.signal);
+  await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
+  return { segments: segments.length, ...(mixed.value ?? {}) };
+}
 
 function withSuffix(file: string, suffix: string): string {
   const ext = path.extname(file);
