@@ -18,7 +18,7 @@ const ALLOWANCE = {
 } as const;
 
 /**
- * The plan's monthly allowances (docs/decisions.md, Plans, quotas and fairness). Spent seconds are what finished jobs used this
+ * The plan's monthly allowances (docs/decisions/0005-plans-quotas-fairness.md). Spent seconds are what finished jobs used this
  * calendar month (completed renders' output seconds; transcribed audio of tasks that did not fail
  * or get cancelled); unfinished jobs hold their `reserved_seconds`. A submit reserves its estimate,
  * so a backlog of queued jobs cannot overspend; a failed or cancelled job releases its hold simply

@@ -454,7 +454,7 @@ function ok(body: Record<string, unknown>): ToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
 }
 
-/** A tool error: the API's envelope as JSON text, `isError` set (docs/decisions.md, Agents and terminals). */
+/** A tool error: the API's envelope as JSON text, `isError` set (docs/decisions/0035-agents-and-terminals.md). */
 export function toolError(code: string, message: string, details?: Record<string, unknown>): ToolResult {
   const envelope = errorBody(code, message, details);
   return { content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: envelope, isError: true };

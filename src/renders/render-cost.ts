@@ -56,8 +56,8 @@ export function capViolations(cost: RenderCost, plan: PlanLimits, planName: stri
 
 /**
  * How long one attempt may run: a floor for start-up and inputs, plus time in proportion to the
- * pixels drawn and the media decoded, with a wide margin over what this machine measures (about
- * 17 million pixels a second at 1080p). A stuck render ends in minutes, a big one still has hours.
+ * pixels drawn and the media decoded, with a wide margin over the reference machine's throughput
+ * (docs/performance.md). A stuck render ends in minutes, a big one still has hours.
  */
 export function runLimitSeconds(cost: RenderCost): number {
   const seconds = 300 + cost.pixelFrames / 3_000_000 + cost.mediaSeconds * 2;

@@ -25,7 +25,7 @@ import { ENGINE_CAPABILITIES, TaskType, taskTypeOfPath } from './task-types';
 import { assertEngineCanDo, transcribeOptionsOf } from './transcribe/transcribe-options';
 import { TRANSCRIBE_QUEUE } from './transcribe/transcribe-queue';
 
-/** One attempt of a transcription: start-up plus three times the audio (recognition runs near 0.4× real time). */
+/** One attempt of a transcription: start-up plus three times the audio, well above the recogniser's real-time factor (docs/performance.md). */
 export function transcribeRunLimitSeconds(audioSeconds: number): number {
   return Math.min(MAX_JOB_ATTEMPT_SECONDS, Math.ceil(300 + audioSeconds * 3));
 }

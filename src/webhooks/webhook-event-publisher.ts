@@ -10,7 +10,7 @@ import { ProgressThrottle } from './progress-throttle';
 import { Webhook } from './webhook.entity';
 
 /**
- * Routes events to endpoints and queues their delivery (docs/decisions.md, Webhooks): a job's own `webhook_url`
+ * Routes events to endpoints and queues their delivery (docs/decisions/0009-webhooks.md): a job's own `webhook_url`
  * receives all of that job's events and overrides the workspace webhooks; otherwise every enabled
  * workspace webhook subscribed to the event gets it. Progress events go only to a `webhook_url`.
  * Publishing never throws: a failure is logged and the caller's work (a render) goes on.

@@ -33,7 +33,7 @@ export function rollingPeriod(days: number, now = new Date()): UsagePeriod {
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /**
- * Usage over a period. Render minutes are completed, non-preview output seconds / 60 (docs/decisions.md, Jobs),
+ * Usage over a period. Render minutes are completed, non-preview output seconds / 60 (docs/decisions/0004-jobs.md),
  * counted when the render completed; tasks count when submitted. Egress is not metered yet (0).
  */
 @Injectable()
