@@ -223,4 +223,13 @@ export class JobRepository {
     const rows: unknown[] = await this.db.query(`SELECT 1 FROM jobs WHERE id = $1 AND status = $2`, [id, status]);
     return rows.length > 0;
   }
+
+  /** The queue entries of the workspace's queued jobs (to take off their queues before a delete). */
+  async queuedEntries(tx: EntityManager, workspaceId: string): Promise<Pick<Job, 'queueName' | 'queueEntryId'>[]> {
+    const rows: { queue_name: string; queue_entry_id: string }[] = await tx.query(
+      `SELECT queue_name, queue_entry_id FROM jobs WHERE workspace_id = $1 AND status = 'queued' AND queue_entry_id IS NOT NULL`,
+      [workspaceId],
+    );
+    return rows.map((row) => ({ queueName: row.queue_name, queueEntryId: row.queue_entry_id }));
+  }
 }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Workspace } from './workspace.entity';
 import { PlanCatalog } from './plan-catalog';
+import { UsageRepository } from './usage.repository';
 
 export interface UsagePeriod {
   start: Date;
@@ -39,23 +38,14 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 @Injectable()
 export class UsageService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly rows: UsageRepository,
     private readonly plans: PlanCatalog,
   ) {}
 
   async report(workspace: Workspace, period?: '7d' | '30d' | '90d'): Promise<UsageReport> {
     const window = period ? rollingPeriod(Number.parseInt(period, 10)) : billingPeriod();
     const month = billingPeriod();
-    const [row]: { seconds: number; renders: number; tasks: number; month_seconds: number }[] = await this.db.query(
-      `SELECT
-         COALESCE(SUM(output_seconds) FILTER (WHERE billable AND completed_at >= $2 AND completed_at < $3), 0)::float8 AS seconds,
-         COUNT(*) FILTER (WHERE billable AND completed_at >= $2 AND completed_at < $3)::int AS renders,
-         COUNT(*) FILTER (WHERE kind = 'task' AND created_at >= $2 AND created_at < $3)::int AS tasks,
-         COALESCE(SUM(output_seconds) FILTER (WHERE billable AND completed_at >= $4 AND completed_at < $5), 0)::float8 AS month_seconds
-       FROM (SELECT *, (kind = 'render' AND status = 'completed' AND NOT is_preview) AS billable
-             FROM jobs WHERE workspace_id = $1) j`,
-      [workspace.id, window.start, window.end, month.start, month.end],
-    );
+    const row = await this.rows.totals(workspace.id, window, month);
     const limit = this.plans.limits(workspace.plan).renderMinutesPerMonth;
     return {
       period: { start: window.start.toISOString(), end: window.end.toISOString() },
