@@ -232,4 +232,19 @@ export class JobRepository {
     );
     return rows.map((row) => ({ queueName: row.queue_name, queueEntryId: row.queue_entry_id }));
   }
+
+  /**
+   * The workspace's newest completed renders with this request hash whose output is still
+   * recorded (retention marks an expired output with `expired_at`), at most `limit`.
+   */
+  findReusable(tx: EntityManager, workspaceId: string, hash: string, limit: number): Promise<Job[]> {
+    return tx
+      .getRepository(Job)
+      .createQueryBuilder('j')
+      .where(`j.workspaceId = :workspaceId AND j.requestHash = :hash AND j.status = 'completed'`, { workspaceId, hash })
+      .andWhere(`j.outputKey IS NOT NULL AND j.output IS NOT NULL AND j.output->>'expired_at' IS NULL`)
+      .orderBy('j.completedAt', 'DESC')
+      .limit(limit)
+      .getMany();
+  }
 }
