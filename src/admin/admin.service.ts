@@ -11,7 +11,7 @@ import { QueueService } from '../infra/queue/queue.service';
 import { JobRepository } from '../jobs/job.repository';
 import { JobScheduler } from '../jobs/job-scheduler';
 import { PlanCatalog } from '../workspaces/plan-catalog';
-import { FREE_PLAN_NAME, publishPlan } from '../workspaces/plans';
+import { FREE_PLAN_NAME, publishPlan } from '../config/plans';
 import { SUSPENDED_JOB_CODE } from '../workspaces/suspension';
 import { UsageReport, UsageService } from '../workspaces/usage.service';
 import { Workspace } from '../workspaces/workspace.entity';

@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MAX_FILE_BYTES } from '../common/limits';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from './retry-schedule';
-import type { PlansConfig } from '../workspaces/plans';
+import type { PlansConfig } from './plans';
 import { loadPlans } from './plans-file';
 
 /** The speech-to-text engines a deployment can choose (`TRANSCRIBE_ENGINE`). */

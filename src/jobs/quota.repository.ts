@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { UsagePeriod } from '../workspaces/usage.service';
+import type { UsagePeriod } from '../workspaces/usage-period';
 
 /** What a monthly allowance counts: render output, or transcribed audio. */
 export type Allowance = 'render' | 'transcribe';

@@ -31,7 +31,7 @@ import { TasksService } from '../tasks/tasks.service';
 import { CreateUploadDto } from '../uploads/dto/create-upload.dto';
 import { UploadsService } from '../uploads/uploads.service';
 import type { Workspace } from '../workspaces/workspace.entity';
-import { MCP_TOOL_NAMES } from './tool-names';
+import { MCP_TOOL_NAMES } from '../system/mcp-tool-names';
 import { JsonSchema, OperationRef, operationBodySchema, operationInputSchema } from './operation-schemas';
 
 /** What a tool call knows of its caller: the key's workspace and the client address (rate limits). */

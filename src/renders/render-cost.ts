@@ -1,7 +1,7 @@
 import type { RenderRequest, ResolvedRequest } from '../../composition/src/schema';
 import type { ValidationErrorItem } from '../common/errors/api-error';
 import { MAX_JOB_ATTEMPT_SECONDS } from '../common/limits';
-import type { PlanLimits } from '../workspaces/plans';
+import type { PlanLimits } from '../config/plans';
 import { planOutput } from './engine/output-formats';
 
 /** What one render costs the service, from its resolved timeline. */

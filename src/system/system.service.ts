@@ -4,7 +4,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { DatabaseHealthRepository } from '../infra/database/database-health.repository';
 import { QueueService } from '../infra/queue/queue.service';
 import { Storage } from '../infra/storage/storage';
-import { API_VERSION, readBuildInfo, SERVICE_VERSION } from './build-info';
+import { API_VERSION, readBuildInfo, SERVICE_VERSION } from '../common/build-info';
 import { buildCapabilities } from './capabilities';
 import { ReadinessRegistry } from '../infra/readiness/readiness.registry';
 

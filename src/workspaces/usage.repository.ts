@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { UsagePeriod } from './usage.service';
+import type { UsagePeriod } from './usage-period';
 
 export interface UsageTotals {
   /** Billable render seconds completed in the window. */

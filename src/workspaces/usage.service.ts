@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Workspace } from './workspace.entity';
 import { PlanCatalog } from './plan-catalog';
+import { billingPeriod, rollingPeriod } from './usage-period';
 import { UsageRepository } from './usage.repository';
 
-export interface UsagePeriod {
-  start: Date;
-  end: Date;
-}
+export { billingPeriod, rollingPeriod, type UsagePeriod } from './usage-period';
 
 export interface UsageReport {
   period: { start: string; end: string };
@@ -16,17 +14,6 @@ export interface UsageReport {
   egress_bytes: number;
   /** Limits are null on a plan without one. */
   plan: { name: string; render_minutes_limit: number | null; render_minutes_remaining: number | null };
-}
-
-/** Calendar month in UTC: the free plan's billing period. */
-export function billingPeriod(now = new Date()): UsagePeriod {
-  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-  return { start, end };
-}
-
-export function rollingPeriod(days: number, now = new Date()): UsagePeriod {
-  return { start: new Date(now.getTime() - days * 86_400_000), end: now };
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;

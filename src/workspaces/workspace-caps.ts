@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { PlanCatalog } from './plan-catalog';
-import type { PlanLimits } from './plans';
+import type { PlanLimits } from '../config/plans';
 import type { Workspace } from './workspace.entity';
 
 type WorkspaceCap = Exclude<keyof PlanLimits['workspace'], 'concurrentRenders'>;
