@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyRepository } from '../common/idempotency/idempotency.repository';
 import { IdempotencyService } from '../common/idempotency/idempotency.service';
 import { TransactionRepository } from '../infra/database/transaction.repository';
 import { MetricsModule } from '../metrics/metrics.module';
@@ -18,7 +19,7 @@ import { QuotaService } from './quota.service';
 @Module({
   // JobRunner counts job outcomes; the module is global in the app, imported here for contexts built without it.
   imports: [MetricsModule],
-  providers: [JobRepository, JobPresenter, QuotaService, QuotaRepository, IdempotencyService, JobRunner, JobStore, JobScheduler, TransactionRepository],
+  providers: [JobRepository, JobPresenter, QuotaService, QuotaRepository, IdempotencyService, IdempotencyRepository, JobRunner, JobStore, JobScheduler, TransactionRepository],
   // TransactionRepository: the modules that submit jobs open their transactions with it.
   exports: [JobRepository, JobPresenter, QuotaService, IdempotencyService, JobRunner, JobStore, JobScheduler, TransactionRepository],
 })

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, LessThan } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEvent } from './webhook-event.entity';
 import type { EventType } from './webhook-events';
@@ -38,6 +39,24 @@ export interface AttemptRecord {
 @Injectable()
 export class WebhookDeliveryRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** json columns typed as records trip TypeORM's deep-partial typing; the row is complete. */
+  async insertEvent(tx: EntityManager, event: Pick<WebhookEvent, 'id' | 'workspaceId' | 'type' | 'data' | 'jobId'>): Promise<void> {
+    await tx.insert(WebhookEvent, event as QueryDeepPartialEntity<WebhookEvent>);
+  }
+
+  async insertPending(tx: EntityManager, delivery: Pick<WebhookDelivery, 'id' | 'workspaceId' | 'eventId' | 'webhookId' | 'url'>): Promise<void> {
+    await tx.insert(WebhookDelivery, { ...delivery, status: 'pending', attempts: 0 });
+  }
+
+  /** Makes `token` the attempt the delivery waits for, due in `delaySeconds`. */
+  async awaitAttempt(tx: EntityManager, deliveryId: string, token: string, delaySeconds: number): Promise<void> {
+    await tx.query(
+      `UPDATE webhook_deliveries SET status = 'pending', attempt_token = $2, next_attempt_at = now() + make_interval(secs => $3), updated_at = now()
+       WHERE id = $1`,
+      [deliveryId, token, delaySeconds],
+    );
+  }
 
   async loadAttempt(deliveryId: string): Promise<DeliveryAttemptRow | null> {
     const [row] = await this.db.query(

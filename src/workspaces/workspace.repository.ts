@@ -25,6 +25,11 @@ export class WorkspaceRepository {
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`signup:${email}`]);
   }
 
+  /** Creations of one kind in one workspace count one after another until the transaction ends. */
+  async lockCap(tx: EntityManager, cap: string, workspaceId: string): Promise<void> {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`cap:${cap}:${workspaceId}`]);
+  }
+
   findById(id: string, manager: EntityManager = this.db.manager): Promise<Workspace | null> {
     return manager.findOneBy(Workspace, { id });
   }
