@@ -29,6 +29,38 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
+    // SQL lives in repositories: a service or worker never holds the DataSource or an EntityManager
+    // of its own (docs/architecture.md, "Rules every change keeps"); it opens a transaction through
+    // TransactionRepository and passes the EntityManager it is given to the repositories.
+    files: ['src/**/*.ts'],
+    ignores: [
+      'src/**/*.repository.ts',
+      'src/**/*.spec.ts',
+      'src/infra/database/**',
+      'src/migrations/**',
+      'src/app.module.ts',
+      'src/data-source-options.ts',
+      // TODO(issue 34): folders being rewritten on other branches; move their SQL into repositories there.
+      'src/renders/engine/**',
+      'src/renders/chunks/chunked-render.service.ts',
+      'src/batches/batches.service.ts',
+      'src/retention/retention.service.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Decorator[expression.callee.name=/^Inject(DataSource|EntityManager)$/]",
+          message: 'Only *.repository.ts files (and src/infra/database) inject the DataSource or an EntityManager; use a repository, and TransactionRepository for a transaction.',
+        },
+        {
+          selector: "MethodDefinition[kind='constructor'] Identifier[typeAnnotation.typeAnnotation.typeName.name=/^(DataSource|EntityManager)$/]",
+          message: 'Only *.repository.ts files (and src/infra/database) take the DataSource or an EntityManager in a constructor; use a repository, and TransactionRepository for a transaction.',
+        },
+      ],
+    },
+  },
+  {
     // Tests read JSON answers of many shapes; `any` there is the honest type of a parsed body.
     files: ['test/**/*.ts', '**/*.spec.ts', '**/*.spec.tsx'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -25,7 +25,7 @@ elif [ "$(node -v)" != "v$runtime" ]; then
 fi
 
 # .npmrc makes an unreviewed dependency install script fail the install (`strict-allow-scripts`);
-# package.json's `allowScripts` says which ones run (docs/decisions.md). package-lock.json lists
+# package.json's `allowScripts` says which ones run (docs/decisions/0011-install-scripts.md). package-lock.json lists
 # every platform's optional binaries, so the install leaves it as it is (`npm ci` would too, but
 # it would delete node_modules on every change of the lock).
 npm install --no-audit --no-fund "$@"

@@ -20,7 +20,7 @@ npm run lint
 npm run lint:openapi
 npm run typecheck
 
-# Every dependency install script is reviewed in package.json's allowScripts (docs/decisions.md).
+# Every dependency install script is reviewed in package.json's allowScripts (docs/decisions/0011-install-scripts.md).
 pending="$(npm approve-scripts --allow-scripts-pending 2>/dev/null)"
 if ! grep -q '^No packages with unreviewed install scripts' <<<"$pending"; then
   echo "$pending" >&2

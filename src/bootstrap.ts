@@ -15,7 +15,7 @@ import { QueueService } from './infra/queue/queue.service';
 import { Metrics } from './metrics/metrics';
 import { isFilesRoute } from './infra/storage/files.controller';
 import { isCsvBatchUpload } from './batches/batch-rows';
-import { SERVICE_VERSION } from './system/build-info';
+import { SERVICE_VERSION } from './common/build-info';
 import { OpenApiDocument } from './system/openapi-document';
 import { buildOpenApiDocument } from './common/openapi/openapi-document';
 import { jsonLogger } from './common/logging/logger';

@@ -48,7 +48,7 @@ function withClip(entry: CorpusEntry, url: (name: string) => string): Record<str
  * Both apps capture at JPEG quality 100 and encode at x264 CRF 1, so that the comparison sees what
  * the two paths draw rather than the losses after it: at the defaults (JPEG 90, CRF 18) a ±1
  * change of a moving, detailed picture alone moves 1.5–3 % of the decoded pixels by more than 8/255
- * (docs/decisions.md, "Same pixels, measured before the lossy steps").
+ * (docs/decisions/0030-composite-regions-and-parity.md).
  */
 describe('media composite render path (through the REST API)', () => {
   let composite: TestApp;

@@ -269,7 +269,7 @@ describe('webhooks', () => {
       expect(event.json.data).toMatchObject({ status: 'processing', progress_stage: expect.any(String) });
       expect(event.json.data.progress_percent).toBeLessThan(100);
     }
-    // At most one per 5 percentage points or 2 seconds (decisions.md).
+    // At most one per 5 percentage points or 2 seconds (docs/decisions/0004-jobs.md).
     for (let i = 1; i < progress.length; i++) {
       const step = progress[i].json.data.progress_percent - progress[i - 1].json.data.progress_percent;
       const seconds = (Date.parse(progress[i].json.timestamp) - Date.parse(progress[i - 1].json.timestamp)) / 1000;

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { TransactionRepository } from '../infra/database/transaction.repository';
 import { JobsModule } from '../jobs/jobs.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { AdminAuditRepository } from './admin-audit.repository';
@@ -11,6 +12,6 @@ import { AdminService } from './admin.service';
 @Module({
   imports: [ApiKeysModule, JobsModule, WorkspacesModule],
   controllers: [AdminController],
-  providers: [AdminService, AdminAuditRepository, AdminKeyGuard],
+  providers: [AdminService, AdminAuditRepository, AdminKeyGuard, TransactionRepository],
 })
 export class AdminModule {}

@@ -1,24 +1,28 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { ApiKeysService, CreatedApiKey } from '../api-keys/api-keys.service';
 import { normalizeEmail } from '../auth/signup.service';
 import { ApiError } from '../common/errors/api-error';
 import { newId } from '../common/ids';
 import { decodeCursor, Page, toPage } from '../common/pagination/pagination';
 import { closestMatch } from '../common/validation/suggest';
+import { TransactionRepository } from '../infra/database/transaction.repository';
 import { QueueService } from '../infra/queue/queue.service';
 import { JobRepository } from '../jobs/job.repository';
 import { JobScheduler } from '../jobs/job-scheduler';
 import { PlanCatalog } from '../workspaces/plan-catalog';
-import { FREE_PLAN_NAME, publishPlan } from '../workspaces/plans';
+import { FREE_PLAN_NAME, publishPlan } from '../config/plans';
 import { SUSPENDED_JOB_CODE } from '../workspaces/suspension';
 import { UsageReport, UsageService } from '../workspaces/usage.service';
 import { Workspace } from '../workspaces/workspace.entity';
 import { toWorkspaceView, WorkspaceView } from '../workspaces/workspace.view';
+import { WorkspaceRepository } from '../workspaces/workspace.repository';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { AdminAuditRepository, AuditEntry } from './admin-audit.repository';
 import { AdminWorkspaceQueryDto, CreateAdminWorkspaceDto, UpdateAdminWorkspaceDto } from './dto/admin-workspace.dto';
+
+/** A workspace id's shape: anything else is not found without a query. */
+const WORKSPACE_ID = /^ws_[0-9A-Z]{26}$/;
 
 export type AdminWorkspaceView = WorkspaceView & { suspended: boolean; suspended_at: string | null };
 
@@ -33,7 +37,8 @@ export function toAdminView(ws: Workspace): AdminWorkspaceView {
 @Injectable()
 export class AdminService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: TransactionRepository,
+    private readonly rows: WorkspaceRepository,
     private readonly plans: PlanCatalog,
     private readonly usage: UsageService,
     private readonly apiKeys: ApiKeysService,
@@ -46,12 +51,9 @@ export class AdminService {
 
   async list(query: AdminWorkspaceQueryDto, limit: number): Promise<Page<AdminWorkspaceView>> {
     const before = decodeCursor(query.cursor, 'ws');
-    const rows = this.db.getRepository(Workspace).createQueryBuilder('w').orderBy('w.id', 'DESC').take(limit + 1);
-    if (before) rows.andWhere('w.id < :before', { before });
-    if (query.email) rows.andWhere(`w.email ILIKE :email ESCAPE '\\'`, { email: `%${query.email.toLowerCase().replace(/[\\%_]/g, '\\$&')}%` });
-    if (query.plan) rows.andWhere('w.plan = :plan', { plan: query.plan });
-    if (query.suspended) rows.andWhere(query.suspended === 'true' ? 'w.suspendedAt IS NOT NULL' : 'w.suspendedAt IS NULL');
-    return toPage(await rows.getMany(), limit, toAdminView);
+    const suspended = query.suspended === undefined ? undefined : query.suspended === 'true';
+    const rows = await this.rows.listForAdmin({ before, email: query.email, plan: query.plan, suspended }, limit + 1);
+    return toPage(rows, limit, toAdminView);
   }
 
   async get(id: string): Promise<AdminWorkspaceView & { usage: UsageReport }> {
@@ -63,15 +65,15 @@ export class AdminService {
   async create(body: CreateAdminWorkspaceDto): Promise<{ workspace: AdminWorkspaceView; api_key: CreatedApiKey }> {
     const plan = this.knownPlan(body.plan ?? this.plans.defaultPlan);
     const email = normalizeEmail(body.email);
-    const { result, entry } = await this.db.transaction(async (tx) => {
+    const { result, entry } = await this.transactions.run(async (tx) => {
       // The lock signup and OIDC sync take for an email: no two workspaces for one address.
-      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`signup:${email}`]);
-      const taken = await tx.findOneBy(Workspace, { email });
+      await this.rows.lockEmail(tx, email);
+      const taken = await this.rows.findByEmail(tx, email);
       if (taken) throw new ApiError('conflict', `Workspace ${taken.id} already has the email ${email}`, { workspace_id: taken.id });
       const id = newId('ws');
-      await tx.insert(Workspace, { id, name: body.name, email, emailVerifiedAt: new Date(), plan });
+      await this.rows.insert(tx, { id, name: body.name, email, emailVerifiedAt: new Date(), plan });
       const apiKey = await this.apiKeys.create(id, 'admin', tx);
-      const workspace = toAdminView(await tx.findOneByOrFail(Workspace, { id }));
+      const workspace = toAdminView(await this.rows.getById(tx, id));
       const entry = await this.audit.record(tx, { action: 'workspace.create', workspace_id: id, before: null, after: workspace });
       return { result: { workspace, api_key: apiKey }, entry };
     });
@@ -90,7 +92,7 @@ export class AdminService {
       throw ApiError.validation([{ type: 'missing', loc: ['body'], msg: 'Send plan, suspended, name or several of them', pointer: '' }]);
     }
     const plan = body.plan === undefined ? undefined : this.knownPlan(body.plan);
-    const { view, entry } = await this.db.transaction(async (tx) => {
+    const { view, entry } = await this.transactions.run(async (tx) => {
       const current = await this.lock(tx, id);
       const before = toAdminView(current);
       const changes: Partial<Workspace> = {};
@@ -104,8 +106,8 @@ export class AdminService {
         await this.cancelWaitingJobs(tx, id);
       }
       if (body.suspended === false && current.suspendedAt) changes.suspendedAt = null;
-      if (Object.keys(changes).length > 0) await tx.update(Workspace, { id }, changes);
-      const view = toAdminView(await tx.findOneByOrFail(Workspace, { id }));
+      if (Object.keys(changes).length > 0) await this.rows.update(id, changes, tx);
+      const view = toAdminView(await this.rows.getById(tx, id));
       const entry = Object.keys(changes).length > 0 ? await this.audit.record(tx, { action: 'workspace.update', workspace_id: id, before, after: view }) : null;
       return { view, entry };
     });
@@ -117,15 +119,14 @@ export class AdminService {
   async remove(id: string): Promise<void> {
     const workspace = await this.find(id);
     await this.workspaces.remove(workspace);
-    const entry: AuditEntry = await this.db.transaction((tx) =>
+    const entry: AuditEntry = await this.transactions.run((tx) =>
       this.audit.record(tx, { action: 'workspace.delete', workspace_id: id, before: toAdminView(workspace), after: null }),
     );
     this.audit.log(entry);
   }
 
   async listPlans() {
-    const counts: { plan: string; n: number }[] = await this.db.query(`SELECT plan, count(*)::int AS n FROM workspaces GROUP BY plan`);
-    const held = new Map(counts.map((row) => [row.plan, row.n]));
+    const held = await this.rows.countByPlan();
     return {
       default_plan: this.plans.defaultPlan,
       data: this.plans.names().map((name) => ({
@@ -155,15 +156,13 @@ export class AdminService {
   }
 
   private async find(id: string): Promise<Workspace> {
-    const workspace = /^ws_[0-9A-Z]{26}$/.test(id) ? await this.db.getRepository(Workspace).findOneBy({ id }) : null;
+    const workspace = WORKSPACE_ID.test(id) ? await this.rows.findById(id) : null;
     if (!workspace) throw ApiError.notFound(`Workspace ${id}`);
     return workspace;
   }
 
   private async lock(tx: EntityManager, id: string): Promise<Workspace> {
-    const workspace = /^ws_[0-9A-Z]{26}$/.test(id)
-      ? await tx.getRepository(Workspace).createQueryBuilder('w').setLock('pessimistic_write').where('w.id = :id', { id }).getOne()
-      : null;
+    const workspace = WORKSPACE_ID.test(id) ? await this.rows.lockById(tx, id) : null;
     if (!workspace) throw ApiError.notFound(`Workspace ${id}`);
     return workspace;
   }

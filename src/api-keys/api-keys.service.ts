@@ -1,13 +1,15 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull, LessThan } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { newId, randomBase62 } from '../common/ids';
 import { decodeCursor, Page, toPage } from '../common/pagination/pagination';
 import { Workspace } from '../workspaces/workspace.entity';
 import { WorkspaceCaps } from '../workspaces/workspace-caps';
+import { TransactionRepository } from '../infra/database/transaction.repository';
+import { WorkspaceRepository } from '../workspaces/workspace.repository';
 import { ApiKey } from './api-key.entity';
+import { ApiKeyRepository } from './api-key.repository';
 
 export interface ApiKeyView {
   id: string;
@@ -37,7 +39,9 @@ export function hashKey(plaintext: string): string {
 @Injectable()
 export class ApiKeysService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly keys: ApiKeyRepository,
+    private readonly workspaces: WorkspaceRepository,
+    private readonly transactions: TransactionRepository,
     private readonly caps: WorkspaceCaps,
   ) {}
 
@@ -45,34 +49,19 @@ export class ApiKeysService {
    * Creates a key; the plaintext exists only in the return value. With `pendingCodeId` the key is
    * a signup key that works only after verification with that code (activatePending).
    */
-  async create(
-    workspaceId: string,
-    name: string,
-    manager: EntityManager = this.db.manager,
-    pendingCodeId: string | null = null,
-  ): Promise<CreatedApiKey> {
-    const plaintext = `sk_${randomBase62(43)}`; // 43 base62 characters ≈ 256 bits
-    const key = manager.create(ApiKey, {
-      id: newId('key'),
-      workspaceId,
-      name,
-      prefix: plaintext.slice(0, PREFIX_LENGTH),
-      keyHash: hashKey(plaintext),
-      lastUsedAt: null,
-      revokedAt: null,
-      pendingCodeId,
-    });
-    await manager.insert(ApiKey, key);
-    const saved = await manager.findOneByOrFail(ApiKey, { id: key.id });
+  async create(workspaceId: string, name: string, manager?: EntityManager, pendingCodeId: string | null = null): Promise<CreatedApiKey> {
+    const plaintext = `sk_${randomBase62(43)}`; // 43 base62 characters: about 256 bits
+    const saved = await this.keys.insert(
+      { id: newId('key'), workspaceId, name, prefix: plaintext.slice(0, PREFIX_LENGTH), keyHash: hashKey(plaintext), pendingCodeId },
+      manager,
+    );
     return { id: saved.id, name: saved.name, prefix: saved.prefix, key: plaintext, created_at: saved.createdAt.toISOString() };
   }
 
   /** POST /v1/api-keys: a new working key, within the plan's cap on live keys. */
   async createForWorkspace(workspace: Workspace, name: string): Promise<CreatedApiKey> {
-    return this.db.transaction(async (tx) => {
-      await this.caps.assertBelow(tx, workspace, 'apiKeys', () =>
-        tx.countBy(ApiKey, { workspaceId: workspace.id, revokedAt: IsNull(), pendingCodeId: IsNull() }),
-      );
+    return this.transactions.run(async (tx) => {
+      await this.caps.assertBelow(tx, workspace, 'apiKeys', () => this.keys.countWorking(tx, workspace.id));
       return this.create(workspace.id, name, tx);
     });
   }
@@ -84,29 +73,17 @@ export class ApiKeysService {
   async authenticate(plaintext: string): Promise<{ workspace: Workspace; keyId: string; pending: boolean } | null> {
     const row = await this.findLive(plaintext);
     if (!row) return null;
-    const workspace = await this.db.getRepository(Workspace).findOneBy({ id: row.workspaceId });
+    const workspace = await this.workspaces.findById(row.workspaceId);
     if (!workspace) return null;
-    if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-      await this.db.getRepository(ApiKey).update({ id: row.id }, { lastUsedAt: new Date() });
-    }
+    if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) await this.keys.touchLastUsed(row.id);
     return { workspace, keyId: row.id, pending: row.pendingCodeId !== null };
   }
 
-  /**
-   * The live key with this plaintext: not revoked and, if pending, its code still usable (a
-   * pending key expires with its code).
-   */
-  private async findLive(plaintext: string, manager: EntityManager = this.db.manager): Promise<ApiKey | null> {
+  /** The live key with this plaintext (see ApiKeyRepository.findLiveByDigest). */
+  private async findLive(plaintext: string, manager?: EntityManager): Promise<ApiKey | null> {
     if (!/^sk_[0-9A-Za-z]{20,100}$/.test(plaintext)) return null;
     const digest = hashKey(plaintext);
-    const row = await manager
-      .getRepository(ApiKey)
-      .createQueryBuilder('k')
-      .addSelect('k.keyHash')
-      .leftJoin('signup_codes', 'c', 'c.id = k.pending_code_id')
-      .where('k.keyHash = :digest AND k.revokedAt IS NULL', { digest })
-      .andWhere('(k.pending_code_id IS NULL OR (c.consumed_at IS NULL AND c.invalidated_at IS NULL AND c.expires_at > now()))')
-      .getOne();
+    const row = await this.keys.findLiveByDigest(digest, manager);
     if (!row || !timingSafeEqual(Buffer.from(row.keyHash), Buffer.from(digest))) return null;
     return row;
   }
@@ -119,36 +96,24 @@ export class ApiKeysService {
 
   /** Verification succeeded: the pending key works from now on and every other key is revoked. */
   async activatePending(key: ApiKey, manager: EntityManager): Promise<void> {
-    await manager.update(ApiKey, { id: key.id }, { pendingCodeId: null });
-    await manager
-      .createQueryBuilder()
-      .update(ApiKey)
-      .set({ revokedAt: () => 'now()' })
-      .where('workspace_id = :ws AND id <> :id AND revoked_at IS NULL', { ws: key.workspaceId, id: key.id })
-      .execute();
+    await this.keys.activateAndRevokeOthers(manager, key);
   }
 
   async list(workspaceId: string, limit: number, cursor?: string): Promise<Page<ApiKeyView>> {
     const before = decodeCursor(cursor, 'key');
-    // Pending signup keys are not the workspace's yet: they are not listed and cannot be revoked.
-    const rows = await this.db.getRepository(ApiKey).find({
-      where: before ? { workspaceId, pendingCodeId: IsNull(), id: LessThan(before) } : { workspaceId, pendingCodeId: IsNull() },
-      order: { id: 'DESC' },
-      take: limit + 1,
-    });
-    return toPage(rows, limit, toView);
+    return toPage(await this.keys.listOwned(workspaceId, limit + 1, before), limit, toView);
   }
 
   /** Idempotent: revoking an already revoked key of the workspace succeeds. */
   async revoke(workspaceId: string, keyId: string): Promise<void> {
-    const key = await this.db.getRepository(ApiKey).findOneBy({ id: keyId, workspaceId, pendingCodeId: IsNull() });
+    const key = await this.keys.findOwned(workspaceId, keyId);
     if (!key) throw ApiError.notFound('API key');
-    if (!key.revokedAt) await this.db.getRepository(ApiKey).update({ id: key.id }, { revokedAt: new Date() });
+    if (!key.revokedAt) await this.keys.revoke(key.id);
   }
 
   /** Revokes every live key of a workspace, pending ones included (adoption of an unverified workspace). */
   async revokeAll(workspaceId: string, manager: EntityManager): Promise<void> {
-    await manager.update(ApiKey, { workspaceId, revokedAt: IsNull() }, { revokedAt: new Date() });
+    await this.keys.revokeAll(manager, workspaceId);
   }
 }
 

@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { ExternalSource } from '../../composition/src/schema';
 import { IdempotencyService } from '../common/idempotency/idempotency.service';
 import { ApiError } from '../common/errors/api-error';
@@ -12,6 +10,7 @@ import { AssetDetailView } from './asset.view';
 import { AssetsService } from './assets.service';
 import { ExternalCopies, IngestFailure } from './external-copies.service';
 import { checkSource } from './source-checks';
+import { TransactionRepository } from '../infra/database/transaction.repository';
 
 /** The field of the import body that names the URL: every refusal points at it. */
 const URL_POINTER = '/url';
@@ -24,7 +23,7 @@ const URL_POINTER = '/url';
 @Injectable()
 export class AssetImports {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: TransactionRepository,
     private readonly rows: AssetRepository,
     private readonly fetcher: GuardedFetcher,
     private readonly copies: ExternalCopies,
@@ -36,7 +35,7 @@ export class AssetImports {
   async importFromUrl(workspace: Workspace, body: { url: string }, idempotencyKey: string | undefined, signal: AbortSignal): Promise<{ created: boolean; body: AssetDetailView }> {
     const scope = { workspaceId: workspace.id, scope: 'asset_imports', key: idempotencyKey, payload: { url: body.url } };
     // Read before the download, so a reused key with another URL fetches nothing.
-    const earlier = await this.idempotency.peek<AssetDetailView>(this.db.manager, scope);
+    const earlier = await this.transactions.run((tx) => this.idempotency.peek<AssetDetailView>(tx, scope));
     if (earlier) return { created: false, body: earlier };
 
     const source: ExternalSource = { url: body.url, pointer: URL_POINTER, kind: kindOfUrl(body.url) };
@@ -56,7 +55,7 @@ export class AssetImports {
       if (copied) await this.assets.announceReady(copy, null);
     }
     const view: AssetDetailView = { ...this.assets.view(copy), bytes_uploaded: true };
-    const outcome = await this.db.transaction((tx) => this.idempotency.run(tx, scope, async () => view));
+    const outcome = await this.transactions.run((tx) => this.idempotency.run(tx, scope, async () => view));
     return { created: copied && !outcome.replayed, body: outcome.body };
   }
 }

@@ -1,6 +1,4 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { decodeCursor, Page, toPage } from '../common/pagination/pagination';
 import { EventPublisher } from '../jobs/event-publisher';
@@ -14,6 +12,7 @@ import { isAssetStorageKey } from './asset-storage-key';
 import { AssetUrls } from './asset-urls';
 import { AssetDetailView, AssetView, toAssetView } from './asset.view';
 import { ASSET_PROBE_QUEUE } from './intake-queues';
+import { TransactionRepository } from '../infra/database/transaction.repository';
 
 /** `GET …/content` hands out a signed URL valid this long. */
 const CONTENT_URL_TTL_SECONDS = 15 * 60;
@@ -30,7 +29,7 @@ const REUPLOADABLE: AssetStatus[] = ['reserved', 'present', 'unreadable'];
 @Injectable()
 export class AssetsService implements OnModuleInit {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: TransactionRepository,
     private readonly storage: Storage,
     private readonly queue: QueueService,
     private readonly urls: AssetUrls,
@@ -116,7 +115,7 @@ export class AssetsService implements OnModuleInit {
 
   /** Moves the asset to `probing` and enqueues the probe, together; false when it was in none of `from`. */
   private async startProbe(assetId: string, from: AssetStatus[]): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
+    return this.transactions.run(async (tx) => {
       if (!(await this.assets.startProbe(tx, assetId, from))) return false;
       await this.queue.sendInTransaction(tx, ASSET_PROBE_QUEUE, { asset_id: assetId });
       return true;

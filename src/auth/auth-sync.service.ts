@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { PlanCatalog } from '../workspaces/plan-catalog';
 import { ApiKeysService, CreatedApiKey } from '../api-keys/api-keys.service';
 import { newId } from '../common/ids';
-import { Workspace } from '../workspaces/workspace.entity';
+import { TransactionRepository } from '../infra/database/transaction.repository';
+import { WorkspaceRepository } from '../workspaces/workspace.repository';
 import { toWorkspaceView, WorkspaceView } from '../workspaces/workspace.view';
 import { OidcVerifier } from './oidc-verifier';
 import { SignupPolicy } from './signup-policy';
@@ -20,7 +19,8 @@ export interface AuthSyncResult {
 @Injectable()
 export class AuthSyncService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: TransactionRepository,
+    private readonly workspaces: WorkspaceRepository,
     private readonly verifier: OidcVerifier,
     private readonly apiKeys: ApiKeysService,
     private readonly plans: PlanCatalog,
@@ -35,25 +35,25 @@ export class AuthSyncService {
   async sync(idToken: string): Promise<AuthSyncResult> {
     const identity = await this.verifier.verify(idToken);
     const email = normalizeEmail(identity.email);
-    return this.db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`signup:${email}`]);
-      const linked = await tx.findOneBy(Workspace, { oidcIssuer: identity.issuer, oidcSubject: identity.subject });
+    return this.transactions.run(async (tx) => {
+      await this.workspaces.lockEmail(tx, email);
+      const linked = await this.workspaces.findByIdentity(tx, identity.issuer, identity.subject);
       if (linked) return { workspace: toWorkspaceView(linked), api_key: null, created: false };
 
-      const existing = await tx.findOneBy(Workspace, { email });
+      const existing = await this.workspaces.findByEmail(tx, email);
       let workspaceId: string;
       if (existing) {
         if (!existing.emailVerifiedAt) await this.apiKeys.revokeAll(existing.id, tx);
-        await tx.update(
-          Workspace,
-          { id: existing.id },
+        await this.workspaces.update(
+          existing.id,
           { oidcIssuer: identity.issuer, oidcSubject: identity.subject, emailVerifiedAt: existing.emailVerifiedAt ?? new Date() },
+          tx,
         );
         workspaceId = existing.id;
       } else {
         this.policy.assertAllowed(email);
         workspaceId = newId('ws');
-        await tx.insert(Workspace, {
+        await this.workspaces.insert(tx, {
           id: workspaceId,
           name: identity.name ?? email.split('@')[0],
           email,
@@ -64,7 +64,7 @@ export class AuthSyncService {
         });
       }
       const apiKey = await this.apiKeys.create(workspaceId, 'console', tx);
-      const workspace = await tx.findOneByOrFail(Workspace, { id: workspaceId });
+      const workspace = await this.workspaces.getById(tx, workspaceId);
       return { workspace: toWorkspaceView(workspace), api_key: apiKey, created: !existing };
     });
   }

@@ -1,15 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, IsNull } from 'typeorm';
 import { ApiKeysService, CreatedApiKey } from '../api-keys/api-keys.service';
 import { ApiError } from '../common/errors/api-error';
 import { newId } from '../common/ids';
+import { TransactionRepository } from '../infra/database/transaction.repository';
 import { Mailer } from '../infra/mail/mailer';
 import { PlanCatalog } from '../workspaces/plan-catalog';
-import { Workspace } from '../workspaces/workspace.entity';
+import { WorkspaceRepository } from '../workspaces/workspace.repository';
 import { toWorkspaceView, WorkspaceView } from '../workspaces/workspace.view';
 import { generateOtp, hashOtp, OTP_MAX_FAILED_ATTEMPTS, OTP_TTL_MS, verifyOtp } from './otp';
-import { SignupCode } from './signup-code.entity';
+import { SignupCodeRepository } from './signup-code.repository';
 import { SignupPolicy } from './signup-policy';
 import { suspendedError } from '../workspaces/suspension';
 
@@ -28,7 +27,9 @@ export class SignupService {
   private readonly logger = new Logger('Signup');
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: TransactionRepository,
+    private readonly workspaces: WorkspaceRepository,
+    private readonly codes: SignupCodeRepository,
     private readonly apiKeys: ApiKeysService,
     private readonly mailer: Mailer,
     private readonly plans: PlanCatalog,
@@ -48,21 +49,20 @@ export class SignupService {
     const codeHash = await hashOtp(code);
     const expiresAt = new Date(Date.now() + OTP_TTL_MS);
 
-    return this.db.transaction(async (tx) => {
+    return this.transactions.run(async (tx) => {
       // Serialises concurrent signups for one email (the unique index would reject the loser anyway).
-      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`signup:${email}`]);
-      let workspace = await tx.findOneBy(Workspace, { email });
+      await this.workspaces.lockEmail(tx, email);
+      let workspace = await this.workspaces.findByEmail(tx, email);
       const repeat = workspace !== null;
       if (workspace?.suspendedAt) throw suspendedError();
       if (workspace) {
         // An older pending request dies with its code (its pending key with it).
-        await tx.update(SignupCode, { workspaceId: workspace.id, invalidatedAt: IsNull(), consumedAt: IsNull() }, { invalidatedAt: new Date() });
+        await this.codes.invalidateOpen(tx, workspace.id);
       } else {
-        await tx.insert(Workspace, { id: newId('ws'), name: workspaceName, email, emailVerifiedAt: null, plan: this.plans.defaultPlan });
-        workspace = await tx.findOneByOrFail(Workspace, { email });
+        workspace = await this.workspaces.insert(tx, { id: newId('ws'), name: workspaceName, email, emailVerifiedAt: null, plan: this.plans.defaultPlan });
       }
       const codeId = newId('otp');
-      await tx.insert(SignupCode, { id: codeId, workspaceId: workspace.id, codeHash, expiresAt, failedAttempts: 0 });
+      await this.codes.insert(tx, { id: codeId, workspaceId: workspace.id, codeHash, expiresAt });
       const apiKey = await this.apiKeys.create(workspace.id, 'signup', tx, codeId);
       await this.sendCode(email, code, repeat ? workspace.name : null);
       return {
@@ -83,18 +83,12 @@ export class SignupService {
       throw new ApiError('unauthorized', 'Send the API key that POST /v1/signup returned as Authorization: Bearer <API_KEY>, with the emailed code in the body');
     }
     const email = normalizeEmail(rawEmail);
-    return this.db.transaction(async (tx) => {
-      const workspace = await tx.findOneBy(Workspace, { email });
+    return this.transactions.run(async (tx) => {
+      const workspace = await this.workspaces.findByEmail(tx, email);
       if (!workspace) throw new ApiError('not_found', 'No workspace is registered for this email');
       if (workspace.suspendedAt) throw suspendedError();
       // Row lock: parallel guesses cannot exceed the attempt limit.
-      const active = await tx
-        .getRepository(SignupCode)
-        .createQueryBuilder('c')
-        .setLock('pessimistic_write')
-        .where('c.workspaceId = :id AND c.consumedAt IS NULL AND c.invalidatedAt IS NULL', { id: workspace.id })
-        .orderBy('c.createdAt', 'DESC')
-        .getOne();
+      const active = await this.codes.lockActive(tx, workspace.id);
       if (!active) {
         throw new ApiError('invalid_code', 'No active code for this email: it was used, replaced or invalidated. Call POST /v1/signup again for a new one');
       }
@@ -109,14 +103,14 @@ export class SignupService {
       if (!(await verifyOtp(code, active.codeHash))) {
         const failed = active.failedAttempts + 1;
         const exhausted = failed >= OTP_MAX_FAILED_ATTEMPTS;
-        await tx.update(SignupCode, { id: active.id }, { failedAttempts: failed, invalidatedAt: exhausted ? new Date() : null });
+        await this.codes.recordFailure(tx, active.id, failed, exhausted);
         // The failed attempt must be counted even though the request fails: commit, then answer.
         return { ok: false as const, remaining: exhausted ? 0 : OTP_MAX_FAILED_ATTEMPTS - failed };
       }
-      await tx.update(SignupCode, { id: active.id }, { consumedAt: new Date() });
+      await this.codes.consume(tx, active.id);
       await this.apiKeys.activatePending(pending, tx);
-      if (!workspace.emailVerifiedAt) await tx.update(Workspace, { id: workspace.id }, { emailVerifiedAt: new Date() });
-      return { ok: true as const, workspace: toWorkspaceView(await tx.findOneByOrFail(Workspace, { id: workspace.id })) };
+      if (!workspace.emailVerifiedAt) await this.workspaces.update(workspace.id, { emailVerifiedAt: new Date() }, tx);
+      return { ok: true as const, workspace: toWorkspaceView(await this.workspaces.getById(tx, workspace.id)) };
     }).then((outcome) => {
       if (outcome.ok) return outcome.workspace;
       const remaining = outcome.remaining;

@@ -4,6 +4,7 @@ import { BrandKitRepository } from './brand-kit.repository';
 import { BrandKitWorker } from './brand-kit.worker';
 import { BrandKitsController } from './brand-kits.controller';
 import { BrandKitsService } from './brand-kits.service';
+import { TransactionRepository } from '../infra/database/transaction.repository';
 
 /** Routes where the REST API is served; the extraction queue and its handler in every role. */
 @Module({})
@@ -12,7 +13,7 @@ export class BrandKitsModule {
     return {
       module: BrandKitsModule,
       controllers: servesApi ? [BrandKitsController] : [],
-      providers: [BrandKitRepository, BrandExtractor, BrandKitWorker, ...(servesApi ? [BrandKitsService] : [])],
+      providers: [BrandKitRepository, BrandExtractor, BrandKitWorker, ...(servesApi ? [BrandKitsService, TransactionRepository] : [])],
     };
   }
 }

@@ -1,7 +1,5 @@
 import { isIP } from 'node:net';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { httpUrlProblem } from '../../composition/src/schema';
 import { ApiError } from '../common/errors/api-error';
 import { newId } from '../common/ids';
@@ -16,6 +14,7 @@ import { BRAND_KIT_QUEUE } from './brand-kit-queue';
 import { BrandKitRepository } from './brand-kit.repository';
 import { BrandKitView, toBrandKitView } from './brand-kit.view';
 import { CreateBrandKitDto } from './dto/brand-kit.dto';
+import { TransactionRepository } from '../infra/database/transaction.repository';
 
 /** Brand kits (spec 4.6): created `extracting`, filled in by the extraction worker. */
 @Injectable()
@@ -23,7 +22,7 @@ export class BrandKitsService {
   private readonly addressPolicy: AddressPolicy;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: TransactionRepository,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly kits: BrandKitRepository,
     private readonly queue: QueueService,
@@ -34,7 +33,7 @@ export class BrandKitsService {
 
   async create(workspace: Workspace, body: CreateBrandKitDto): Promise<BrandKitView> {
     this.assertFetchable(body.url);
-    const kit = await this.db.transaction(async (tx) => {
+    const kit = await this.transactions.run(async (tx) => {
       await this.caps.assertBelow(tx, workspace, 'brandKits', () => this.kits.countInWorkspace(tx, workspace.id));
       const inserted = await this.kits.insert(tx, { id: newId('bk'), workspaceId: workspace.id, name: body.name ?? null, sourceUrl: body.url });
       await this.queue.sendInTransaction(tx, BRAND_KIT_QUEUE, { brand_kit_id: inserted.id });

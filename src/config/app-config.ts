@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MAX_FILE_BYTES } from '../common/limits';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from './retry-schedule';
-import type { PlansConfig } from '../workspaces/plans';
+import type { PlansConfig } from './plans';
 import { loadPlans } from './plans-file';
 
 /** The speech-to-text engines a deployment can choose (`TRANSCRIBE_ENGINE`). */
@@ -48,7 +48,7 @@ export interface AppConfig {
   allowPrivateNetwork: boolean;
   webhooks: WebhookConfig;
   transcribe: TranscribeConfig;
-  /** Bearer token that `GET /metrics` requires; null: the route answers 404 (docs/decisions.md, Client surface). */
+  /** Bearer token that `GET /metrics` requires; null: the route answers 404 (docs/decisions/0018-progress-and-metrics.md). */
   metricsToken: string | null;
   /**
    * Origins (scheme://host[:port]) whose browser pages may call `/mcp`; requests carrying another
@@ -152,7 +152,7 @@ export interface RenderConfig {
   /**
    * Held renders: x264 encodes each distinct picture once and the frames repeating it are written
    * as skip pictures, copies that cost the encoder nothing (`RENDER_SKIP_PICTURES`, default true;
-   * x264 then runs without B-frames and with one reference, docs/decisions.md). false: x264
+   * x264 then runs without B-frames and with one reference, docs/decisions/0022-skip-pictures.md). false: x264
    * encodes every output frame with the preset's own settings.
    */
   skipPictures: boolean;
@@ -169,7 +169,7 @@ export interface RenderConfig {
   x264Crf: number;
   /**
    * Quality of the JPEG frames the browser captures on their way to the video encoder (H.264 and
-   * opaque VP9; `RENDER_JPEG_QUALITY`, 1–100, default in docs/decisions.md). Every path captures at this
+   * opaque VP9; `RENDER_JPEG_QUALITY`, 1–100, default in docs/decisions/0030-composite-regions-and-parity.md). Every path captures at this
    * quality, so a clip drawn by the page and one composited by ffmpeg differ only by the capture's
    * loss.
    */
@@ -197,7 +197,7 @@ export interface RenderConfig {
   /**
    * H.264 timelines whose video clips need nothing only a browser can do: ffmpeg decodes, scales
    * and composites the clips, the browser draws only the layers around them
-   * (`RENDER_COMPOSITE_MEDIA`; default in docs/decisions.md).
+   * (`RENDER_COMPOSITE_MEDIA`; default in docs/decisions/0031-composite-sound-and-default.md).
    */
   compositeMedia: boolean;
   /**

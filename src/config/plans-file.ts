@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { BUILT_IN_PLANS, FREE_PLAN_NAME, planFromPublished, PlanLimits, PlansConfig } from '../workspaces/plans';
+import { BUILT_IN_PLANS, FREE_PLAN_NAME, planFromPublished, PlanLimits, PlansConfig } from './plans';
 
 const count = z.number().int().min(0).nullable();
 const minutes = z.number().min(0).nullable();

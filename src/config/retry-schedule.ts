@@ -1,4 +1,4 @@
-/** docs/decisions.md, Webhooks: retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, so 8 attempts in all. */
+/** docs/decisions/0009-webhooks.md: retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, so 8 attempts in all. */
 export const DEFAULT_RETRY_SCHEDULE_SECONDS: readonly number[] = [5, 300, 1800, 7200, 18000, 36000, 36000];
 
 /**

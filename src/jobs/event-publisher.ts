@@ -4,7 +4,7 @@ export type JobEventType = 'render.completed' | 'render.failed' | 'render.progre
 
 /**
  * Where job and asset events leave the domain code. Renders, tasks and ingest call it; the webhooks
- * module decides who receives what (docs/decisions.md, Webhooks: workspace webhooks, or the job's own
+ * module decides who receives what (docs/decisions/0009-webhooks.md: workspace webhooks, or the job's own
  * `webhook_url`, which overrides them; progress events only to the per-request URL).
  * Neither method rejects: a failure to publish is logged, and the caller's work goes on.
  */

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { Job as QueueJob } from 'pg-boss';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { EventPublisher } from './event-publisher';
+import { TransactionRepository } from '../infra/database/transaction.repository';
 import type { JobPayload, QueueDefinition } from '../infra/queue/queue-definition';
 import { QueueService } from '../infra/queue/queue.service';
 import { Metrics } from '../metrics/metrics';
@@ -62,7 +62,7 @@ export class JobRunner {
   private readonly logger = new Logger('JobRunner');
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: TransactionRepository,
     private readonly jobs: JobRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly queues: QueueService,
@@ -124,7 +124,7 @@ export class JobRunner {
       });
       await progress.stop();
       if (stage === 'ingesting') {
-        await this.db.transaction(async (tx) => {
+        await this.transactions.run(async (tx) => {
           if (await this.jobs.release(tx, job.id)) await work.advance?.(tx, job);
         });
       } else if (await this.jobs.complete(job.id, outcome)) {

@@ -7,7 +7,7 @@ import { PlanCatalog } from '../workspaces/plan-catalog';
 import type { Job } from './job.entity';
 import { JobRepository } from './job.repository';
 
-/** Previews jump every full render of every workspace (docs/decisions.md, Plans, quotas and fairness). */
+/** Previews jump every full render of every workspace (docs/decisions/0005-plans-quotas-fairness.md). */
 export const PREVIEW_PRIORITY = 1_000_000;
 
 /**

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, FindOptionsWhere } from 'typeorm';
+import type { FindOptionsWhere } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { decodeCursor, Page, toPageAsync } from '../common/pagination/pagination';
+import { TransactionRepository } from '../infra/database/transaction.repository';
 import { Workspace } from '../workspaces/workspace.entity';
 import { Job, JobKind, TERMINAL_STATUSES } from './job.entity';
 import { JobRepository } from './job.repository';
@@ -16,7 +16,7 @@ const NOUN: Record<JobKind, string> = { render: 'Render', task: 'Task' };
 @Injectable()
 export class JobStore {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: TransactionRepository,
     private readonly jobs: JobRepository,
     private readonly presenter: JobPresenter,
     private readonly scheduler: JobScheduler,
@@ -52,7 +52,7 @@ export class JobStore {
    * or engine.
    */
   async cancel(workspace: Workspace, kind: JobKind, id: string): Promise<JobView> {
-    const job = await this.db.transaction(async (tx) => {
+    const job = await this.transactions.run(async (tx) => {
       const current = await this.jobs.lockInWorkspace(tx, workspace.id, kind, id);
       if (!current) throw ApiError.notFound(NOUN[kind]);
       if (TERMINAL_STATUSES.includes(current.status)) {

@@ -34,7 +34,7 @@ export interface JobError {
   message: string;
 }
 
-/** Renders and tasks share one table and one lifecycle (docs/decisions.md, Jobs). */
+/** Renders and tasks share one table and one lifecycle (docs/decisions/0004-jobs.md). */
 @Entity('jobs')
 export class Job {
   @PrimaryColumn('text')

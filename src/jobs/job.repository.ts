@@ -262,4 +262,30 @@ export class JobRepository {
     const rows: unknown[] = await this.db.query(`SELECT 1 FROM jobs WHERE id = $1 AND status = $2`, [id, status]);
     return rows.length > 0;
   }
+
+  /** The queue entries of the workspace's queued jobs (to take off their queues before a delete). */
+  async queuedEntries(tx: EntityManager, workspaceId: string): Promise<Pick<Job, 'queueName' | 'queueEntryId'>[]> {
+    const rows: { queue_name: string; queue_entry_id: string }[] = await tx.query(
+      `SELECT queue_name, queue_entry_id FROM jobs WHERE workspace_id = $1 AND status = 'queued' AND queue_entry_id IS NOT NULL`,
+      [workspaceId],
+    );
+    return rows.map((row) => ({ queueName: row.queue_name, queueEntryId: row.queue_entry_id }));
+  }
+
+  /**
+   * The workspace's newest completed renders with this request hash whose output is still
+   * recorded (retention marks an expired output with `expired_at`), at most `limit`.
+   */
+  findReusable(tx: EntityManager, workspaceId: string, hash: string, limit: number): Promise<Job[]> {
+    return tx
+      .getRepository(Job)
+      .createQueryBuilder('j')
+      .where(`j.workspaceId = :workspaceId AND j.requestHash = :hash AND j.status = 'completed'`, { workspaceId, hash })
+      .andWhere(`j.outputKey IS NOT NULL AND j.output IS NOT NULL AND j.output->>'expired_at' IS NULL`)
+      .orderBy('j.completedAt', 'DESC')
+      .limit(limit)
+      // Held until the new job commits: a retention sweep of this file waits, then sees the new job (RetentionRepository).
+      .setLock('pessimistic_read')
+      .getMany();
+  }
 }

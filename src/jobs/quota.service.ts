@@ -1,16 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import { TransactionRepository } from '../infra/database/transaction.repository';
 import { ApiError } from '../common/errors/api-error';
 import { PlanCatalog } from '../workspaces/plan-catalog';
-import { FREE_PLAN_NAME, type PlanLimits } from '../workspaces/plans';
-import { billingPeriod } from '../workspaces/usage.service';
+import { FREE_PLAN_NAME, type PlanLimits } from '../config/plans';
+import { billingPeriod } from '../workspaces/usage-period';
 import { Workspace } from '../workspaces/workspace.entity';
+import { WorkspaceRepository } from '../workspaces/workspace.repository';
 import { JobFailure } from './job-failure';
 import { JobRepository } from './job.repository';
+import { Allowance, QuotaRepository } from './quota.repository';
 
-/** A monthly allowance of the plan: render output minutes, or transcribed audio minutes. */
-export type Allowance = 'render' | 'transcribe';
+export type { Allowance } from './quota.repository';
 
 const ALLOWANCE = {
   render: { noun: 'render minutes', perMonth: (plan: PlanLimits) => plan.renderMinutesPerMonth },
@@ -18,7 +19,7 @@ const ALLOWANCE = {
 } as const;
 
 /**
- * The plan's monthly allowances (docs/decisions.md, Plans, quotas and fairness). Spent seconds are what finished jobs used this
+ * The plan's monthly allowances (docs/decisions/0005-plans-quotas-fairness.md). Spent seconds are what finished jobs used this
  * calendar month (completed renders' output seconds; transcribed audio of tasks that did not fail
  * or get cancelled); unfinished jobs hold their `reserved_seconds`. A submit reserves its estimate,
  * so a backlog of queued jobs cannot overspend; a failed or cancelled job releases its hold simply
@@ -28,7 +29,9 @@ const ALLOWANCE = {
 @Injectable()
 export class QuotaService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: TransactionRepository,
+    private readonly quotas: QuotaRepository,
+    private readonly workspaces: WorkspaceRepository,
     private readonly jobs: JobRepository,
     private readonly plans: PlanCatalog,
   ) {}
@@ -44,29 +47,8 @@ export class QuotaService {
    * unfinished jobs, only those a worker has taken (dispatch: the jobs queued behind are checked
    * when their own turn comes).
    */
-  async secondsCounted(
-    allowance: Allowance,
-    workspaceId: string,
-    manager: EntityManager = this.db.manager,
-    exceptJobId = '',
-    startedOnly = false,
-  ): Promise<number> {
-    const period = billingPeriod();
-    const held = startedOnly ? `('processing')` : allowance === 'render' ? `('ingesting', 'queued', 'processing')` : `('queued', 'processing')`;
-    const [row]: { seconds: number }[] = await manager.query(
-      allowance === 'render'
-        ? `SELECT COALESCE(SUM(CASE WHEN status = 'completed' THEN output_seconds ELSE reserved_seconds END), 0)::float8 AS seconds
-           FROM jobs WHERE workspace_id = $1 AND kind = 'render' AND NOT is_preview AND id <> $4 AND (
-             (status = 'completed' AND completed_at >= $2 AND completed_at < $3) OR status IN ${held})`
-        : // Transcribe tasks, plus the speech renders recognised for captions (transcript_cache).
-          `SELECT (SELECT COALESCE(SUM(reserved_seconds), 0)::float8
-             FROM jobs WHERE workspace_id = $1 AND kind = 'task' AND task_type = 'transcribe' AND id <> $4 AND (
-               (status = 'completed' AND completed_at >= $2 AND completed_at < $3) OR status IN ${held}))
-           + (SELECT COALESCE(SUM((transcript->>'duration')::float8), 0)::float8
-             FROM transcript_cache WHERE workspace_id = $1 AND created_at >= $2 AND created_at < $3) AS seconds`,
-      [workspaceId, period.start, period.end, exceptJobId],
-    );
-    return row.seconds ?? 0;
+  secondsCounted(allowance: Allowance, workspaceId: string, manager?: EntityManager, exceptJobId = '', startedOnly = false): Promise<number> {
+    return this.quotas.countedSeconds({ allowance, workspaceId, period: billingPeriod(), exceptJobId, startedOnly }, manager);
   }
 
   /**
@@ -76,7 +58,7 @@ export class QuotaService {
    * (`lengthUnknown`, confirmed by the worker) needs something left.
    */
   async reserve(tx: EntityManager, allowance: Allowance, workspace: Workspace, seconds: number, lengthUnknown = false): Promise<void> {
-    await lockQuota(tx, allowance, workspace.id);
+    await this.quotas.lock(tx, allowance, workspace.id);
     const refused = await this.refusal(allowance, workspace, seconds, tx, lengthUnknown);
     if (refused) throw refused;
   }
@@ -85,7 +67,7 @@ export class QuotaService {
    * The 402 a job needing `seconds` would get now, or null when it fits. Without the lock of
    * `reserve` it is an answer, not a promise (a preview's dry run reports it).
    */
-  async refusal(allowance: Allowance, workspace: Workspace, seconds: number, manager: EntityManager = this.db.manager, lengthUnknown = false): Promise<ApiError | null> {
+  async refusal(allowance: Allowance, workspace: Workspace, seconds: number, manager?: EntityManager, lengthUnknown = false): Promise<ApiError | null> {
     const limit = this.limitSeconds(allowance, workspace.plan);
     if (limit === null) return null;
     const counted = await this.secondsCounted(allowance, workspace.id, manager);
@@ -128,8 +110,8 @@ export class QuotaService {
    * hold is replaced, never added twice.
    */
   async confirm(allowance: Allowance, job: { id: string; workspaceId: string }, seconds: number): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await lockQuota(tx, allowance, job.workspaceId);
+    await this.transactions.run(async (tx) => {
+      await this.quotas.lock(tx, allowance, job.workspaceId);
       const plan = await this.planName(job.workspaceId, tx);
       const limit = this.limitSeconds(allowance, plan);
       const others = limit === null ? 0 : await this.secondsCounted(allowance, job.workspaceId, tx, job.id, true);
@@ -144,14 +126,9 @@ export class QuotaService {
   }
 
   /** The plan of a workspace, for workers that hold only a job. */
-  async planName(workspaceId: string, manager: EntityManager = this.db.manager): Promise<string> {
-    const rows: { plan: string }[] = await manager.query(`SELECT plan FROM workspaces WHERE id = $1`, [workspaceId]);
-    return rows[0]?.plan ?? FREE_PLAN_NAME;
+  async planName(workspaceId: string, manager?: EntityManager): Promise<string> {
+    return (await this.workspaces.findById(workspaceId, manager))?.plan ?? FREE_PLAN_NAME;
   }
-}
-
-function lockQuota(tx: EntityManager, allowance: Allowance, workspaceId: string): Promise<unknown> {
-  return tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`quota:${allowance}:${workspaceId}`]);
 }
 
 function minutes(seconds: number): string {

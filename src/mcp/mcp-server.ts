@@ -10,7 +10,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../common/errors/api-error';
 import { SkillsService } from '../skills/skills.service';
-import { SERVICE_VERSION } from '../system/build-info';
+import { SERVICE_VERSION } from '../common/build-info';
 import { SystemService } from '../system/system.service';
 import type { Workspace } from '../workspaces/workspace.entity';
 import { McpTools } from './mcp-tools';

@@ -36,7 +36,7 @@ import { TasksService } from '../tasks/tasks.service';
 import { CreateUploadDto } from '../uploads/dto/create-upload.dto';
 import { UploadsService } from '../uploads/uploads.service';
 import type { Workspace } from '../workspaces/workspace.entity';
-import { MCP_TOOL_NAMES } from './tool-names';
+import { MCP_TOOL_NAMES } from '../system/mcp-tool-names';
 import { JsonSchema, OperationRef, operationBodySchema, operationInputSchema } from './operation-schemas';
 
 /** What a tool call knows of its caller: the key's workspace and the client address (rate limits). */
@@ -540,7 +540,7 @@ function ok(body: Record<string, unknown>): ToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
 }
 
-/** A tool error: the API's envelope as JSON text, `isError` set (docs/decisions.md, Agents and terminals). */
+/** A tool error: the API's envelope as JSON text, `isError` set (docs/decisions/0035-agents-and-terminals.md). */
 export function toolError(code: string, message: string, details?: Record<string, unknown>): ToolResult {
   const envelope = errorBody(code, message, details);
   return { content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: envelope, isError: true };

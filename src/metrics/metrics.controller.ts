@@ -13,7 +13,7 @@ import { Metrics } from './metrics';
 /**
  * `GET /metrics` in the Prometheus text format, in every role (workers are where jobs run). Not
  * an API-key route: a scraper is no workspace. It answers only when METRICS_TOKEN is set and the
- * request brings it as `Authorization: Bearer` (docs/decisions.md, Client surface); otherwise the
+ * request brings it as `Authorization: Bearer` (docs/decisions/0018-progress-and-metrics.md); otherwise the
  * route does not exist (404), so a default installation exposes nothing.
  */
 @ApiTags('system')

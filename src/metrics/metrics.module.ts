@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { QueueStatsRepository } from '../infra/queue/queue-stats.repository';
 import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
 
@@ -6,7 +7,7 @@ import { MetricsController } from './metrics.controller';
 @Global()
 @Module({
   controllers: [MetricsController],
-  providers: [Metrics],
+  providers: [Metrics, QueueStatsRepository],
   exports: [Metrics],
 })
 export class MetricsModule {}

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { DataSource } from 'typeorm';
+import { QueueStatsRepository } from '../infra/queue/queue-stats.repository';
 
 /** Every metric name starts with this (Prometheus naming: one prefix per application). */
 const PREFIX = 'vrs_';
@@ -77,19 +76,9 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(@InjectDataSource() db: DataSource) {
+  constructor(queues: QueueStatsRepository) {
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
-    const queueRows = async () => {
-      // Waiting entries that are due (a delayed retry counts once its time has come); the age is
-      // how long the oldest of them has been due.
-      const rows: { name: string; depth: number; oldest_seconds: number | null }[] = await db.query(
-        `SELECT q.name, count(j.id)::int AS depth, extract(epoch FROM now() - min(j.start_after))::float8 AS oldest_seconds
-         FROM pgboss.queue q
-         LEFT JOIN pgboss.job j ON j.name = q.name AND j.state IN ('created', 'retry') AND j.start_after <= now()
-         GROUP BY q.name`,
-      );
-      return rows;
-    };
+    const queueRows = () => queues.waiting();
     new Gauge({
       name: `${PREFIX}queue_depth`,
       help: 'Queue entries waiting to be worked on and due now, by queue (read from pg-boss at each scrape)',

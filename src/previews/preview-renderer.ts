@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import {
   clipFrameRate,
@@ -13,12 +11,11 @@ import {
   resolveRequest,
   ResolvedRequest,
 } from '../../composition/src/schema';
+import { runFfmpeg } from '../infra/media/media-runner';
 import { probeMedia } from '../infra/media/probe';
 import { planOutput } from '../renders/engine/output-formats';
 import { RemotionRenderer, RenderStage } from '../renders/engine/remotion-renderer';
 import { RenderFailure } from '../renders/render-failure';
-
-const run = promisify(execFile);
 
 /** A drawn file, before upload. */
 export interface DrawnFile {
@@ -111,7 +108,7 @@ export class PreviewRenderer {
       file,
     );
     inputs.onProgress('encoding', 0.9);
-    await run('ffmpeg', args, { signal: inputs.signal, timeout: 5 * 60_000 });
+    await runFfmpeg(args, { signal: inputs.signal, timeoutMs: 5 * 60_000 });
     inputs.onProgress('encoding', 1);
     return described(file, output.extension, output.contentType, 0);
   }

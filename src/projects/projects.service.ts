@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { newId } from '../common/ids';
 import { decodeCursor, Page, toPage } from '../common/pagination/pagination';
@@ -12,12 +10,13 @@ import { Project } from './project.entity';
 import { ProjectRepository } from './project.repository';
 import { applyOps, assertValidTemplate, parseOps, parseVariables } from './project-template';
 import { ProjectView, toProjectView } from './project.view';
+import { TransactionRepository } from '../infra/database/transaction.repository';
 
 /** Projects (spec 4.4): stored, versioned render requests. Another workspace's id is 404 everywhere. */
 @Injectable()
 export class ProjectsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: TransactionRepository,
     private readonly projects: ProjectRepository,
     private readonly renders: RendersService,
     private readonly caps: WorkspaceCaps,
@@ -26,7 +25,7 @@ export class ProjectsService {
   async create(workspace: Workspace, body: CreateProjectDto): Promise<ProjectView> {
     const variables = parseVariables(body.variables);
     assertValidTemplate(body.render_request, variables);
-    const project = await this.db.transaction(async (tx) => {
+    const project = await this.transactions.run(async (tx) => {
       await this.caps.assertBelow(tx, workspace, 'projects', () => this.projects.countInWorkspace(tx, workspace.id));
       return this.projects.insert(tx, { id: newId('proj'), workspaceId: workspace.id, name: body.name, renderRequest: body.render_request, variables });
     });
@@ -46,7 +45,7 @@ export class ProjectsService {
   /** One batch, all or nothing, under a row lock: the version read is the version replaced. */
   async applyOps(workspace: Workspace, id: string, body: ProjectOpsDto): Promise<ProjectView> {
     const ops = parseOps(body.ops);
-    const project = await this.db.transaction(async (tx) => {
+    const project = await this.transactions.run(async (tx) => {
       const current = await this.projects.lockInWorkspace(tx, workspace.id, id);
       if (!current) throw ApiError.notFound(`Project ${id}`);
       if (body.base_version !== undefined && body.base_version !== current.version) {

@@ -1,5 +1,5 @@
 import { resolveRequest, type RenderRequest } from '../../composition/src/schema';
-import { FREE_PLAN } from '../workspaces/plans';
+import { FREE_PLAN } from '../config/plans';
 import { capViolations, renderCost, runLimitSeconds } from './render-cost';
 
 const free = FREE_PLAN;

@@ -1,7 +1,7 @@
 import type { RenderRequest, ResolvedRequest } from '../../composition/src/schema';
 import type { ValidationErrorItem } from '../common/errors/api-error';
 import { MAX_JOB_ATTEMPT_SECONDS } from '../common/limits';
-import type { PlanLimits } from '../workspaces/plans';
+import type { PlanLimits } from '../config/plans';
 import { planOutput } from './engine/output-formats';
 
 /** What one render costs the service, from its resolved timeline. */
@@ -56,8 +56,8 @@ export function capViolations(cost: RenderCost, plan: PlanLimits, planName: stri
 
 /**
  * How long one attempt may run: a floor for start-up and inputs, plus time in proportion to the
- * pixels drawn and the media decoded, with a wide margin over what this machine measures (about
- * 17 million pixels a second at 1080p). A stuck render ends in minutes, a big one still has hours.
+ * pixels drawn and the media decoded, with a wide margin over the reference machine's throughput
+ * (docs/performance.md). A stuck render ends in minutes, a big one still has hours.
  */
 export function runLimitSeconds(cost: RenderCost): number {
   const seconds = 300 + cost.pixelFrames / 3_000_000 + cost.mediaSeconds * 2;

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import stableStringify from 'fast-json-stable-stringify';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { externalSources, RenderRequest } from '../../composition/src/schema';
 import { AssetRepository } from '../assets/asset.repository';
 import { AssetUrls } from '../assets/asset-urls';
@@ -10,6 +9,7 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Storage } from '../infra/storage/storage';
 import { Job } from '../jobs/job.entity';
+import { JobRepository } from '../jobs/job.repository';
 
 /** Fields that change where the result goes or how it is named, never what is drawn. */
 const NOT_DRAWN = ['metadata', 'webhook_url', 'reuse', 'output_filename', 'ingest_external'] as const;
@@ -24,7 +24,7 @@ const NOT_DRAWN = ['metadata', 'webhook_url', 'reuse', 'output_filename', 'inges
 @Injectable()
 export class RenderReuse {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly jobs: JobRepository,
     private readonly assets: AssetRepository,
     private readonly urls: AssetUrls,
     private readonly storage: Storage,
@@ -47,17 +47,7 @@ export class RenderReuse {
 
   /** The newest completed render of the workspace with this hash whose output is still stored. */
   async findEarlier(tx: EntityManager, workspaceId: string, hash: string): Promise<Job | null> {
-    const candidates = await tx
-      .getRepository(Job)
-      .createQueryBuilder('j')
-      .where(`j.workspaceId = :workspaceId AND j.requestHash = :hash AND j.status = 'completed'`, { workspaceId, hash })
-      // Retention marks an expired output with `expired_at`; its object is gone or going.
-      .andWhere(`j.outputKey IS NOT NULL AND j.output IS NOT NULL AND j.output->>'expired_at' IS NULL`)
-      .orderBy('j.completedAt', 'DESC')
-      .limit(3)
-      // Held until the new job commits: a retention sweep of this file waits, then sees the new job (RetentionRepository).
-      .setLock('pessimistic_read')
-      .getMany();
+    const candidates = await this.jobs.findReusable(tx, workspaceId, hash, 3);
     for (const job of candidates) {
       // Retention or a deletion may have removed the object while the row stayed.
       if (await this.storage.stat(job.outputKey!).catch(() => null)) return job;

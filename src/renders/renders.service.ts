@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import {
   findUnsupported,
   findViolations,
@@ -35,6 +34,7 @@ import { RENDER_QUEUE } from './render-queue';
 import { CaptionSources } from './caption-sources';
 import { RenderReuse } from './render-reuse';
 import { RenderTemplates, TemplateOptions } from './render-template';
+import { TransactionRepository } from '../infra/database/transaction.repository';
 
 export type RenderSubmitOut = JobView & { ok: boolean; violations: ReturnType<typeof truncateViolations> };
 
@@ -81,7 +81,7 @@ export function parseRenderRequest(body: unknown): RenderRequest {
 @Injectable()
 export class RendersService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: TransactionRepository,
     private readonly scheduler: JobScheduler,
     private readonly quota: QuotaService,
     private readonly idempotency: IdempotencyService,
@@ -134,7 +134,7 @@ export class RendersService {
     const isPreview = options.preview !== undefined;
     const requestHash = isPreview ? null : await this.reuse.requestHash(workspace.id, prepared.request);
 
-    const outcome = await this.db.transaction(async (tx) =>
+    const outcome = await this.transactions.run(async (tx) =>
       this.idempotency.run(
         tx,
         // A preview's key is its own: the same render body previewed is not the same request.

@@ -4,12 +4,12 @@ import {
 import { OTP_MAX_FAILED_ATTEMPTS, OTP_TTL_MS } from '../auth/otp';
 import { PAGE_LIMIT, PAGE_MAX_BYTES } from '../common/pagination/pagination';
 import { RATE_LIMITS } from '../common/rate-limit/rate-limits';
-import { MCP_TOOL_NAMES } from '../mcp/tool-names';
+import { MCP_TOOL_NAMES } from './mcp-tool-names';
 import { previewCapabilities } from '../previews/preview-capabilities';
 import { taskCapabilities } from '../tasks/task-types';
 import { MAX_FILE_BYTES, UPLOAD_URL_TTL_SECONDS } from '../common/limits';
 import type { AppConfig } from '../config/app-config';
-import { FREE_PLAN, publishedPlans } from '../workspaces/plans';
+import { FREE_PLAN, publishedPlans } from '../config/plans';
 
 /**
  * The unauthenticated machine-readable catalog. Catalogs and JSON Schemas come from the one schema

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { DatabaseHealthRepository } from '../infra/database/database-health.repository';
 import { QueueService } from '../infra/queue/queue.service';
 import { Storage } from '../infra/storage/storage';
-import { API_VERSION, readBuildInfo, SERVICE_VERSION } from './build-info';
+import { API_VERSION, readBuildInfo, SERVICE_VERSION } from '../common/build-info';
 import { buildCapabilities } from './capabilities';
 import { ReadinessRegistry } from '../infra/readiness/readiness.registry';
 
@@ -17,7 +16,7 @@ export class SystemService {
   private readonly catalog;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly database: DatabaseHealthRepository,
     private readonly queue: QueueService,
     private readonly storage: Storage,
     private readonly readinessChecks: ReadinessRegistry,
@@ -52,7 +51,7 @@ export class SystemService {
 
   private async checkDatabase(): Promise<CheckState> {
     try {
-      await withTimeout(this.db.query('SELECT 1'), 3000);
+      await withTimeout(this.database.ping(), 3000);
       return 'ok';
     } catch {
       return 'unavailable';

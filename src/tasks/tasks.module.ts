@@ -12,6 +12,7 @@ import { GoogleSpeechEngine } from './transcribe/engines/google-speech.engine';
 import { PocketsphinxEngine } from './transcribe/engines/pocketsphinx.engine';
 import { SpeechEngine } from './transcribe/engines/speech-engine';
 import { TranscriptCache } from './transcribe/transcript-cache';
+import { TranscriptCacheRepository } from './transcribe/transcript-cache.repository';
 import { TranscribeWorker } from './transcribe/transcribe.worker';
 import { TranscriptionService } from './transcribe/transcription.service';
 
@@ -46,6 +47,7 @@ export class TasksModule {
         TranscriptionService,
         TranscribeWorker,
         TranscriptCache,
+        TranscriptCacheRepository,
         { provide: SpeechEngine, inject: [APP_CONFIG, Storage], useFactory: speechEngineFor },
       ],
       exports: [TranscriptCache, TasksService],

@@ -1,6 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { captionPages, CAPTION_DEFAULTS, toSrt, toVtt } from '../../composition/src/schema';
 import { MediaIntake } from '../assets/media-intake.service';
 import { ApiError } from '../common/errors/api-error';
@@ -24,8 +22,9 @@ import { RemoveBackgroundRequestDto, TranscribeRequestDto } from './dto/transcri
 import { ENGINE_CAPABILITIES, TaskType, taskTypeOfPath } from './task-types';
 import { assertEngineCanDo, transcribeOptionsOf } from './transcribe/transcribe-options';
 import { TRANSCRIBE_QUEUE } from './transcribe/transcribe-queue';
+import { TransactionRepository } from '../infra/database/transaction.repository';
 
-/** One attempt of a transcription: start-up plus three times the audio (recognition runs near 0.4× real time). */
+/** One attempt of a transcription: start-up plus three times the audio, well above the recogniser's real-time factor (docs/performance.md). */
 export function transcribeRunLimitSeconds(audioSeconds: number): number {
   return Math.min(MAX_JOB_ATTEMPT_SECONDS, Math.ceil(300 + audioSeconds * 3));
 }
@@ -34,7 +33,7 @@ export function transcribeRunLimitSeconds(audioSeconds: number): number {
 @Injectable()
 export class TasksService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: TransactionRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly scheduler: JobScheduler,
     private readonly quota: QuotaService,
@@ -56,7 +55,7 @@ export class TasksService {
     const audioSeconds = known?.duration ?? 0;
     const request = { ...body } as Record<string, unknown>;
 
-    return this.db.transaction(async (tx) =>
+    return this.transactions.run(async (tx) =>
       this.idempotency.run(tx, { workspaceId: workspace.id, scope: 'tasks', key: idempotencyKey, payload: { task_type: 'transcribe', ...request } }, async () => {
         await this.quota.reserve(tx, 'transcribe', workspace, audioSeconds, known?.duration == null);
         const job = await this.jobRows.insert(tx, {

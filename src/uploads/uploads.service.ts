@@ -1,6 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AssetRepository } from '../assets/asset.repository';
 import { assetStorageKey } from '../assets/asset-storage-key';
 import { AssetUrls } from '../assets/asset-urls';
@@ -14,6 +12,7 @@ import { Storage } from '../infra/storage/storage';
 import { Workspace } from '../workspaces/workspace.entity';
 import { WorkspaceCaps } from '../workspaces/workspace-caps';
 import { CreateUploadDto } from './dto/create-upload.dto';
+import { TransactionRepository } from '../infra/database/transaction.repository';
 
 
 export interface UploadSlot {
@@ -31,7 +30,7 @@ export interface UploadSlot {
 @Injectable()
 export class UploadsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: TransactionRepository,
     private readonly storage: Storage,
     private readonly urls: AssetUrls,
     private readonly assets: AssetRepository,
@@ -58,7 +57,7 @@ export class UploadsService {
     const id = newId('asset');
     const key = assetStorageKey(workspace.id, id, storageExtension(body.filename ?? null, body.content_type));
     const upload = await this.storage.signedUploadUrl(key, body.content_type, UPLOAD_URL_TTL_SECONDS, { contentLength: body.size_bytes });
-    await this.db.transaction(async (tx) => {
+    await this.transactions.run(async (tx) => {
       // Open slots: reserved and still within their URL's lifetime.
       await this.caps.assertBelow(tx, workspace, 'openUploads', () =>
         this.assets.countOpenSlots(tx, workspace.id, new Date(Date.now() - UPLOAD_URL_TTL_SECONDS * 1000)),

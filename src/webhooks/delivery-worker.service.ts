@@ -1,17 +1,17 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Job as QueueJob } from 'pg-boss';
 import type { Readable } from 'node:stream';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { FetchError, GuardedFetcher } from '../infra/http/guarded-fetcher';
+import { TransactionRepository } from '../infra/database/transaction.repository';
 import { QueueService } from '../infra/queue/queue.service';
 import { DeliveryAttemptPayload, WEBHOOK_DELIVERY_QUEUE } from './delivery-queue';
 import { DeliveryScheduler } from './delivery-scheduler';
 import { retryDelayAfter } from './retry-schedule';
 import { SigningSecrets } from './signing-secrets.service';
 import { DeliveryStatus } from './webhook-delivery.entity';
+import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { EventType, isProgressEvent } from './webhook-events';
 import { signWebhook } from './webhook-signer';
 import { DeliveryOutcomeLabel, Metrics } from '../metrics/metrics';
@@ -56,7 +56,8 @@ export class DeliveryWorker implements OnApplicationBootstrap {
   private readonly logger = new Logger('WebhookDelivery');
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly transactions: TransactionRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly queue: QueueService,
     private readonly fetcher: GuardedFetcher,
@@ -99,33 +100,21 @@ export class DeliveryWorker implements OnApplicationBootstrap {
 
   /** Ends a delivery that must not be sent, without counting an attempt. */
   private async giveUp(payload: DeliveryAttemptPayload, reason: string): Promise<void> {
-    await this.db.query(
-      `UPDATE webhook_deliveries SET status = 'failed', error = $3, next_attempt_at = NULL, attempt_token = NULL, updated_at = now()
-       WHERE id = $1 AND attempt_token = $2`,
-      [payload.delivery_id, payload.token, reason],
-    );
+    await this.deliveries.abandon(payload.delivery_id, payload.token, reason);
     this.metrics.webhookAttempt('abandoned');
   }
 
   private async load(payload: DeliveryAttemptPayload): Promise<AttemptTarget | null> {
-    const [row] = await this.db.query(
-      `SELECT d.workspace_id, d.webhook_id, d.url, d.status, d.attempt_token, w.url AS webhook_url, w.enabled AS webhook_enabled,
-              e.id AS event_id, e.type, e.data, e.created_at
-       FROM webhook_deliveries d
-       JOIN events e ON e.id = d.event_id
-       LEFT JOIN webhooks w ON w.id = d.webhook_id
-       WHERE d.id = $1`,
-      [payload.delivery_id],
-    );
-    if (!row || row.status !== 'pending' || row.attempt_token !== payload.token) return null;
+    const row = await this.deliveries.loadAttempt(payload.delivery_id);
+    if (!row || row.status !== 'pending' || row.attemptToken !== payload.token) return null;
     return {
-      workspaceId: row.workspace_id,
-      webhookId: row.webhook_id,
-      url: row.webhook_url ?? row.url,
-      webhookEnabled: row.webhook_enabled,
-      eventId: row.event_id,
+      workspaceId: row.workspaceId,
+      webhookId: row.webhookId,
+      url: row.webhookUrl ?? row.deliveryUrl,
+      webhookEnabled: row.webhookEnabled,
+      eventId: row.eventId,
       type: row.type,
-      timestamp: row.created_at,
+      timestamp: row.eventCreatedAt,
       data: row.data,
     };
   }
@@ -178,28 +167,26 @@ export class DeliveryWorker implements OnApplicationBootstrap {
    */
   private async record(payload: DeliveryAttemptPayload, target: AttemptTarget, outcome: AttemptOutcome): Promise<void> {
     let counted: DeliveryOutcomeLabel | null = null;
-    await this.db.transaction(async (tx) => {
-      const [current]: { attempts: number; attempt_token: string | null }[] = await tx.query(
-        `SELECT attempts, attempt_token FROM webhook_deliveries WHERE id = $1 FOR UPDATE`,
-        [payload.delivery_id],
-      );
+    await this.transactions.run(async (tx) => {
+      const current = await this.deliveries.lockForAttempt(tx, payload.delivery_id);
       if (!current) return;
       const attempts = current.attempts + 1;
-      const decides = current.attempt_token === payload.token;
+      const decides = current.attemptToken === payload.token;
       const succeeded = outcome.error === null;
       // Progress is stale by the time a retry would go: one attempt only.
       const retries = decides && !succeeded && !outcome.final && !isProgressEvent(target.type);
       const retryIn = retries ? retryDelayAfter(this.config.webhooks.retryScheduleSeconds, attempts) : null;
       const status: DeliveryStatus = succeeded ? 'succeeded' : retryIn === null ? 'failed' : 'pending';
-      await tx.query(
-        `UPDATE webhook_deliveries SET attempts = $2, url = $3, response_status = $4, response_excerpt = $5, error = $6,
-           last_attempt_at = now(), updated_at = now(),
-           status = CASE WHEN $7 THEN $8 ELSE status END,
-           next_attempt_at = CASE WHEN $7 THEN NULL ELSE next_attempt_at END,
-           attempt_token = CASE WHEN $7 THEN NULL ELSE attempt_token END
-         WHERE id = $1`,
-        [payload.delivery_id, attempts, target.url, outcome.responseStatus, outcome.responseExcerpt, outcome.error, decides, status],
-      );
+      await this.deliveries.recordAttempt(tx, {
+        deliveryId: payload.delivery_id,
+        attempts,
+        url: target.url,
+        responseStatus: outcome.responseStatus,
+        responseExcerpt: outcome.responseExcerpt,
+        error: outcome.error,
+        decides,
+        status,
+      });
       if (retryIn !== null) await this.scheduler.schedule(tx, payload.delivery_id, retryIn, { manual: false });
       counted = !decides ? 'superseded' : status === 'pending' ? 'retrying' : status;
     });

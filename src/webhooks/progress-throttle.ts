@@ -1,4 +1,4 @@
-/** docs/decisions.md, Jobs: at most one progress event per 5 percentage points or 2 seconds. */
+/** docs/decisions/0004-jobs.md: at most one progress event per 5 percentage points or 2 seconds. */
 export const PROGRESS_MIN_STEP_PERCENT = 5;
 export const PROGRESS_MIN_INTERVAL_MS = 2000;
 /** Jobs that stop without a terminal event (cancelled) are forgotten after this long. */

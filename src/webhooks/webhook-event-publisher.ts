@@ -1,16 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import { TransactionRepository } from '../infra/database/transaction.repository';
 import { EventPublisher, JobEventType } from '../jobs/event-publisher';
 import { Job } from '../jobs/job.entity';
 import { JobPresenter } from '../jobs/job.presenter';
 import { DeliveryScheduler, Destination, NewEvent } from './delivery-scheduler';
 import { EventType, isProgressEvent } from './webhook-events';
 import { ProgressThrottle } from './progress-throttle';
-import { Webhook } from './webhook.entity';
+import { WebhookRepository } from './webhook.repository';
 
 /**
- * Routes events to endpoints and queues their delivery (docs/decisions.md, Webhooks): a job's own `webhook_url`
+ * Routes events to endpoints and queues their delivery (docs/decisions/0009-webhooks.md): a job's own `webhook_url`
  * receives all of that job's events and overrides the workspace webhooks; otherwise every enabled
  * workspace webhook subscribed to the event gets it. Progress events go only to a `webhook_url`.
  * Publishing never throws: a failure is logged and the caller's work (a render) goes on.
@@ -23,7 +23,8 @@ export class WebhookEventPublisher extends EventPublisher {
   private readonly lastPublish = new Map<string, Promise<void>>();
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: TransactionRepository,
+    private readonly webhooks: WebhookRepository,
     private readonly presenter: JobPresenter,
     private readonly scheduler: DeliveryScheduler,
   ) {
@@ -78,7 +79,7 @@ export class WebhookEventPublisher extends EventPublisher {
   }
 
   private async publish(event: NewEvent, webhookUrl: string | null): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    await this.transactions.run(async (tx) => {
       const destinations = webhookUrl ? [{ webhookId: null, url: webhookUrl }] : await this.subscribers(tx, event.workspaceId, event.type);
       // Nobody listens: nothing to record.
       if (destinations.length > 0) await this.scheduler.createEvent(tx, event, destinations, { manual: false });
@@ -87,12 +88,7 @@ export class WebhookEventPublisher extends EventPublisher {
 
   private async subscribers(tx: EntityManager, workspaceId: string, type: EventType): Promise<Destination[]> {
     if (isProgressEvent(type)) return [];
-    const webhooks = await tx
-      .getRepository(Webhook)
-      .createQueryBuilder('w')
-      .where('w.workspaceId = :workspaceId AND w.enabled AND :type = ANY(w.events)', { workspaceId, type })
-      .orderBy('w.id')
-      .getMany();
+    const webhooks = await this.webhooks.subscribedTo(tx, workspaceId, type);
     return webhooks.map((webhook) => ({ webhookId: webhook.id, url: webhook.url }));
   }
 }

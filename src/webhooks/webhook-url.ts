@@ -3,7 +3,7 @@ import { AddressPolicy } from '../infra/http/address-policy';
 import { FetchError, parseFetchUrl } from '../infra/http/guarded-fetcher';
 
 export interface UrlProblem {
-  /** Pydantic-style error type (docs/decisions.md, Errors). */
+  /** Pydantic-style error type (docs/decisions/0003-errors.md). */
   type: 'url_parsing' | 'url_scheme' | 'value_error';
   msg: string;
 }

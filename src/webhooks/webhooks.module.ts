@@ -2,10 +2,13 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { JobsModule } from '../jobs/jobs.module';
 import { DeliveryScheduler } from './delivery-scheduler';
 import { DeliveryWorker } from './delivery-worker.service';
+import { SigningSecretRepository } from './signing-secret.repository';
 import { SigningSecrets } from './signing-secrets.service';
+import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { WebhookEventPublisher } from './webhook-event-publisher';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
+import { WebhookRepository } from './webhook.repository';
 
 /**
  * Webhooks: the routes where the REST API is served, the delivery queue's handler (worker roles)
@@ -23,7 +26,16 @@ export class WebhooksModule {
       module: WebhooksModule,
       imports: [JobsModule],
       controllers: servesApi ? [WebhooksController] : [],
-      providers: [WebhookEventPublisher, DeliveryScheduler, DeliveryWorker, SigningSecrets, WebhooksService],
+      providers: [
+        WebhookEventPublisher,
+        DeliveryScheduler,
+        DeliveryWorker,
+        SigningSecrets,
+        WebhooksService,
+        WebhookRepository,
+        WebhookDeliveryRepository,
+        SigningSecretRepository,
+      ],
       exports: [WebhookEventPublisher, WebhooksService],
     };
     WebhooksModule.byRole.set(servesApi, module);

@@ -1,6 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, LessThan } from 'typeorm';
 import { ApiError, ValidationErrorItem } from '../common/errors/api-error';
 import { newId } from '../common/ids';
 import { RateLimitService } from '../common/rate-limit/rate-limit.service';
@@ -8,17 +6,18 @@ import { decodeCursor, Page, toPage, PAGE_LIMIT } from '../common/pagination/pag
 import { closestMatch } from '../common/validation/suggest';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { TransactionRepository } from '../infra/database/transaction.repository';
 import { AddressPolicy } from '../infra/http/address-policy';
 import { Workspace } from '../workspaces/workspace.entity';
 import { WorkspaceCaps } from '../workspaces/workspace-caps';
 import { DeliveryScheduler } from './delivery-scheduler';
 import { CreateWebhookDto, ListDeliveriesDto, UpdateWebhookDto } from './dto/webhook.dto';
 import { SigningSecrets } from './signing-secrets.service';
-import { WebhookDelivery } from './webhook-delivery.entity';
-import { WebhookEvent } from './webhook-event.entity';
+import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { isProgressEvent, SUBSCRIBABLE_EVENTS, SubscribableEvent } from './webhook-events';
 import { webhookUrlProblem } from './webhook-url';
 import { Webhook } from './webhook.entity';
+import { WebhookRepository } from './webhook.repository';
 import { DeliveryView, toDeliveryView, toWebhookView, WebhookView } from './webhook.views';
 
 /** Workspace webhooks. Every lookup is scoped to the caller's workspace: another's id is 404. */
@@ -27,7 +26,9 @@ export class WebhooksService {
   private readonly addressPolicy: AddressPolicy;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: TransactionRepository,
+    private readonly webhooks: WebhookRepository,
+    private readonly deliveryRows: WebhookDeliveryRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly secrets: SigningSecrets,
     private readonly scheduler: DeliveryScheduler,
@@ -40,22 +41,17 @@ export class WebhooksService {
   async register(workspace: Workspace, body: CreateWebhookDto): Promise<WebhookView & { secret: string }> {
     const events = this.parse(body);
     const id = newId('wh');
-    return this.db.transaction(async (tx) => {
-      await this.caps.assertBelow(tx, workspace, 'webhooks', () => tx.countBy(Webhook, { workspaceId: workspace.id }));
-      await tx.insert(Webhook, { id, workspaceId: workspace.id, url: body.url, events, enabled: true });
+    return this.transactions.run(async (tx) => {
+      await this.caps.assertBelow(tx, workspace, 'webhooks', () => this.webhooks.countInWorkspace(tx, workspace.id));
+      const webhook = await this.webhooks.insert(tx, { id, workspaceId: workspace.id, url: body.url, events: events!, enabled: true });
       const secret = await this.secrets.get(workspace.id, tx);
-      return { ...toWebhookView(await tx.findOneByOrFail(Webhook, { id })), secret };
+      return { ...toWebhookView(webhook), secret };
     });
   }
 
   async list(workspace: Workspace, limit: number, cursor?: string): Promise<Page<WebhookView>> {
     const before = decodeCursor(cursor, 'wh');
-    const rows = await this.db.getRepository(Webhook).find({
-      where: { workspaceId: workspace.id, ...(before ? { id: LessThan(before) } : {}) },
-      order: { id: 'DESC' },
-      take: limit + 1,
-    });
-    return toPage(rows, limit, toWebhookView);
+    return toPage(await this.webhooks.listInWorkspace(workspace.id, limit + 1, before), limit, toWebhookView);
   }
 
   async get(workspace: Workspace, id: string): Promise<WebhookView> {
@@ -65,8 +61,8 @@ export class WebhooksService {
   async update(workspace: Workspace, id: string, body: UpdateWebhookDto): Promise<WebhookView> {
     const webhook = await this.find(workspace, id);
     const events = this.parse(body);
-    await this.db.getRepository(Webhook).update(
-      { id: webhook.id },
+    await this.webhooks.update(
+      webhook.id,
       {
         ...(body.url !== undefined ? { url: body.url } : {}),
         ...(events !== undefined ? { events } : {}),
@@ -79,7 +75,7 @@ export class WebhooksService {
   /** Its deliveries go with it, and their pending retries stand down. */
   async remove(workspace: Workspace, id: string): Promise<void> {
     const webhook = await this.find(workspace, id);
-    await this.db.getRepository(Webhook).delete({ id: webhook.id });
+    await this.webhooks.delete(webhook.id);
   }
 
   /** Queues a `webhook.test` event for this webhook alone, whatever it subscribes to and even when disabled. */
@@ -87,7 +83,7 @@ export class WebhooksService {
     const webhook = await this.find(workspace, id);
     // Each test makes the service call out: bounded per workspace, like a side effect should be.
     await this.rateLimits.enforce('webhook_test', workspace.id);
-    const [delivery] = await this.db.transaction((tx) =>
+    const [delivery] = await this.transactions.run((tx) =>
       this.scheduler.createEvent(
         tx,
         {
@@ -114,16 +110,8 @@ export class WebhooksService {
     const webhook = await this.find(workspace, id);
     const limit = query.limit ?? PAGE_LIMIT.default;
     const before = decodeCursor(query.cursor, 'dlv');
-    const rows = await this.db.getRepository(WebhookDelivery).find({
-      where: {
-        webhookId: webhook.id,
-        ...(query.status ? { status: query.status } : {}),
-        ...(before ? { id: LessThan(before) } : {}),
-      },
-      order: { id: 'DESC' },
-      take: limit + 1,
-    });
-    const types = await this.eventTypes(this.db.manager, rows);
+    const rows = await this.deliveryRows.listForWebhook(webhook.id, { status: query.status, before }, limit + 1);
+    const types = await this.deliveryRows.eventTypes(rows.map((row) => row.eventId));
     return toPage(rows, limit, (row) => toDeliveryView(row, types.get(row.eventId)!));
   }
 
@@ -133,30 +121,19 @@ export class WebhooksService {
    */
   async retry(workspace: Workspace, id: string, deliveryId: string): Promise<DeliveryView> {
     const webhook = await this.find(workspace, id);
-    return this.db.transaction(async (tx) => {
-      const delivery = await tx.findOneBy(WebhookDelivery, { id: deliveryId, webhookId: webhook.id });
+    return this.transactions.run(async (tx) => {
+      const delivery = await this.deliveryRows.findForWebhook(tx, webhook.id, deliveryId);
       if (!delivery) throw ApiError.notFound('Delivery');
       await this.scheduler.schedule(tx, delivery.id, 0, { manual: true });
-      const types = await this.eventTypes(tx, [delivery]);
-      return toDeliveryView(await tx.findOneByOrFail(WebhookDelivery, { id: delivery.id }), types.get(delivery.eventId)!);
+      const types = await this.deliveryRows.eventTypes([delivery.eventId], tx);
+      return toDeliveryView(await this.deliveryRows.getById(tx, delivery.id), types.get(delivery.eventId)!);
     });
   }
 
   private async find(workspace: Workspace, id: string): Promise<Webhook> {
-    const webhook = await this.db.getRepository(Webhook).findOneBy({ id, workspaceId: workspace.id });
+    const webhook = await this.webhooks.findInWorkspace(workspace.id, id);
     if (!webhook) throw ApiError.notFound('Webhook');
     return webhook;
-  }
-
-  private async eventTypes(manager: EntityManager, deliveries: WebhookDelivery[]): Promise<Map<string, string>> {
-    if (deliveries.length === 0) return new Map();
-    const events = await manager
-      .getRepository(WebhookEvent)
-      .createQueryBuilder('e')
-      .select(['e.id', 'e.type'])
-      .where('e.id IN (:...ids)', { ids: [...new Set(deliveries.map((d) => d.eventId))] })
-      .getMany();
-    return new Map(events.map((event) => [event.id, event.type]));
   }
 
   /** A job's own `webhook_url` must pass the same rules as a registered one; 422 at submit otherwise. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { FREE_PLAN, FREE_PLAN_NAME, PlanLimits, PlansConfig, PublishedPlan, publishedPlans } from './plans';
+import { FREE_PLAN, FREE_PLAN_NAME, PlanLimits, PlansConfig, PublishedPlan, publishedPlans } from '../config/plans';
 
 /**
  * A plan without a limit on renders at once still needs a number for the queue's per-workspace

@@ -1,8 +1,12 @@
 import { Global, Module } from '@nestjs/common';
 import { PlanCatalog } from './plan-catalog';
 import { WorkspaceCaps } from './workspace-caps';
+import { WorkspaceRepository } from './workspace.repository';
 
-/** The plan catalog and the per-workspace caps, injectable everywhere (they only read the configuration). */
+/**
+ * The plan catalog, the per-workspace caps and the workspaces table, injectable everywhere: every
+ * feature reads the caller's workspace and plan.
+ */
 @Global()
-@Module({ providers: [PlanCatalog, WorkspaceCaps], exports: [PlanCatalog, WorkspaceCaps] })
+@Module({ providers: [PlanCatalog, WorkspaceCaps, WorkspaceRepository], exports: [PlanCatalog, WorkspaceCaps, WorkspaceRepository] })
 export class PlansModule {}

@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { PlanCatalog } from './plan-catalog';
-import type { PlanLimits } from './plans';
+import type { PlanLimits } from '../config/plans';
 import type { Workspace } from './workspace.entity';
+import { WorkspaceRepository } from './workspace.repository';
 
 type WorkspaceCap = Exclude<keyof PlanLimits['workspace'], 'concurrentRenders'>;
 
@@ -26,7 +27,10 @@ const CAP_NAMES: Record<WorkspaceCap, string> = {
 /** The per-workspace caps of the workspace's plan (webhooks, keys, open uploads, projects, brand kits). */
 @Injectable()
 export class WorkspaceCaps {
-  constructor(private readonly plans: PlanCatalog) {}
+  constructor(
+    private readonly plans: PlanCatalog,
+    private readonly workspaces: WorkspaceRepository,
+  ) {}
 
   /**
    * Refuses to create one more object of a kind when the workspace already holds as many as its
@@ -37,7 +41,7 @@ export class WorkspaceCaps {
   async assertBelow(tx: EntityManager, workspace: Workspace, cap: WorkspaceCap, count: () => Promise<number>): Promise<void> {
     const max = this.plans.limits(workspace.plan).workspace[cap];
     if (max === null) return;
-    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`cap:${cap}:${workspace.id}`]);
+    await this.workspaces.lockCap(tx, cap, workspace.id);
     const held = await count();
     if (held >= max) {
       throw new ApiError(

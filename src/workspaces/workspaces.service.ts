@@ -1,17 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
+import { TransactionRepository } from '../infra/database/transaction.repository';
 import { Storage } from '../infra/storage/storage';
+import { JobRepository } from '../jobs/job.repository';
+import { JobScheduler } from '../jobs/job-scheduler';
 import { UpdateWorkspaceDto } from './dto/update-workspace.dto';
 import { Workspace } from './workspace.entity';
-import { JobScheduler } from '../jobs/job-scheduler';
+import { WorkspaceRepository } from './workspace.repository';
 import { toWorkspaceView, WorkspaceView } from './workspace.view';
 
 @Injectable()
 export class WorkspacesService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly rows: WorkspaceRepository,
+    private readonly jobs: JobRepository,
+    private readonly transactions: TransactionRepository,
     private readonly storage: Storage,
     private readonly scheduler: JobScheduler,
   ) {}
@@ -20,8 +23,8 @@ export class WorkspacesService {
     if (changes.name === undefined && changes.ingest_external === undefined) {
       throw ApiError.validation([{ type: 'missing', loc: ['body'], msg: 'Send name, ingest_external or both', pointer: '' }]);
     }
-    await this.db.getRepository(Workspace).update({ id: workspace.id }, { name: changes.name, ingestExternal: changes.ingest_external });
-    return toWorkspaceView(await this.db.getRepository(Workspace).findOneByOrFail({ id: workspace.id }));
+    await this.rows.update(workspace.id, { name: changes.name, ingestExternal: changes.ingest_external });
+    return toWorkspaceView((await this.rows.findById(workspace.id)) ?? workspace);
   }
 
   /**
@@ -32,13 +35,9 @@ export class WorkspacesService {
    * The owner's DELETE /v1/workspace and the operator's admin delete both come here.
    */
   async remove(workspace: Workspace): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const waiting: { queue_name: string; queue_entry_id: string }[] = await tx.query(
-        `SELECT queue_name, queue_entry_id FROM jobs WHERE workspace_id = $1 AND status = 'queued' AND queue_entry_id IS NOT NULL`,
-        [workspace.id],
-      );
-      for (const entry of waiting) await this.scheduler.dequeue(tx, { queueName: entry.queue_name, queueEntryId: entry.queue_entry_id });
-      await tx.delete(Workspace, { id: workspace.id });
+    await this.transactions.run(async (tx) => {
+      for (const entry of await this.jobs.queuedEntries(tx, workspace.id)) await this.scheduler.dequeue(tx, entry);
+      await this.rows.delete(tx, workspace.id);
     });
     await this.storage.deleteFolder(workspace.id);
   }

@@ -9,8 +9,8 @@ import { applyLut, type CubeLut } from './lut';
  * a `<CanvasImage>`.
  *
  * Plain JavaScript over the frame's pixels, not WebGL: on a render host without a GPU, WebGL runs in
- * SwiftShader, whose upload, shading and read-back of a 1080p frame cost 3–5 times what the rest of
- * the frame does (docs/performance.md); this pass costs a fraction of it, and it computes the same
+ * SwiftShader, whose upload, shading and read-back of a frame cost more than the rest of the frame
+ * (docs/performance.md); this pass costs a fraction of it, and it computes the same
  * bits in every browser, so a Player shows exactly what the server renders.
  *
  * Every per-pixel colour step (1–11 of colour.ts: exposure … hue, the LUT mixed by its intensity,

@@ -4,7 +4,7 @@ import { renderRequestSchema, type RenderRequest } from './request';
 import { closestMatch, jsonPointer } from './suggest';
 import { ELEMENT_TYPES, type ElementType } from './vocabulary';
 
-/** One item of `details.errors` (docs/decisions.md, Errors). */
+/** One item of `details.errors` (docs/decisions/0003-errors.md). */
 export interface ValidationIssue {
   type: string;
   loc: (string | number)[];

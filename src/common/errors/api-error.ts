@@ -1,4 +1,4 @@
-/** Error codes of the interface, plus the few this service adds (docs/decisions.md, Errors). */
+/** Error codes of the interface, plus the few this service adds (docs/decisions/0003-errors.md). */
 export const ERROR_STATUS = {
   invalid_code: 400,
   unauthorized: 401,

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { ApiError } from '../errors/api-error';
+import { IdempotencyRepository } from './idempotency.repository';
 
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
@@ -14,6 +15,8 @@ export type IdempotentOutcome<T> = { replayed: false; body: T } | { replayed: tr
  */
 @Injectable()
 export class IdempotencyService {
+  constructor(private readonly keys: IdempotencyRepository) {}
+
   async run<T>(
     tx: EntityManager,
     scope: { workspaceId: string; scope: string; key: string | undefined; payload: unknown },
@@ -22,28 +25,18 @@ export class IdempotencyService {
     if (scope.key === undefined) return { replayed: false, body: await create() };
     assertKeyShape(scope.key);
     const hash = requestHash(scope.payload);
-    const inserted: unknown[] = await tx.query(
-      `INSERT INTO idempotency_keys (workspace_id, scope, key, request_hash) VALUES ($1, $2, $3, $4)
-       ON CONFLICT DO NOTHING RETURNING key`,
-      [scope.workspaceId, scope.scope, scope.key, hash],
-    );
-    if (inserted.length === 0) {
-      const [existing]: { request_hash: string; response_body: T }[] = await tx.query(
-        `SELECT request_hash, response_body FROM idempotency_keys WHERE workspace_id = $1 AND scope = $2 AND key = $3`,
-        [scope.workspaceId, scope.scope, scope.key],
-      );
-      if (existing.request_hash !== hash) {
+    const key = { workspaceId: scope.workspaceId, scope: scope.scope, key: scope.key };
+    if (!(await this.keys.claim(tx, key, hash))) {
+      const existing = (await this.keys.find<T>(tx, key))!;
+      if (existing.requestHash !== hash) {
         throw new ApiError('conflict', 'This Idempotency-Key was already used with a different request body', {
           idempotency_key: scope.key,
         });
       }
-      return { replayed: true, body: existing.response_body };
+      return { replayed: true, body: existing.responseBody as T };
     }
     const body = await create();
-    await tx.query(
-      `UPDATE idempotency_keys SET response_body = $4 WHERE workspace_id = $1 AND scope = $2 AND key = $3`,
-      [scope.workspaceId, scope.scope, scope.key, JSON.stringify(body)],
-    );
+    await this.keys.storeResponse(tx, key, body);
     return { replayed: false, body };
   }
 
@@ -55,15 +48,12 @@ export class IdempotencyService {
   async peek<T>(db: EntityManager, scope: { workspaceId: string; scope: string; key: string | undefined; payload: unknown }): Promise<T | null> {
     if (scope.key === undefined) return null;
     assertKeyShape(scope.key);
-    const [existing]: { request_hash: string; response_body: T | null }[] = await db.query(
-      `SELECT request_hash, response_body FROM idempotency_keys WHERE workspace_id = $1 AND scope = $2 AND key = $3`,
-      [scope.workspaceId, scope.scope, scope.key],
-    );
+    const existing = await this.keys.find<T>(db, { workspaceId: scope.workspaceId, scope: scope.scope, key: scope.key });
     if (!existing) return null;
-    if (existing.request_hash !== requestHash(scope.payload)) {
+    if (existing.requestHash !== requestHash(scope.payload)) {
       throw new ApiError('conflict', 'This Idempotency-Key was already used with a different request body', { idempotency_key: scope.key });
     }
-    return existing.response_body;
+    return existing.responseBody;
   }
 }
 

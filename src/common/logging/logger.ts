@@ -1,5 +1,4 @@
 import { ConsoleLogger, LogLevel } from '@nestjs/common';
-import type { AppConfig } from '../../config/app-config';
 import { requestContext } from './request-context';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
@@ -23,7 +22,7 @@ class RequestAwareLogger extends ConsoleLogger {
 }
 
 /** The service's logger at LOG_LEVEL; LOG_FORMAT=json gives one JSON object a line (Cloud Logging). */
-export function jsonLogger(config: AppConfig): ConsoleLogger {
+export function jsonLogger(config: { logLevel: Exclude<LogLevel, 'fatal'>; logFormat: 'text' | 'json' }): ConsoleLogger {
   const upTo = LEVELS.indexOf(config.logLevel);
   return new RequestAwareLogger({ json: config.logFormat === 'json', logLevels: LEVELS.slice(0, upTo + 1), colors: false });
 }

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { previewRequestJsonSchema, requestJsonSchema } from '../../../composition/src/schema';
-import { SERVICE_VERSION } from '../../system/build-info';
+import { SERVICE_VERSION } from '../build-info';
 import { ADMIN_KEY_SCHEME, API_KEY_SCHEME, METRICS_TOKEN_SCHEME, RATE_LIMIT_EXTENSION, RATE_LIMIT_HEADERS } from './api-docs.decorators';
 import { documentValidationRules } from './validation-rules';
 

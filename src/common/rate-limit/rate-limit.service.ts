@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ApiError } from '../errors/api-error';
+import { RateLimitRepository } from './rate-limit.repository';
 import { RATE_LIMITS, RateLimitScope } from './rate-limits';
 
 export interface RateLimitResult {
@@ -23,20 +22,14 @@ export class RateLimitService {
   private readonly logger = new Logger('RateLimit');
   private lastPrune = 0;
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly buckets: RateLimitRepository) {}
 
   async hit(scope: RateLimitScope, subject: string, now = Date.now()): Promise<RateLimitResult> {
     const { limit, windowSeconds } = RATE_LIMITS[scope];
     const windowMs = windowSeconds * 1000;
     const windowStart = Math.floor(now / windowMs) * windowMs;
-    const rows: { hits: number }[] = await this.db.query(
-      `INSERT INTO rate_limit_buckets (scope, subject, window_start, hits) VALUES ($1, $2, $3, 1)
-       ON CONFLICT (scope, subject, window_start) DO UPDATE SET hits = rate_limit_buckets.hits + 1
-       RETURNING hits`,
-      [scope, digest(subject), new Date(windowStart)],
-    );
+    const hits = await this.buckets.hit(scope, digest(subject), new Date(windowStart));
     void this.prune(now);
-    const hits = rows[0].hits;
     return {
       scope,
       limit,
@@ -57,7 +50,7 @@ export class RateLimitService {
     if (now - this.lastPrune < 60_000) return;
     this.lastPrune = now;
     try {
-      await this.db.query(`DELETE FROM rate_limit_buckets WHERE window_start < $1`, [new Date(now - 2 * 3600_000)]);
+      await this.buckets.deleteWindowsBefore(new Date(now - 2 * 3600_000));
     } catch (error) {
       this.logger.warn(`Pruning rate-limit windows failed: ${(error as Error).message}`);
     }

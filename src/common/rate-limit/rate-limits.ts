@@ -1,6 +1,6 @@
 /**
  * Every rate limit the service enforces, in one table. The per-IP limits of renders, tasks
- * and auth sync are published in /v1/capabilities; the signup ones are not (docs/decisions.md, Rate limits);
+ * and auth sync are published in /v1/capabilities; the signup ones are not (docs/decisions/0007-rate-limits.md);
  * `webhook_test` bounds the side effects of one workspace (counted by the service, after auth).
  */
 export const RATE_LIMITS = {

@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { ApiError, ValidationErrorItem } from '../errors/api-error';
 import { jsonPointer } from './suggest';
 
-/** docs/decisions.md, Errors: JSON nested deeper than this is refused on every route. */
+/** docs/decisions/0003-errors.md: JSON nested deeper than this is refused on every route. */
 export const MAX_JSON_DEPTH = 64;
 
 /** Names that reach an object's prototype when a library assigns them as properties. */

@@ -6,7 +6,7 @@ import { ApiError, ValidationErrorItem } from '../errors/api-error';
 import { validationIssue } from '../../../composition/src/schema';
 import { closestMatch } from './suggest';
 
-/** class-validator constraint name → Pydantic-style error `type` (docs/decisions.md, Errors). */
+/** class-validator constraint name → Pydantic-style error `type` (docs/decisions/0003-errors.md). */
 const TYPE_BY_CONSTRAINT: Record<string, string> = {
   whitelistValidation: 'extra_forbidden',
   isDefined: 'missing',

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runFfmpeg } from './media-runner';
 
 /**
  * EBU R128 loudness normalisation with ffmpeg's loudnorm filter, in two passes: the first measures
@@ -37,15 +37,7 @@ interface LoudnormJson {
 }
 
 async function ffmpeg(args: string[], signal?: AbortSignal): Promise<string> {
-  const child = spawn('ffmpeg', ['-hide_banner', '-nostdin', ...args], { stdio: ['ignore', 'ignore', 'pipe'], signal });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20000)));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', resolve);
-  });
-  if (code !== 0) throw new Error(`ffmpeg failed (${code}): ${stderr.trim().split('\n').slice(-3).join(' ')}`);
-  return stderr;
+  return (await runFfmpeg(args, { signal })).stderr;
 }
 
 function loudnormJson(stderr: string): LoudnormJson {

@@ -1,8 +1,5 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { MediaInfo } from '../../../composition/src/schema';
-
-const run = promisify(execFile);
+import { runFfprobe } from './media-runner';
 
 export interface ProbeResult extends MediaInfo {
   format: string | null;
@@ -13,11 +10,12 @@ export interface ProbeResult extends MediaInfo {
 /** Reads a local media file's duration, size and codecs with ffprobe; null when it cannot be decoded. */
 export async function probeMedia(file: string): Promise<ProbeResult | null> {
   try {
-    const { stdout } = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], {
-      timeout: 30_000,
-      maxBuffer: 8 * 1024 * 1024,
+    const { stdout } = await runFfprobe(['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], {
+      timeoutMs: 30_000,
+      stdout: 'buffer',
+      stdoutLimitBytes: 8 * 1024 * 1024,
     });
-    const data = JSON.parse(stdout) as {
+    const data = JSON.parse(stdout.toString('utf8')) as {
       format?: { duration?: string; format_name?: string };
       streams?: { codec_type?: string; codec_name?: string; width?: number; height?: number; duration?: string; disposition?: { attached_pic?: number } }[];
     };

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { lastLines, runFfmpeg } from './media-runner';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -18,23 +18,14 @@ const AUDIBLE_DBFS = -45;
 const VAD_FRAME = 480; // 30 ms, one of the frame lengths libfvad takes at 16 kHz
 const BRIDGE_SECONDS = 0.3;
 const MIN_SPEECH_SECONDS = 0.15;
+/** Decoded samples kept in memory for one source: over four hours at 16 kHz. */
+const MAX_DECODED_BYTES = 512 * 1024 * 1024;
 
 /** The file's sound as 16 kHz mono 16-bit samples (empty when it has none). */
 export async function decodeMono(file: string, signal?: AbortSignal): Promise<Int16Array> {
-  const chunks: Buffer[] = [];
-  const child = spawn('ffmpeg', ['-v', 'error', '-nostdin', '-i', file, '-vn', '-ac', '1', '-ar', String(ANALYSIS_RATE), '-f', 's16le', '-'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    signal,
-  });
-  let errors = '';
-  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-  child.stderr.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2000)));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', resolve);
-  });
-  if (code !== 0) throw new Error(`ffmpeg could not decode the sound (${code}): ${errors.trim()}`);
-  const bytes = Buffer.concat(chunks);
+  const args = ['-v', 'error', '-i', file, '-vn', '-ac', '1', '-ar', String(ANALYSIS_RATE), '-f', 's16le', '-'];
+  const { code, stdout: bytes, stderr } = await runFfmpeg(args, { signal, stdout: 'buffer', stdoutLimitBytes: MAX_DECODED_BYTES, allowFailure: true });
+  if (code !== 0) throw new Error(`ffmpeg could not decode the sound (${code}): ${lastLines(stderr, 1)}`);
   const samples = new Int16Array(Math.floor(bytes.length / 2));
   for (let i = 0; i < samples.length; i += 1) samples[i] = bytes.readInt16LE(i * 2);
   return samples;

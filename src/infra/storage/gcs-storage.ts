@@ -35,7 +35,7 @@ export interface GcsStorageOptions {
 export class GcsStorage extends Storage {
   readonly driver = 'gcs' as const;
   private readonly bucket: Bucket;
-  /** For readiness, which must answer now: no retries with backoff (about 15 s against a dead endpoint). */
+  /** For readiness, which must answer now: no retries with backoff (they hold a dead endpoint's answer for many seconds). */
   private readonly probeBucket: Bucket;
 
   constructor(options: GcsStorageOptions) {

@@ -1,9 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination';
-import { JobStatus } from '../../jobs/job.entity';
-
-export const JOB_STATUSES: JobStatus[] = ['ingesting', 'queued', 'processing', 'completed', 'failed', 'cancelled'];
+import { JOB_STATUSES, JobStatus } from '../../jobs/job.entity';
 
 export class ListRendersDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: JOB_STATUSES })

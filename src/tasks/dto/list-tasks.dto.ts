@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination';
 import { JobStatus } from '../../jobs/job.entity';
-import { JOB_STATUSES } from '../../renders/dto/list-renders.dto';
+import { JOB_STATUSES } from '../../jobs/job.entity';
 import { TASK_TYPES, TaskType } from '../task-types';
 
 export class ListTasksDto extends PageQueryDto {

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
+import { lastLines, runFfmpeg } from '../../infra/media/media-runner';
 import { TaskFailure } from '../task-failure';
 
 /** What the engines read: 16 kHz mono 16-bit PCM, the rate pocketsphinx's model and Google's LINEAR16 expect. */
@@ -20,17 +20,11 @@ export interface ExtractedAudio {
  * mono PCM WAV, measuring its peak level on the way (volumedetect) to tell silence.
  */
 export async function extractAudio(input: string, output: string, signal: AbortSignal): Promise<ExtractedAudio> {
-  const args = ['-nostdin', '-v', 'info', '-y', '-i', input, '-map', '0:a:0', '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-af', 'volumedetect', '-c:a', 'pcm_s16le', '-f', 'wav', output];
-  const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-    const child = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'], signal });
-    let log = '';
-    child.stderr.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-20_000)));
-    child.on('error', reject);
-    child.on('close', (exitCode) => resolve({ code: exitCode, stderr: log }));
-  });
+  const args = ['-v', 'info', '-y', '-i', input, '-map', '0:a:0', '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-af', 'volumedetect', '-c:a', 'pcm_s16le', '-f', 'wav', output];
+  const { code, stderr } = await runFfmpeg(args, { signal, allowFailure: true });
   signal.throwIfAborted();
   if (code !== 0) {
-    const reason = stderr.trim().split('\n').pop() ?? '';
+    const reason = lastLines(stderr, 1);
     throw new TaskFailure('codec_unsupported', `The source's audio could not be decoded: ${reason}`);
   }
   const { size } = await stat(output);

@@ -1,8 +1,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { probeMedia } from '../../infra/media/probe';
@@ -10,6 +8,7 @@ import { QuotaService } from '../../jobs/quota.service';
 import { extractAudio, SILENCE_PEAK_DB } from './audio';
 import { SpeechEngine } from './engines/speech-engine';
 import { buildTranscript, Transcript, TranscriptWord } from './transcript';
+import { TranscriptCacheRepository } from './transcript-cache.repository';
 
 /** A render source whose speech is wanted: the workspace, the URL as the request names it, and its local copy. */
 export interface SpeechSource {
@@ -33,7 +32,7 @@ export interface SpeechSource {
 @Injectable()
 export class TranscriptCache {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly rows: TranscriptCacheRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly engine: SpeechEngine,
     private readonly quota: QuotaService,
@@ -46,36 +45,17 @@ export class TranscriptCache {
 
   /** The whole transcript (text, words, utterances) of the source. */
   async transcript(source: SpeechSource): Promise<Transcript> {
-    const cached = await this.read(source.workspaceId, source.sourceUrl);
+    const key = { workspaceId: source.workspaceId, sourceUrl: source.sourceUrl, engine: this.engine.name };
+    const cached = await this.rows.find(key);
     if (cached) return cached;
-    const runner = this.db.createQueryRunner();
-    await runner.connect();
-    const lockKey = `transcript:${source.workspaceId}:${this.engine.name}:${source.sourceUrl}`;
-    try {
-      await runner.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [lockKey]);
+    return this.rows.whileLocked(key, async () => {
       // Another render may have recognised it while this one waited for the lock.
-      const done = await this.read(source.workspaceId, source.sourceUrl);
+      const done = await this.rows.find(key);
       if (done) return done;
       const transcript = await this.recognise(source);
-      await this.db.query(
-        `INSERT INTO transcript_cache (workspace_id, source_url, engine, transcript) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (workspace_id, source_url, engine) DO UPDATE SET transcript = EXCLUDED.transcript, created_at = now()`,
-        [source.workspaceId, source.sourceUrl, this.engine.name, JSON.stringify(transcript)],
-      );
+      await this.rows.save(key, transcript);
       return transcript;
-    } finally {
-      await runner.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lockKey]).catch(() => undefined);
-      await runner.release();
-    }
-  }
-
-  private async read(workspaceId: string, sourceUrl: string): Promise<Transcript | null> {
-    const rows = (await this.db.query(`SELECT transcript FROM transcript_cache WHERE workspace_id = $1 AND source_url = $2 AND engine = $3`, [
-      workspaceId,
-      sourceUrl,
-      this.engine.name,
-    ])) as { transcript: Transcript }[];
-    return rows[0]?.transcript ?? null;
+    });
   }
 
   private async recognise(source: SpeechSource): Promise<Transcript> {

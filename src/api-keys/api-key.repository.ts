@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, IsNull, LessThan } from 'typeorm';
+import { ApiKey } from './api-key.entity';
+
+export type NewApiKey = Pick<ApiKey, 'id' | 'workspaceId' | 'name' | 'prefix' | 'keyHash' | 'pendingCodeId'>;
+
+/** The `api_keys` table. Keys are stored as SHA-256 digests only. */
+@Injectable()
+export class ApiKeyRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async insert(key: NewApiKey, manager: EntityManager = this.db.manager): Promise<ApiKey> {
+    await manager.insert(ApiKey, manager.create(ApiKey, { ...key, lastUsedAt: null, revokedAt: null }));
+    return manager.findOneByOrFail(ApiKey, { id: key.id });
+  }
+
+  /** Working keys: neither revoked nor pending (what the plan's cap counts). */
+  countWorking(tx: EntityManager, workspaceId: string): Promise<number> {
+    return tx.countBy(ApiKey, { workspaceId, revokedAt: IsNull(), pendingCodeId: IsNull() });
+  }
+
+  /**
+   * The key with this digest when it is live: not revoked and, if pending, its signup code still
+   * usable (a pending key expires with its code). The digest is selected for the caller's
+   * constant-time comparison.
+   */
+  findLiveByDigest(digest: string, manager: EntityManager = this.db.manager): Promise<ApiKey | null> {
+    return manager
+      .getRepository(ApiKey)
+      .createQueryBuilder('k')
+      .addSelect('k.keyHash')
+      .leftJoin('signup_codes', 'c', 'c.id = k.pending_code_id')
+      .where('k.keyHash = :digest AND k.revokedAt IS NULL', { digest })
+      .andWhere('(k.pending_code_id IS NULL OR (c.consumed_at IS NULL AND c.invalidated_at IS NULL AND c.expires_at > now()))')
+      .getOne();
+  }
+
+  async touchLastUsed(id: string): Promise<void> {
+    await this.db.getRepository(ApiKey).update({ id }, { lastUsedAt: new Date() });
+  }
+
+  /** The pending key works from now on and every other key of its workspace is revoked. */
+  async activateAndRevokeOthers(manager: EntityManager, key: Pick<ApiKey, 'id' | 'workspaceId'>): Promise<void> {
+    await manager.update(ApiKey, { id: key.id }, { pendingCodeId: null });
+    await manager
+      .createQueryBuilder()
+      .update(ApiKey)
+      .set({ revokedAt: () => 'now()' })
+      .where('workspace_id = :ws AND id <> :id AND revoked_at IS NULL', { ws: key.workspaceId, id: key.id })
+      .execute();
+  }
+
+  /** The workspace's own keys (pending signup keys are not its yet), newest first, below the cursor. */
+  listOwned(workspaceId: string, take: number, before?: string): Promise<ApiKey[]> {
+    return this.db.getRepository(ApiKey).find({
+      where: before ? { workspaceId, pendingCodeId: IsNull(), id: LessThan(before) } : { workspaceId, pendingCodeId: IsNull() },
+      order: { id: 'DESC' },
+      take,
+    });
+  }
+
+  findOwned(workspaceId: string, id: string): Promise<ApiKey | null> {
+    return this.db.getRepository(ApiKey).findOneBy({ id, workspaceId, pendingCodeId: IsNull() });
+  }
+
+  async revoke(id: string): Promise<void> {
+    await this.db.getRepository(ApiKey).update({ id }, { revokedAt: new Date() });
+  }
+
+  /** Every live key of the workspace, pending ones included. */
+  async revokeAll(manager: EntityManager, workspaceId: string): Promise<void> {
+    await manager.update(ApiKey, { workspaceId, revokedAt: IsNull() }, { revokedAt: new Date() });
+  }
+}
