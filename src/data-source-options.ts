@@ -33,7 +33,17 @@ export const MIGRATIONS = [
   JobDiagnostics1763805600000, RenderChunks1763816400000, Batches1763834400000, Operators1764230400000,
 ];
 
-export function dataSourceOptions(url: string): DataSourceOptions {
+/** node-postgres pool settings that bound a stalled database (see DatabaseTimeouts); the CLI runs without them. */
+export function poolTimeouts(timeouts: { connectTimeoutMs: number; queryTimeoutMs: number }) {
+  return {
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    // The server cancels a slow statement; the client gives up on a server that answers nothing at all.
+    statement_timeout: timeouts.queryTimeoutMs,
+    query_timeout: timeouts.queryTimeoutMs + 1000,
+  };
+}
+
+export function dataSourceOptions(url: string, timeouts?: { connectTimeoutMs: number; queryTimeoutMs: number }): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -41,6 +51,6 @@ export function dataSourceOptions(url: string): DataSourceOptions {
     migrations: MIGRATIONS,
     migrationsRun: true,
     synchronize: false,
-    extra: { max: 10 },
+    extra: { max: 10, ...(timeouts ? poolTimeouts(timeouts) : {}) },
   };
 }

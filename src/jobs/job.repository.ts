@@ -148,6 +148,11 @@ export class JobRepository {
     return claimed ? this.findById(id) : null;
   }
 
+  /** Handed back to the queue at a shutdown: the claim's attempt is not counted (it stays processing until claimed again). */
+  async handBack(id: string): Promise<void> {
+    await this.db.query(`UPDATE jobs SET attempts = GREATEST(attempts - 1, 0) WHERE id = $1 AND status = 'processing'`, [id]);
+  }
+
   /** processing → completed. False when the job was cancelled while finishing. */
   async complete(id: string, done: JobCompletion): Promise<boolean> {
     return this.notifiedIf(id, rowsAffected(

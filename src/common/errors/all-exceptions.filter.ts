@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { MAX_JSON_DEPTH } from '../validation/request-input';
 import { allowedMethods } from './allowed-methods';
 import { ApiError, ErrorCode, errorBody } from './api-error';
+import { outageOf } from './outage';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'invalid_request',
@@ -123,6 +124,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
         body: errorBody(unreadable ? 'invalid_request' : (CODE_BY_STATUS[status] ?? 'invalid_request'), `The request could not be read: ${detail}`),
         headers: {},
       };
+    }
+    const outage = outageOf(exception);
+    if (outage) {
+      return { status: 503, body: errorBody(outage.code, outage.message), headers: { 'Retry-After': String(outage.retryAfterSeconds) } as Record<string, string> };
     }
     return { status: 500, body: errorBody('internal', 'Unexpected error; it has been logged'), headers: {} };
   }

@@ -14,6 +14,7 @@ function service(role: 'api' | 'worker') {
       started[name] = handler;
       return 'worker-id';
     },
+    getWipData: () => [],
   };
   return queues;
 }
