@@ -1603,7 +1603,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            code: "invalid_code" | "unauthorized" | "quota_exceeded" | "email_not_verified" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "invalid_request" | "unsupported_feature" | "invalid_source" | "source_not_found" | "source_too_large" | "asset_not_ready" | "codec_unsupported" | "rate_limited" | "internal" | "unavailable";
+            code: "invalid_code" | "unauthorized" | "quota_exceeded" | "email_not_verified" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "invalid_request" | "unsupported_feature" | "invalid_source" | "source_not_found" | "source_too_large" | "asset_not_ready" | "codec_unsupported" | "rate_limited" | "internal" | "unavailable" | "storage_full";
             /** @description Machine-readable details; for `invalid_request`, `errors` (ValidationErrorItem[]) and, when cut short, `errors_total` */
             details?: {
                 errors?: components["schemas"]["ValidationErrorItem"][];
