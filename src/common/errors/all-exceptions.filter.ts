@@ -31,7 +31,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const res = ctx.getResponse<Response>();
     const req = ctx.getRequest<Request>();
     const { status, body, headers } = this.toResponse(exception, req);
-    if (status >= 500) {
+    if (status === 503 && !(exception instanceof ApiError)) {
+      // An outage: one line per request, not a stack trace each.
+      this.logger.warn(`${req.method} ${req.path}: ${body.error.code}: ${(exception as Error)?.message ?? String(exception)}`);
+    } else if (status >= 500) {
       const err = exception as Error;
       this.logger.error(`${req.method} ${req.path} failed: ${err?.message ?? String(exception)}`, err?.stack);
     }
