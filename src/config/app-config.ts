@@ -372,6 +372,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (retention.sweepMinutes >= 60 && retention.sweepMinutes % 60 !== 0) {
     problems.push(`RETENTION_SWEEP_MINUTES must be below 60 or a whole number of hours (got ${retention.sweepMinutes})`);
   }
+  // Below Cloud Run's 10 s and Kubernetes' 30 s, so the process exits before it is killed.
+  const shutdownGraceSeconds = int('SHUTDOWN_GRACE_SECONDS', 8, 0, 3600);
+  const database: DatabaseTimeouts = {
+    connectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 3000, 100, 600_000),
+    queryTimeoutMs: int('DATABASE_QUERY_TIMEOUT_MS', 5000, 100, 86_400_000),
+  };
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -399,12 +405,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     signup,
     adminApiKey,
     retention,
-    // Below Cloud Run's 10 s and Kubernetes' 30 s, so the process exits before it is killed.
-    shutdownGraceSeconds: int('SHUTDOWN_GRACE_SECONDS', 8, 0, 3600),
-    database: {
-      connectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 3000, 100, 600_000),
-      queryTimeoutMs: int('DATABASE_QUERY_TIMEOUT_MS', 5000, 100, 86_400_000),
-    },
+    shutdownGraceSeconds,
+    database,
   };
 }
 

@@ -98,8 +98,8 @@ export class JobRunner {
         batchSize: 1,
         // One workspace's backlog cannot fill every worker (fair order: JobScheduler).
         groupConcurrency: this.plans.groupConcurrency(),
-        // NOTIFY wakes an idle worker at once; a wake-up that arrives while it works is lost, so a
-        // busy worker still looks for the next job within a second of finishing.
+        // NOTIFY wakes an idle worker at once, and a worker that finishes a job fetches again at once
+        // (QueueService.wake); the poll is the backstop.
         pollingIntervalSeconds: 1,
         notifyPollingIntervalSeconds: 1,
       },
