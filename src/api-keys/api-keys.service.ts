@@ -82,14 +82,24 @@ export class ApiKeysService {
    * its timing says nothing about the plaintext; the digests are compared again in constant time.
    */
   async authenticate(plaintext: string): Promise<{ workspace: Workspace; keyId: string; pending: boolean } | null> {
-    const row = await this.findLive(plaintext);
-    if (!row) return null;
-    const workspace = await this.db.getRepository(Workspace).findOneBy({ id: row.workspaceId });
-    if (!workspace) return null;
-    if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-      await this.db.getRepository(ApiKey).update({ id: row.id }, { lastUsedAt: new Date() });
+    if (!/^sk_[0-9A-Za-z]{20,100}$/.test(plaintext)) return null;
+    const digest = hashKey(plaintext);
+    // One round trip for the key and its workspace: every authenticated request starts here.
+    const { entities, raw } = await this.db
+      .getRepository(Workspace)
+      .createQueryBuilder('w')
+      .innerJoin(ApiKey, 'k', 'k.workspace_id = w.id')
+      .leftJoin('signup_codes', 'c', 'c.id = k.pending_code_id')
+      .addSelect(['k.id AS key_id', 'k.key_hash AS key_hash', 'k.last_used_at AS key_last_used_at', 'k.pending_code_id AS key_pending_code_id'])
+      .where('k.key_hash = :digest AND k.revoked_at IS NULL', { digest })
+      .andWhere('(k.pending_code_id IS NULL OR (c.consumed_at IS NULL AND c.invalidated_at IS NULL AND c.expires_at > now()))')
+      .getRawAndEntities<{ key_id: string; key_hash: string; key_last_used_at: Date | null; key_pending_code_id: string | null }>();
+    const [workspace, row] = [entities[0], raw[0]];
+    if (!workspace || !row || !timingSafeEqual(Buffer.from(row.key_hash), Buffer.from(digest))) return null;
+    if (!row.key_last_used_at || Date.now() - new Date(row.key_last_used_at).getTime() > LAST_USED_RESOLUTION_MS) {
+      await this.db.getRepository(ApiKey).update({ id: row.key_id }, { lastUsedAt: new Date() });
     }
-    return { workspace, keyId: row.id, pending: row.pendingCodeId !== null };
+    return { workspace, keyId: row.key_id, pending: row.key_pending_code_id !== null };
   }
 
   /**
