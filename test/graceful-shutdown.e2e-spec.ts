@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
@@ -95,6 +96,51 @@ describe('graceful shutdown', () => {
       expect(worker.output()).toContain('SIGTERM: stopping');
     } finally {
       if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
+      worker = null;
+      await removeDataDir(dataDir);
+    }
+  }, 180_000);
+
+  it('an api process stops accepting on SIGTERM but finishes the upload in flight, then exits 0', async () => {
+    const { key } = await signupVerified(api);
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'vrs-sigterm-api-'));
+    const port = await freePort();
+    worker = startService(PROJECT_ROOT, { ...env, DATABASE_URL: api.databaseUrl, DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }, 'api');
+    const service = worker;
+    try {
+      await waitFor(async () => service.output(), (text) => text.includes('Listening on'), 120_000, 100);
+      const slot = await fetch(`${service.url}/v1/uploads`, {
+        method: 'POST',
+        headers: { ...bearer(key), 'content-type': 'application/json' },
+        body: JSON.stringify({ content_type: 'image/png' }),
+      }).then((res) => res.json());
+      // A slow upload: 16 pieces of 64 KiB, one every 100 ms; SIGTERM arrives once the server is reading it.
+      const piece = Buffer.alloc(64 * 1024, 9);
+      const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(slot.upload_url, { method: 'PUT', headers: { 'content-type': 'image/png', 'content-length': String(16 * piece.length) } }, (res) => {
+          let body = '';
+          res.on('data', (chunk) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        });
+        req.on('error', reject);
+        let sent = 0;
+        const next = () => {
+          req.write(piece);
+          sent++;
+          if (sent === 4) service.child.kill('SIGTERM');
+          if (sent < 16) setTimeout(next, 100);
+          else req.end();
+        };
+        next();
+      });
+      const res = await answered;
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body)).toMatchObject({ size: 16 * piece.length });
+      expect(await service.exited).toBe(0);
+      // A new connection is refused once it stopped listening.
+      await expect(fetch(`${service.url}/v1/health`)).rejects.toThrow();
+    } finally {
+      if (service.child.exitCode === null) service.child.kill('SIGKILL');
       worker = null;
       await removeDataDir(dataDir);
     }
