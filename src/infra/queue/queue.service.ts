@@ -239,8 +239,8 @@ export class QueueService implements OnModuleInit, OnModuleDestroy, OnApplicatio
   /**
    * A stopping process takes no new job from the first moment of its shutdown: the other modules'
    * shutdown (closing the browser, waiting for a warm-up) can take seconds, and a job fetched then
-   * would be started by a process on its way out. Jobs already running finish in
-   * onApplicationShutdown's graceful stop.
+   * would be started by a process on its way out. Jobs already running finish or are handed back
+   * in drain().
    */
   async stopTakingJobs(): Promise<void> {
     if (!this.boss) return;
@@ -276,6 +276,7 @@ export class QueueService implements OnModuleInit, OnModuleDestroy, OnApplicatio
 
   async onApplicationShutdown(): Promise<void> {
     this.started = false;
-    await this.boss?.stop({ graceful: true, timeout: 10_000 }).catch(() => undefined);
+    // drain() has waited for the handlers already; one that ignored its signal is failed by pg-boss.
+    await this.boss?.stop({ graceful: true, timeout: 2_000 }).catch(() => undefined);
   }
 }
