@@ -16,6 +16,9 @@ type WorkerOptions = Pick<
   'localConcurrency' | 'batchSize' | 'notifyPollingIntervalSeconds' | 'pollingIntervalSeconds' | 'groupConcurrency'
 >;
 
+/** The least statement timeout of the queue's pool (see onModuleInit). */
+const QUEUE_QUERY_TIMEOUT_MS = 30_000;
+
 /** An entry a handler of this process is working on. */
 interface InFlight {
   queue: string;
@@ -61,7 +64,9 @@ export class QueueService implements OnModuleInit, OnModuleDestroy, OnApplicatio
       connectionString: this.databaseUrl,
       schema: 'pgboss',
       max: 4,
-      ...poolTimeouts(this.config.database),
+      // pg-boss's maintenance scans and deletes over the whole job table: its statements get more
+      // room than a request's, and a stall still ends them rather than holding a worker forever.
+      ...poolTimeouts({ ...this.config.database, queryTimeoutMs: Math.max(QUEUE_QUERY_TIMEOUT_MS, this.config.database.queryTimeoutMs) }),
       // Queues created with `notify: true` wake their workers at once instead of at the next poll.
       useListenNotify: true,
       superviseIntervalSeconds: this.config.render.superviseSeconds,
