@@ -71,7 +71,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         PlansModule,
-        TypeOrmModule.forRoot(dataSourceOptions(databaseUrl)),
+        TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.database)),
         QueueModule,
         MailModule,
         StorageModule,

@@ -1,6 +1,6 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { NestExpressApplication, NestExpressBodyParserOptionsFor } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import type * as express from 'express';
@@ -20,6 +20,7 @@ import { OpenApiDocument } from './system/openapi-document';
 import { buildOpenApiDocument } from './common/openapi/openapi-document';
 import { jsonLogger } from './common/logging/logger';
 import { RequestLogMiddleware } from './common/logging/request-log.middleware';
+import { HttpDrain } from './infra/http/http-drain';
 import type { AuthenticatedRequest } from './common/auth/decorators';
 
 export interface RunningApp {
@@ -51,6 +52,9 @@ async function buildApp(config: AppConfig, role: Role, databaseUrl: string, embe
     abortOnError: false,
   });
   app.set('trust proxy', config.trustProxy);
+  // First of all, so that every request in flight is known to a shutdown.
+  const httpDrain = new HttpDrain();
+  app.use(httpDrain.middleware);
   app.disable('x-powered-by');
   // Every answer is to be taken as the type it declares: an error echoing input is never sniffed as HTML.
   app.use((_req: Request, res: Response, next: NextFunction) => {
@@ -98,8 +102,11 @@ async function buildApp(config: AppConfig, role: Role, databaseUrl: string, embe
     app,
     databaseUrl,
     close: async () => {
-      // Before any module starts shutting down (see QueueService.stopTakingJobs).
-      await app.get(QueueService).stopTakingJobs();
+      // Before any module starts shutting down: no new request or job; those in flight get the
+      // grace period to finish, then jobs are handed back (QueueService.drain) and connections closed.
+      const graceMs = config.shutdownGraceSeconds * 1000;
+      const server = app.getHttpServer() as Server;
+      await Promise.all([server.listening ? httpDrain.drain(server, graceMs) : undefined, app.get(QueueService).drain(graceMs)]);
       await app.close();
       await embedded?.stop();
     },

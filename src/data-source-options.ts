@@ -36,7 +36,17 @@ export const MIGRATIONS = [
   Workers1764316800000,
 ];
 
-export function dataSourceOptions(url: string): DataSourceOptions {
+/** node-postgres pool settings that bound a stalled database (see DatabaseTimeouts); the CLI runs without them. */
+export function poolTimeouts(timeouts: { connectTimeoutMs: number; queryTimeoutMs: number }) {
+  return {
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    // The server cancels a slow statement; the client gives up on a server that answers nothing at all.
+    statement_timeout: timeouts.queryTimeoutMs,
+    query_timeout: timeouts.queryTimeoutMs + 1000,
+  };
+}
+
+export function dataSourceOptions(url: string, timeouts?: { connectTimeoutMs: number; queryTimeoutMs: number }): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -44,6 +54,6 @@ export function dataSourceOptions(url: string): DataSourceOptions {
     migrations: MIGRATIONS,
     migrationsRun: true,
     synchronize: false,
-    extra: { max: 10 },
+    extra: { max: 10, ...(timeouts ? poolTimeouts(timeouts) : {}) },
   };
 }

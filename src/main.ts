@@ -25,9 +25,11 @@ async function main(): Promise<void> {
     throw error;
   }
   let running: RunningApp | undefined;
+  // Before the app starts: a worker takes jobs while it initialises, and a SIGTERM then must hand them back too.
+  const signals = stopOnSignals();
   try {
     running = await createApp(config, role);
-    stopOnSignals(running);
+    if (!signals.attach(running)) return; // signalled while starting: it is stopping already
     await listen(running, config, role);
   } catch (error) {
     const line = describeStartupFailure(error, config);
@@ -41,17 +43,16 @@ async function main(): Promise<void> {
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
 /**
- * Ctrl-C or SIGTERM: stop taking jobs, let running ones end, close connections, then stop the
- * embedded PostgreSQL (in that order, so that nothing logs a dropped connection). A second signal
- * exits at once. This handler is the only one: a library's own (Remotion's browser runner exits on
- * SIGINT at once, mid-job) is removed as it is added; their 'exit' handlers still clean up.
+ * Ctrl-C or SIGTERM: stop taking jobs and requests, let running ones end within the grace period
+ * (or hand them back), close connections, then stop the embedded PostgreSQL (in that order, so that
+ * nothing logs a dropped connection). A signal during start-up stops the app once it is built. A
+ * second signal exits at once. This handler is the only one: a library's own (Remotion's browser
+ * runner exits on SIGINT at once, mid-job) is removed as it is added; their 'exit' handlers still clean up.
  */
-function stopOnSignals(running: RunningApp): void {
+function stopOnSignals(): { attach(running: RunningApp): boolean } {
   let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(130);
-    stopping = true;
-    new Logger('Main').log(`${signal}: stopping`);
+  let app: RunningApp | null = null;
+  const close = (running: RunningApp) =>
     running.close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -59,6 +60,11 @@ function stopOnSignals(running: RunningApp): void {
         process.exit(1);
       },
     );
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    new Logger('Main').log(`${signal}: stopping`);
+    if (app) void close(app);
   };
   for (const signal of STOP_SIGNALS) {
     for (const listener of process.listeners(signal)) if (listener !== stop) process.removeListener(signal, listener);
@@ -67,6 +73,13 @@ function stopOnSignals(running: RunningApp): void {
   process.on('newListener', (event: string | symbol, listener: (...args: unknown[]) => void) => {
     if (STOP_SIGNALS.includes(event as NodeJS.Signals) && listener !== stop) setImmediate(() => process.removeListener(event, listener));
   });
+  return {
+    attach: (running) => {
+      app = running;
+      if (stopping) void close(running);
+      return !stopping;
+    },
+  };
 }
 
 main().catch((error: unknown) => {

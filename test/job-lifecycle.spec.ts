@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { Global, Module } from '@nestjs/common';
 import { Test, TestingModule } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { loadConfig } from '../src/config/app-config';
 import { ConfigModule } from '../src/config/config.module';
 import { dataSourceOptions } from '../src/data-source-options';
@@ -106,7 +106,7 @@ describe('job lifecycle against the real database', () => {
   });
 
   let counter = 0;
-  async function submit(plan: Attempt, status: 'queued' | 'processing' = 'queued'): Promise<string> {
+  async function submit(plan: Attempt, status: 'queued' | 'processing' = 'queued', before?: (tx: EntityManager, id: string) => Promise<void>): Promise<string> {
     counter += 1;
     const id = `task_LIFECYCLE${String(counter).padStart(4, '0')}`;
     plans.set(id, plan);
@@ -124,6 +124,7 @@ describe('job lifecycle against the real database', () => {
         projectId: null,
         queueName: TEST_QUEUE.name,
       });
+      await before?.(tx, id);
       await moduleRef.get(JobScheduler).enqueue(tx, job, 'free');
     });
     return id;
@@ -173,8 +174,10 @@ describe('job lifecycle against the real database', () => {
 
   it('takes over a job left processing by a dead worker (its lease ran out) and finishes it', async () => {
     // The row says processing, as a worker killed mid-job leaves it; its queue entry is handed out again.
-    const id = await submit(async (attempt) => ({ attempt }), 'processing');
-    await moduleRef.get(DataSource).query(`UPDATE jobs SET attempts = 1, started_at = now() - interval '1 minute' WHERE id = $1`, [id]);
+    // In the submit's transaction: a worker may take the entry the moment it commits.
+    const id = await submit(async (attempt) => ({ attempt }), 'processing', async (tx, jobId) => {
+      await tx.query(`UPDATE jobs SET attempts = 1, started_at = now() - interval '1 minute' WHERE id = $1`, [jobId]);
+    });
     const job = await ended(id);
     expect(job).toMatchObject({ status: 'completed', attempts: 2 });
     expect(job.startedAt!.getTime()).toBeLessThan(Date.now() - 30_000);

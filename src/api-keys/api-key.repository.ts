@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull, LessThan } from 'typeorm';
+import { Workspace } from '../workspaces/workspace.entity';
 import { ApiKey } from './api-key.entity';
 
 export type NewApiKey = Pick<ApiKey, 'id' | 'workspaceId' | 'name' | 'prefix' | 'keyHash' | 'pendingCodeId'>;
@@ -34,6 +35,25 @@ export class ApiKeyRepository {
       .where('k.keyHash = :digest AND k.revokedAt IS NULL', { digest })
       .andWhere('(k.pending_code_id IS NULL OR (c.consumed_at IS NULL AND c.invalidated_at IS NULL AND c.expires_at > now()))')
       .getOne();
+  }
+
+  /** The live key with this digest and its workspace in one round trip: every authenticated request starts here. */
+  async findLiveWithWorkspace(digest: string): Promise<{ key: Pick<ApiKey, 'id' | 'keyHash' | 'lastUsedAt' | 'pendingCodeId'>; workspace: Workspace } | null> {
+    const { entities, raw } = await this.db
+      .getRepository(Workspace)
+      .createQueryBuilder('w')
+      .innerJoin(ApiKey, 'k', 'k.workspace_id = w.id')
+      .leftJoin('signup_codes', 'c', 'c.id = k.pending_code_id')
+      .addSelect(['k.id AS key_id', 'k.key_hash AS key_hash', 'k.last_used_at AS key_last_used_at', 'k.pending_code_id AS key_pending_code_id'])
+      .where('k.key_hash = :digest AND k.revoked_at IS NULL', { digest })
+      .andWhere('(k.pending_code_id IS NULL OR (c.consumed_at IS NULL AND c.invalidated_at IS NULL AND c.expires_at > now()))')
+      .getRawAndEntities<{ key_id: string; key_hash: string; key_last_used_at: Date | null; key_pending_code_id: string | null }>();
+    const [workspace, row] = [entities[0], raw[0]];
+    if (!workspace || !row) return null;
+    return {
+      workspace,
+      key: { id: row.key_id, keyHash: row.key_hash, lastUsedAt: row.key_last_used_at ? new Date(row.key_last_used_at) : null, pendingCodeId: row.key_pending_code_id },
+    };
   }
 
   async touchLastUsed(id: string): Promise<void> {

@@ -71,12 +71,13 @@ export class ApiKeysService {
    * its timing says nothing about the plaintext; the digests are compared again in constant time.
    */
   async authenticate(plaintext: string): Promise<{ workspace: Workspace; keyId: string; pending: boolean } | null> {
-    const row = await this.findLive(plaintext);
-    if (!row) return null;
-    const workspace = await this.workspaces.findById(row.workspaceId);
-    if (!workspace) return null;
-    if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) await this.keys.touchLastUsed(row.id);
-    return { workspace, keyId: row.id, pending: row.pendingCodeId !== null };
+    if (!/^sk_[0-9A-Za-z]{20,100}$/.test(plaintext)) return null;
+    const digest = hashKey(plaintext);
+    const found = await this.keys.findLiveWithWorkspace(digest);
+    if (!found || !timingSafeEqual(Buffer.from(found.key.keyHash), Buffer.from(digest))) return null;
+    const { key, workspace } = found;
+    if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) await this.keys.touchLastUsed(key.id);
+    return { workspace, keyId: key.id, pending: key.pendingCodeId !== null };
   }
 
   /** The live key with this plaintext (see ApiKeyRepository.findLiveByDigest). */

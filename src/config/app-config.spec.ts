@@ -62,6 +62,13 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the shutdown grace and the database timeouts, with defaults below Cloud Run\'s 10 s', () => {
+    expect(loadConfig({})).toMatchObject({ shutdownGraceSeconds: 8, database: { connectTimeoutMs: 3000, queryTimeoutMs: 5000 } });
+    const config = loadConfig({ SHUTDOWN_GRACE_SECONDS: '0', DATABASE_CONNECT_TIMEOUT_MS: '500', DATABASE_QUERY_TIMEOUT_MS: '60000' });
+    expect(config).toMatchObject({ shutdownGraceSeconds: 0, database: { connectTimeoutMs: 500, queryTimeoutMs: 60000 } });
+    expect(() => loadConfig({ SHUTDOWN_GRACE_SECONDS: '-1' })).toThrow('SHUTDOWN_GRACE_SECONDS');
+  });
+
   it('reads storage and fetching settings: local disk and no private network by default', () => {
     expect(loadConfig({})).toMatchObject({
       storage: { gcs: null, s3: null, signingSecret: null, uploadMaxBytes: 5 * 1024 ** 3 },
@@ -72,9 +79,16 @@ describe('loadConfig', () => {
       GCS_API_ENDPOINT: 'http://127.0.0.1:4443',
       STORAGE_SIGNING_SECRET: 's'.repeat(32),
       UPLOAD_MAX_BYTES: '1048576',
+      STORAGE_MIN_FREE_BYTES: '1000',
       ALLOW_PRIVATE_NETWORK: 'true',
     });
-    expect(config.storage).toEqual({ gcs: { bucket: 'renders', apiEndpoint: 'http://127.0.0.1:4443' }, s3: null, signingSecret: 's'.repeat(32), uploadMaxBytes: 1048576 });
+    expect(config.storage).toEqual({
+      gcs: { bucket: 'renders', apiEndpoint: 'http://127.0.0.1:4443' },
+      s3: null,
+      signingSecret: 's'.repeat(32),
+      uploadMaxBytes: 1048576,
+      minFreeBytes: 1000,
+    });
     expect(config.allowPrivateNetwork).toBe(true);
 
     let error: unknown;

@@ -61,6 +61,20 @@ export interface AppConfig {
   /** Bearer token of the /v1/admin/ routes (ADMIN_API_KEY, ≥ 32 characters); null: they answer 404. */
   adminApiKey: string | null;
   retention: RetentionConfig;
+  /**
+   * SHUTDOWN_GRACE_SECONDS: on SIGTERM, how long a running job may take to finish before it is
+   * handed back to the queue (without using an attempt), and in-flight requests to be answered.
+   */
+  shutdownGraceSeconds: number;
+  database: DatabaseTimeouts;
+}
+
+/** Bounds on every database pool (TypeORM's and pg-boss's), so a stalled database fails requests fast. */
+export interface DatabaseTimeouts {
+  /** DATABASE_CONNECT_TIMEOUT_MS: opening a connection, or waiting for a free one in the pool. */
+  connectTimeoutMs: number;
+  /** DATABASE_QUERY_TIMEOUT_MS: one statement, enforced by the server and by the client (a stopped server answers nothing). */
+  queryTimeoutMs: number;
 }
 
 export interface SignupPolicy {
@@ -106,6 +120,8 @@ export interface StorageConfig {
   signingSecret: string | null;
   /** Largest body a signed upload URL of the local driver accepts. */
   uploadMaxBytes: number;
+  /** STORAGE_MIN_FREE_BYTES: below this much free space under DATA_DIR, `/v1/ready` reports storage failing. */
+  minFreeBytes: number;
 }
 
 export interface S3Config {
@@ -324,6 +340,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     s3,
     signingSecret,
     uploadMaxBytes: int('UPLOAD_MAX_BYTES', MAX_FILE_BYTES, 1, MAX_FILE_BYTES),
+    // Room for a typical render's work files and output; 0 turns the floor off.
+    minFreeBytes: int('STORAGE_MIN_FREE_BYTES', 256 * 1024 * 1024, 0, Number.MAX_SAFE_INTEGER),
   };
   const allowPrivateNetwork = oneOf('ALLOW_PRIVATE_NETWORK', ['true', 'false'] as const, 'false') === 'true';
   const retrySchedule = parseRetrySchedule(str('WEBHOOK_RETRY_SCHEDULE') ?? DEFAULT_RETRY_SCHEDULE_SECONDS.join(','));
@@ -358,6 +376,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (retention.sweepMinutes >= 60 && retention.sweepMinutes % 60 !== 0) {
     problems.push(`RETENTION_SWEEP_MINUTES must be below 60 or a whole number of hours (got ${retention.sweepMinutes})`);
   }
+  // Below Cloud Run's 10 s and Kubernetes' 30 s, so the process exits before it is killed.
+  const shutdownGraceSeconds = int('SHUTDOWN_GRACE_SECONDS', 8, 0, 3600);
+  const database: DatabaseTimeouts = {
+    connectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 3000, 100, 600_000),
+    queryTimeoutMs: int('DATABASE_QUERY_TIMEOUT_MS', 5000, 100, 86_400_000),
+  };
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -385,6 +409,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     signup,
     adminApiKey,
     retention,
+    shutdownGraceSeconds,
+    database,
   };
 }
 

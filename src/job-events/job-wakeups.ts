@@ -1,6 +1,9 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Client } from 'pg';
 import { DATABASE_URL } from '../infra/tokens';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { poolTimeouts } from '../data-source-options';
 import { JOB_FINISHED_CHANNEL } from '../jobs/job.repository';
 
 /**
@@ -16,7 +19,10 @@ export class JobWakeups implements OnModuleDestroy {
   private listener: Promise<Client | null> | null = null;
   private closed = false;
 
-  constructor(@Inject(DATABASE_URL) private readonly databaseUrl: string) {}
+  constructor(
+    @Inject(DATABASE_URL) private readonly databaseUrl: string,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   /** Resolves after `ms`, or earlier when `jobId` is notified as finished. */
   async wait(jobId: string, ms: number): Promise<void> {
@@ -36,7 +42,8 @@ export class JobWakeups implements OnModuleDestroy {
   private listen(): Promise<Client | null> {
     if (this.closed) return Promise.resolve(null);
     this.listener ??= (async () => {
-      const client = new Client({ connectionString: this.databaseUrl });
+      // Bounded like every pool: a stalled database must not hold a stream (or a shutdown) on this connect.
+      const client = new Client({ connectionString: this.databaseUrl, ...poolTimeouts(this.config.database) });
       client.on('notification', (message) => {
         for (const wake of [...(this.waiting.get(message.payload ?? '') ?? [])]) wake();
       });

@@ -7,6 +7,8 @@ import { EventPublisher } from './event-publisher';
 import { TransactionRepository } from '../infra/database/transaction.repository';
 import type { JobPayload, QueueDefinition } from '../infra/queue/queue-definition';
 import { QueueService } from '../infra/queue/queue.service';
+import { isHandBack, remainingMs } from '../infra/queue/hand-back';
+import { isStorageFull } from '../infra/storage/storage-full';
 import { Metrics } from '../metrics/metrics';
 import { JobFailure } from './job-failure';
 import { PlanCatalog } from '../workspaces/plan-catalog';
@@ -96,8 +98,8 @@ export class JobRunner {
         batchSize: 1,
         // One workspace's backlog cannot fill every worker (fair order: JobScheduler).
         groupConcurrency: this.plans.groupConcurrency(),
-        // NOTIFY wakes an idle worker at once; a wake-up that arrives while it works is lost, so a
-        // busy worker still looks for the next job within a second of finishing.
+        // NOTIFY wakes an idle worker at once, and a worker that finishes a job fetches again at once
+        // (QueueService.wake); the poll is the backstop.
         pollingIntervalSeconds: 1,
         notifyPollingIntervalSeconds: 1,
       },
@@ -116,8 +118,13 @@ export class JobRunner {
     const abort = new AbortController();
     queued.signal?.addEventListener('abort', () => abort.abort(new Error('queue expiry')), { once: true });
     const progress = new ProgressWriter(this.jobs, job.id, stage, abort);
+    // At a shutdown, the queue hands back at once a job its progress says cannot finish in the grace period.
+    const began = Date.now();
+    let percentDone = 0;
+    this.queues.estimateRemaining(queued.id, () => remainingMs(Date.now() - began, percentDone));
     try {
       const outcome = await work.run(job, abort.signal, (stage, percent) => {
+        percentDone = percent;
         progress.report(stage, percent);
         // Not awaited: the publisher throttles, and a progress event never holds up the work.
         void this.events.jobEvent(`${work.kind}.progress`, { ...job, progressStage: stage, progressPercent: Math.min(99, Math.floor(percent)) });
@@ -136,12 +143,24 @@ export class JobRunner {
       }
     } catch (error) {
       await progress.stop();
+      if (isHandBack(queued.signal)) {
+        // A shutdown is not a failure: the row gives its attempt back, and the queue its entry.
+        if (stage === 'processing') await this.jobs.handBack(job.id);
+        this.logger.log(`${work.label} ${job.id} handed back to the queue (shutting down)`);
+        throw queued.signal!.reason;
+      }
       if (abort.signal.aborted && !queued.signal?.aborted) {
         this.metrics.jobFinished(work.kind, 'cancelled', job.startedAt);
         return; // cancelled by the user
       }
       if (error instanceof JobFailure) {
         await this.fail(job, stage, error.code, error.message);
+        return;
+      }
+      // A full disk is named, and not retried at once: the next attempts would hit it too.
+      if (isStorageFull(error)) {
+        this.logger.error(`${work.label} ${job.id} failed, storage is full: ${(error as Error).message}`);
+        await this.fail(job, stage, 'storage_full', `${work.label} failed: the service's storage is full; try again once space is freed`);
         return;
       }
       if (queued.retryCount < work.retryLimit) {

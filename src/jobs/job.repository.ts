@@ -166,6 +166,11 @@ export class JobRepository {
     return claimed ? this.findById(id) : null;
   }
 
+  /** Handed back to the queue at a shutdown: the claim's attempt is not counted; it stays processing, from 0 %, until claimed again. */
+  async handBack(id: string): Promise<void> {
+    await this.db.query(`UPDATE jobs SET attempts = GREATEST(attempts - 1, 0), progress_percent = 0 WHERE id = $1 AND status = 'processing'`, [id]);
+  }
+
   /** processing → completed (with the rows waiting on it). False when the job was cancelled while finishing. */
   async complete(id: string, done: JobCompletion): Promise<boolean> {
     return this.endedWithFollowers(

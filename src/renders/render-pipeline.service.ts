@@ -35,6 +35,7 @@ import { JobRepository } from '../jobs/job.repository';
 import { RENDER_RETRY_LIMIT } from './render-queue';
 import { ChunkedRender } from './chunks/chunked-render.service';
 import { WorkerPresence } from './chunks/worker-presence.service';
+import { isStorageFull } from '../infra/storage/storage-full';
 
 export type ProgressReporter = (stage: ProgressStage, percent: number) => void;
 
@@ -134,7 +135,7 @@ export class RenderPipeline {
       // A split render that ends for good (cancelled, failing, or on its last attempt) stops its
       // chunks and leaves no chunk files; one the queue will retry keeps those done.
       const lastAttempt = job.attempts > RENDER_RETRY_LIMIT;
-      if (error instanceof JobFailure || lastAttempt || !(await this.jobs.hasStatus(job.id, 'processing'))) await this.chunks.abandon(job);
+      if (error instanceof JobFailure || isStorageFull(error) || lastAttempt || !(await this.jobs.hasStatus(job.id, 'processing'))) await this.chunks.abandon(job);
       throw error;
     } finally {
       unmount();

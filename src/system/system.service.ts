@@ -7,6 +7,7 @@ import { Storage } from '../infra/storage/storage';
 import { API_VERSION, readBuildInfo, SERVICE_VERSION } from '../common/build-info';
 import { buildCapabilities } from './capabilities';
 import { ReadinessRegistry } from '../infra/readiness/readiness.registry';
+import { diskSpaceProblem } from '../infra/storage/disk-space';
 
 type CheckState = 'ok' | 'unavailable';
 
@@ -14,6 +15,8 @@ type CheckState = 'ok' | 'unavailable';
 export class SystemService {
   private readonly buildInfo;
   private readonly catalog;
+  private readonly dataDir: string;
+  private readonly minFreeBytes: number;
 
   constructor(
     private readonly database: DatabaseHealthRepository,
@@ -24,6 +27,8 @@ export class SystemService {
   ) {
     this.buildInfo = readBuildInfo(config.commit);
     this.catalog = buildCapabilities(SERVICE_VERSION, config);
+    this.dataDir = config.dataDir;
+    this.minFreeBytes = config.storage.minFreeBytes;
   }
 
   version() {
@@ -63,10 +68,15 @@ export class SystemService {
   }
 
   /** Null when storage is ready; else what is wrong in words (a bucket store names the bucket, the credentials or the endpoint). */
-  private storageProblem(): Promise<string | null> {
-    return withTimeout(this.storage.problem(), 3000).catch((error: Error) =>
-      error.message === 'timeout' ? `The ${this.storage.driver} storage did not answer within 3 s` : `The ${this.storage.driver} storage check failed: ${error.message}`,
-    );
+  private async storageProblem(): Promise<string | null> {
+    const [store, disk] = await Promise.all([
+      withTimeout(this.storage.problem(), 3000).catch((error: Error) =>
+        error.message === 'timeout' ? `The ${this.storage.driver} storage did not answer within 3 s` : `The ${this.storage.driver} storage check failed: ${error.message}`,
+      ),
+      // Every driver renders into work folders under DATA_DIR; the local driver also keeps its objects there.
+      withTimeout(diskSpaceProblem(this.dataDir, this.minFreeBytes), 3000).catch(() => null),
+    ]);
+    return store ?? disk;
   }
 }
 

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { MAX_JSON_DEPTH } from '../validation/request-input';
 import { allowedMethods } from './allowed-methods';
 import { ApiError, ErrorCode, errorBody } from './api-error';
+import { outageOf } from './outage';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'invalid_request',
@@ -30,7 +31,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const res = ctx.getResponse<Response>();
     const req = ctx.getRequest<Request>();
     const { status, body, headers } = this.toResponse(exception, req);
-    if (status >= 500) {
+    if (status === 503 && !(exception instanceof ApiError)) {
+      // An outage: one line per request, not a stack trace each.
+      this.logger.warn(`${req.method} ${req.path}: ${body.error.code}: ${(exception as Error)?.message ?? String(exception)}`);
+    } else if (status >= 500) {
       const err = exception as Error;
       this.logger.error(`${req.method} ${req.path} failed: ${err?.message ?? String(exception)}`, err?.stack);
     }
@@ -123,6 +127,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
         body: errorBody(unreadable ? 'invalid_request' : (CODE_BY_STATUS[status] ?? 'invalid_request'), `The request could not be read: ${detail}`),
         headers: {},
       };
+    }
+    const outage = outageOf(exception);
+    if (outage) {
+      return { status: 503, body: errorBody(outage.code, outage.message), headers: { 'Retry-After': String(outage.retryAfterSeconds) } as Record<string, string> };
     }
     return { status: 500, body: errorBody('internal', 'Unexpected error; it has been logged'), headers: {} };
   }

@@ -19,6 +19,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal: 500,
   unavailable: 503,
+  storage_full: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

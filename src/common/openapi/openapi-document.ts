@@ -49,6 +49,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   document.components.schemas = schemas;
   addRateLimitHeaders(document);
   addInputErrors(document);
+  addOutageErrors(document);
   withNullAsType(document);
   documentValidationRules(app, document);
   return withoutDtoSuffix(document);
@@ -121,6 +122,23 @@ function addInputErrors(document: OpenAPIObject): void {
       if (operation.responses['422']) continue;
       operation.responses['422'] = {
         description: 'Invalid request; `details.errors` lists each problem',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+      };
+    }
+  }
+}
+
+/**
+ * Any route can meet an outage of what the service runs on: a stalled database (`unavailable`)
+ * or a full disk (`storage_full`) is a 503 with Retry-After, never a hang or a 500.
+ */
+function addOutageErrors(document: OpenAPIObject): void {
+  for (const item of Object.values(document.paths)) {
+    for (const operation of [item.get, item.put, item.post, item.delete, item.patch]) {
+      if (!operation || operation.responses['503']) continue;
+      operation.responses['503'] = {
+        description: 'The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds',
+        headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } },
         content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
       };
     }

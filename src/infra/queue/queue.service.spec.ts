@@ -5,15 +5,21 @@ import { QueueService } from './queue.service';
 /** The registry rules, without a database: declaring is stubbed, everything else is the real service. */
 const started: Record<string, (jobs: object[]) => Promise<void>> = {};
 
+const handedBack: unknown[][] = [];
+
 function service(role: 'api' | 'worker') {
   const queues = new QueueService('postgres://unused', role, {} as never);
   (queues as unknown as { boss: object }).boss = {
+    offWork: async () => undefined,
+    notifyWorker: () => undefined,
+    getDb: () => ({ executeSql: async (_sql: string, values: unknown[]) => handedBack.push(values) }),
     getQueue: async () => null,
     createQueue: async () => undefined,
     work: async (name: string, _options: object, handler: (jobs: object[]) => Promise<void>) => {
       started[name] = handler;
       return 'worker-id';
     },
+    getWipData: () => [],
   };
   return queues;
 }
@@ -65,5 +71,31 @@ describe('the queue registry', () => {
     const queues = service('api');
     const tx = { query: async () => [] } as never;
     await expect(queues.sendInTransaction(tx, other, { n: 'x' } as never)).rejects.toThrow();
+  });
+
+  it('at a shutdown lets an entry that can finish in the grace period finish, and hands back at once one that cannot', async () => {
+    const queues = service('worker');
+    await queues.declare(jobs, { retryLimit: 2 });
+    const outcomes: Record<string, string> = {};
+    queues.registerWorker(jobs, async ([job]) => {
+      const needs = job.data.job_id === 'quick' ? 100 : 60_000;
+      queues.estimateRemaining(job.id, () => needs);
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, needs);
+        job.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          reject(job.signal.reason);
+        });
+      });
+      outcomes[job.data.job_id] = 'finished';
+    });
+    const quick = started.jobs([{ id: 'q', data: { job_id: 'quick' }, retryCount: 0, retryLimit: 2 }]);
+    const slow = started.jobs([{ id: 's', data: { job_id: 'slow' }, retryCount: 1, retryLimit: 3 }]);
+    handedBack.length = 0;
+    await queues.drain(5_000);
+    await Promise.all([quick, slow]);
+    expect(outcomes).toEqual({ quick: 'finished' });
+    // The slow one is back in the queue, fenced to its claim (retry count 1), and no error reached pg-boss.
+    expect(handedBack).toEqual([['jobs', 's', 1]]);
   });
 });

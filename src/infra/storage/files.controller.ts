@@ -4,6 +4,7 @@ import { Controller, Get, HttpCode, Inject, Param, Put, Req, Res } from '@nestjs
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/auth/decorators';
+import { isStorageFull } from './storage-full';
 import { ApiError } from '../../common/errors/api-error';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -100,6 +101,10 @@ export class FilesController {
         // mid-upload would reset it, and the client would never see the 413.
         req.resume();
         throw tooLarge(limit);
+      }
+      if (isStorageFull(error)) {
+        req.resume(); // as for 413: the client reads the 503 once its body is drained
+        throw error;
       }
       if (!req.complete) throw new ApiError('invalid_request', 'The upload ended before the whole body arrived');
       throw error;

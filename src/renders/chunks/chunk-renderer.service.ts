@@ -6,6 +6,8 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Storage } from '../../infra/storage/storage';
 import { JobFailure } from '../../jobs/job-failure';
+import { isHandBack } from '../../infra/queue/hand-back';
+import { isStorageFull } from '../../infra/storage/storage-full';
 import { Job } from '../../jobs/job.entity';
 import { JobRepository } from '../../jobs/job.repository';
 import { OutputFormat, planOutput } from '../engine/output-formats';
@@ -110,8 +112,13 @@ export class ChunkRenderer {
         await this.chunks.fail(jobId, index, { code: error.code, message: error.message });
         return 'failed';
       }
+      if (isStorageFull(error) && !isHandBack(signal)) {
+        await this.chunks.fail(jobId, index, { code: 'storage_full', message: "Render failed: the service's storage is full; try again once space is freed" });
+        return 'failed';
+      }
       const failure = { code: 'internal', message: (error as Error).message ?? String(error) };
-      if (lastAttempt) await this.chunks.fail(jobId, index, failure);
+      // A chunk handed back at a shutdown is not failing: it waits, pending, for another worker.
+      if (lastAttempt && !isHandBack(signal)) await this.chunks.fail(jobId, index, failure);
       else await this.chunks.release(jobId, index, failure);
       throw error;
     } finally {

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { QueueService } from '../../infra/queue/queue.service';
+import { isHandBack } from '../../infra/queue/hand-back';
 import { ChunkRenderer } from './chunk-renderer.service';
 import {
   RENDER_CHUNK_DEAD_LETTER_QUEUE,
@@ -47,6 +48,7 @@ export class RenderChunkWorker implements OnApplicationBootstrap {
           try {
             await this.renderer.run(jobId, index, entry.signal ?? new AbortController().signal, lastAttempt);
           } catch (error) {
+            if (isHandBack(entry.signal)) throw error; // the queue takes it back without using an attempt
             this.logger.warn(`Chunk ${index} of ${jobId}, attempt ${(entry.retryCount ?? 0) + 1}, failed: ${(error as Error).stack ?? error}`);
             throw error; // pg-boss retries this chunk alone
           }
