@@ -33,7 +33,9 @@ export async function bundleTo(target: string, hash = sourcesHash()): Promise<st
   const started = Date.now();
   const temp = `${target}.tmp-${process.pid}`;
   rmSync(temp, { recursive: true, force: true });
-  await bundle({ entryPoint: ENTRY_POINT, outDir: temp, enableCaching: true, onProgress: () => undefined });
+  // No source map: Remotion parses it synchronously at every render's start to symbolicate errors,
+  // which stalls the API's event loop when the worker shares the process.
+  await bundle({ entryPoint: ENTRY_POINT, outDir: temp, enableCaching: true, onProgress: () => undefined, webpackOverride: (config) => ({ ...config, devtool: false }) });
   writeHash(temp, hash ?? 'unknown');
   rmSync(target, { recursive: true, force: true });
   renameSync(temp, target);
@@ -67,5 +69,6 @@ export function sourcesHash(): string | null {
   };
   walk(root);
   hash.update(JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'node_modules', 'remotion', 'package.json'), 'utf8')).version);
+  hash.update('devtool:false');
   return hash.digest('hex').slice(0, 16);
 }
