@@ -15,7 +15,7 @@ const JUSTIFY = { top: 'flex-start', center: 'center', bottom: 'flex-end' } as c
 export const TextLayer: React.FC<{ element: ResolvedText }> = ({ element }) => {
   const { style } = element;
   const { delayRender, continueRender } = useDelayRender();
-  const font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize}px "${style.fontFamily}"`;
+  const font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize}px ${style.fontStack}`;
   useLayoutEffect(() => {
     const handle = delayRender(`Loading font ${font}`);
     // A face that fails to load falls back to another font rather than failing the render.
@@ -33,7 +33,7 @@ export const TextLayer: React.FC<{ element: ResolvedText }> = ({ element }) => {
           width: hasBox ? '100%' : undefined,
           height: hasBox ? '100%' : undefined,
           textAlign: style.xAlignment,
-          fontFamily: `"${style.fontFamily}"`,
+          fontFamily: style.fontStack,
           fontSize: style.fontSize,
           fontWeight: style.fontWeight,
           fontStyle: style.fontStyle,
@@ -42,6 +42,9 @@ export const TextLayer: React.FC<{ element: ResolvedText }> = ({ element }) => {
           letterSpacing: style.letterSpacing,
           textTransform: style.textTransform,
           whiteSpace: style.wrap ? 'pre-wrap' : 'pre',
+          // Each paragraph takes its direction from its first strong character: Arabic and Hebrew
+          // read right to left, with Latin words and digits placed inside them as readers expect.
+          unicodeBidi: 'plaintext',
           overflowWrap: 'break-word',
           // The stroke is drawn twice as wide under the fill, so stroke_width shows outside the glyphs.
           WebkitTextStroke: style.strokeColor ? `${2 * style.strokeWidth}px ${style.strokeColor}` : undefined,

@@ -6,6 +6,7 @@ import { trackOverlaps } from '../motion/transitions';
 import { CANVAS_LIMITS } from './limits';
 import { DEFAULT_HIGHLIGHT_COLOR, type Element, type TextElement, type VisualElement } from './elements';
 import { parseDegrees, parsePercent, toFraction } from './primitives';
+import { fontStack } from './font-fallbacks';
 import type { GradientObject, RenderRequest } from './request';
 import type { FontFamily, OutputFormat } from './vocabulary';
 
@@ -95,6 +96,8 @@ export interface ResolvedMedia {
 
 export interface ResolvedTextStyle {
   fontFamily: FontFamily;
+  /** CSS `font-family` list: the family, then fallbacks by script and colour emoji (font-fallbacks.ts). */
+  fontStack: string;
   fontSize: number;
   fontWeight: number;
   fontStyle: 'normal' | 'italic';
@@ -530,8 +533,10 @@ function textStyle(element: TextElement, canvas: Canvas): ResolvedTextStyle {
   const fontSize = element.font_size ?? canvas.height / 20;
   const lineHeight = element.line_height ?? 1.2;
   const letterSpacing = element.letter_spacing ?? 0;
+  const fontFamily = element.font_family ?? 'Inter';
   return {
-    fontFamily: element.font_family ?? 'Inter',
+    fontFamily,
+    fontStack: fontStack(fontFamily, element.text ?? ''),
     fontSize,
     fontWeight: element.font_weight ?? 400,
     fontStyle: element.font_style ?? 'normal',
