@@ -5,7 +5,7 @@ import { glyphGrid, inkOf, inkOverlap, saturatedPixels } from './helpers/glyphs'
 import { frameAt, type Frame } from './helpers/media';
 import { openPlayer, type PlayerPage } from './helpers/player';
 import { renderThroughApi } from './helpers/render-through-api';
-import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
+import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
 const BROWSER = process.env.CHROMIUM_EXECUTABLE ?? path.join(__dirname, '../scripts/chromium-offline.sh');
 const CELL = 36;
@@ -80,5 +80,52 @@ describe('fonts and text (through the REST API and the Player)', () => {
         .map((cell) => `${side}: ${cell.label} ${cell.text} has ${saturatedPixels(frame, cell, CELL)} saturated px`);
       expect(monochrome).toEqual([]);
     }
+  }, 240_000);
+
+  it('fits a short and a long text into the same box size, the long one smaller; same in the Player; the dry run reports the sizes', async () => {
+    const box = { width: 140, height: 70 };
+    const long = 'Everything in the store is half price until Sunday evening, online and in shops';
+    const fitted = (text: string, x: number) => ({ type: 'text', text, x, y: 20, x_anchor: '0%', y_anchor: '0%', ...box, font_size: 'auto', max_font_size: 60, fill_color: '#ffffff' });
+    const request = {
+      width: 320,
+      height: 110,
+      output_format: 'png',
+      background_color: '#000000',
+      elements: [fitted('Sale', 10), fitted(long, 170), { type: 'text', text: long, x: 10, y: 95, x_anchor: '0%', y_anchor: '0%', width: 60, height: 10, font_size: 'auto', min_font_size: 12 }],
+    };
+    const dry = await app.http.post('/v1/preview').set(bearer(key)).send({ ...request, preview: { mode: 'dry_run' } }).expect(200);
+    const [shortSize, longSize] = dry.body.timeline.elements.slice(0, 2).map((element: { font_size: number }) => element.font_size);
+    expect(shortSize).toBeGreaterThan(longSize);
+    expect(dry.body.violations.filter((v: { code: string }) => v.code === 'TEXT_OVERFLOWS_AT_MIN_SIZE').map((v: { pointer: string }) => v.pointer)).toEqual(['/elements/2/font_size']);
+
+    const withoutOverflow = { ...request, elements: request.elements.slice(0, 2) };
+    const { file } = await renderThroughApi(app, key, outputs, 'fitted', withoutOverflow);
+    if (process.env.FONTS_KEEP) copyFileSync(file, path.join(process.env.FONTS_KEEP, 'fitted.png'));
+    const frames = { server: await frameAt(file), player: await playerFrame(withoutOverflow, { width: request.width, height: request.height }) };
+    const lineHeights: Record<string, number[]> = {};
+    for (const [side, frame] of Object.entries(frames)) {
+      const boxes = [10, 170].map((left) => ({ left, top: 20, right: left + box.width, bottom: 20 + box.height }));
+      // No ink outside the two boxes.
+      const outside: string[] = [];
+      for (let y = 0; y < frame.height; y += 1) {
+        for (let x = 0; x < frame.width; x += 1) {
+          const inside = boxes.some((b) => x >= b.left - 1 && x <= b.right + 1 && y >= b.top - 1 && y <= b.bottom + 1);
+          if (!inside && Math.max(...frame.at(x, y)) > 96) outside.push(`${x},${y}`);
+        }
+      }
+      expect({ side, outside: outside.slice(0, 5) }).toEqual({ side, outside: [] });
+      // The height of the first line of ink in each box: the glyph size drawn.
+      lineHeights[side] = boxes.map((b) => {
+        const inked = (y: number) => Array.from({ length: box.width }, (_, i) => Math.max(...frame.at(b.left + i, y)) > 96).some(Boolean);
+        let y = b.top;
+        while (y < b.bottom && !inked(y)) y += 1;
+        const start = y;
+        while (y < b.bottom && inked(y)) y += 1;
+        return y - start;
+      });
+      expect({ side, bothDrawn: lineHeights[side].every((h) => h > 3) }).toEqual({ side, bothDrawn: true });
+      expect({ side, longSmaller: lineHeights[side][1] < lineHeights[side][0] * 0.7 }).toEqual({ side, longSmaller: true });
+    }
+    expect(lineHeights.player).toEqual(lineHeights.server);
   }, 240_000);
 });

@@ -1,8 +1,9 @@
 import type React from 'react';
-import { useLayoutEffect } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useDelayRender } from 'remotion';
 import { AnimatedText } from '../motion/text-animation';
 import type { ResolvedText } from '../schema';
+import { fitFontSize } from '../schema/fit-text';
 import { CaptionText } from './CaptionText';
 import { ElementBox } from './ElementBox';
 
@@ -16,11 +17,20 @@ export const TextLayer: React.FC<{ element: ResolvedText }> = ({ element }) => {
   const { style } = element;
   const { delayRender, continueRender } = useDelayRender();
   const font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize}px ${style.fontStack}`;
+  const content = useRef<HTMLDivElement>(null);
+  const [fitted, setFitted] = useState<number | null>(null);
+  const { width, height } = element.box;
   useLayoutEffect(() => {
     const handle = delayRender(`Loading font ${font}`);
     // A face that fails to load falls back to another font rather than failing the render.
-    document.fonts.load(font, element.text).finally(() => continueRender(handle));
-  }, [font, element.text, delayRender, continueRender]);
+    document.fonts.load(font, element.text).finally(() => {
+      // font_size "auto": measured once the faces are in, applied to the DOM before the frame is
+      // released (the state keeps React's next render in step).
+      if (style.fit && content.current && width !== null && height !== null) setFitted(fitInPage(content.current, style.fit, { width, height }));
+      continueRender(handle);
+    });
+  }, [font, element.text, style.fit, width, height, delayRender, continueRender]);
+  const fontSize = style.fit ? (fitted ?? style.fontSize) : style.fontSize;
 
   const hasBox = element.box.width !== null || element.box.height !== null;
   return (
@@ -34,7 +44,7 @@ export const TextLayer: React.FC<{ element: ResolvedText }> = ({ element }) => {
           height: hasBox ? '100%' : undefined,
           textAlign: style.xAlignment,
           fontFamily: style.fontStack,
-          fontSize: style.fontSize,
+          fontSize,
           fontWeight: style.fontWeight,
           fontStyle: style.fontStyle,
           color: style.color,
@@ -51,7 +61,7 @@ export const TextLayer: React.FC<{ element: ResolvedText }> = ({ element }) => {
           paintOrder: 'stroke fill',
         }}
       >
-        <div>
+        <div ref={content}>
           <span
             style={
               style.backgroundColor
@@ -78,3 +88,26 @@ export const TextLayer: React.FC<{ element: ResolvedText }> = ({ element }) => {
     </ElementBox>
   );
 };
+
+/**
+ * The largest size at which the text in `content` (the block inside the box's flex column) fits
+ * the box: words are not broken while measuring, so a size where a word overflows is too large.
+ * Leaves the chosen size on the column.
+ */
+function fitInPage(content: HTMLDivElement, fit: { min: number; max: number }, box: { width: number; height: number }): number {
+  const column = content.parentElement!;
+  const wrap = column.style.overflowWrap;
+  column.style.overflowWrap = 'normal';
+  const { size } = fitFontSize(
+    (candidate) => {
+      column.style.fontSize = `${candidate}px`;
+      return { width: content.scrollWidth, height: content.scrollHeight };
+    },
+    box,
+    fit.min,
+    fit.max,
+  );
+  column.style.overflowWrap = wrap;
+  column.style.fontSize = `${size}px`;
+  return size;
+}

@@ -32,7 +32,7 @@ const RENDERED_ELEMENT_FIELDS: Record<ElementType, ReadonlySet<string>> = {
   audio: new Set([...IDENTITY, ...MEDIA_TIMING]),
   image: new Set([...IDENTITY, 'duration', 'source_url', 'fit', ...LAYOUT, ...COLOUR, ...FRAME, ...COMPOSITING, ...MOTION]),
   text: new Set([
-    ...IDENTITY, 'duration', ...LAYOUT, 'text', 'font_family', 'font_size', 'font_weight', 'font_style', 'fill_color',
+    ...IDENTITY, 'duration', ...LAYOUT, 'text', 'font_family', 'font_size', 'min_font_size', 'max_font_size', 'font_weight', 'font_style', 'fill_color',
     'x_alignment', 'y_alignment', 'line_height', 'letter_spacing', 'text_transform', 'text_wrap', 'stroke_color',
     'stroke_width', 'background_color', 'background_x_padding', 'background_y_padding', 'background_border_radius',
     ...SHADOW, ...COMPOSITING, ...MOTION, 'animation_preset', 'transcript',
