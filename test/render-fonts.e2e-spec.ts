@@ -1,4 +1,7 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { glyphGrid, inkOf, inkOverlap, saturatedPixels } from './helpers/glyphs';
@@ -18,16 +21,19 @@ describe('fonts and text (through the REST API and the Player)', () => {
   let app: TestApp;
   let key: string;
   let player: PlayerPage | undefined;
+  let registry: Awaited<ReturnType<typeof fakeRegistry>>;
   const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-fonts-outputs-'));
 
   beforeAll(async () => {
-    app = await startTestApp({ env: { ALLOW_PRIVATE_NETWORK: 'true' } });
+    registry = await fakeRegistry(outputs);
+    app = await startTestApp({ env: { ALLOW_PRIVATE_NETWORK: 'true', FONT_REGISTRY_URL: registry.url } });
     ({ key } = await signupVerified(app));
   }, 180_000);
 
   afterAll(async () => {
     await player?.close();
     await app?.close();
+    await registry?.close();
     rmSync(outputs, { recursive: true, force: true });
   });
 
@@ -128,4 +134,73 @@ describe('fonts and text (through the REST API and the Player)', () => {
     }
     expect(lineHeights.player).toEqual(lineHeights.server);
   }, 240_000);
+
+  it('draws a Google Fonts family fetched once from the registry; the dry run says what it fetches; an unknown family is 422 with a suggestion', async () => {
+    const line = (text: string, y: number, family: string) => ({ type: 'text', text, x: 10, y, x_anchor: '0%', y_anchor: '0%', font_size: 26, font_family: family, fill_color: '#ffffff' });
+    const request = {
+      width: 320,
+      height: 120,
+      output_format: 'png',
+      background_color: '#000000',
+      // The stand-in's "Lobster" is Playfair Display's file: its line must match that one, and not Inter's.
+      elements: [line('Quartz glyph', 5, 'Lobster'), line('Quartz glyph', 45, 'Playfair Display'), line('Quartz glyph', 85, 'Inter')],
+    };
+    const dry = async () => (await app.http.post('/v1/preview').set(bearer(key)).send({ ...request, preview: { mode: 'dry_run' } }).expect(200)).body;
+    expect((await dry()).fonts_to_fetch).toEqual(['Lobster']);
+
+    const { file } = await renderThroughApi(app, key, outputs, 'catalogue', request);
+    const frame = await frameAt(file);
+    const band = (top: number) => inkOf(frame, { x: 160, y: top + 20 }, 40).concat(inkOf(frame, { x: 120, y: top + 20 }, 40));
+    expect(band(5).filter(Boolean).length).toBeGreaterThan(100);
+    expect(inkOverlap(band(5), band(45))).toBeGreaterThan(0.9);
+    expect(inkOverlap(band(5), band(85))).toBeLessThan(0.6);
+    expect(registry.hits()).toEqual({ packument: 1, tarball: 1 });
+
+    // Cached: the next render and dry run never ask the registry.
+    expect((await dry()).fonts_to_fetch).toEqual([]);
+    await renderThroughApi(app, key, outputs, 'catalogue-again', { ...request, elements: request.elements.slice(0, 1) });
+    expect(registry.hits()).toEqual({ packument: 1, tarball: 1 });
+
+    const unknown = await app.http.post('/v1/renders').set(bearer(key)).send({ ...request, elements: [line('Hi', 5, 'Lobstr')] });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.error.details.errors[0]).toMatchObject({ pointer: '/elements/0/font_family', suggestion: 'Lobster' });
+    expect(unknown.body.error.details.errors[0].msg.match(/did you mean/g)).toHaveLength(1);
+  }, 240_000);
 });
+
+/**
+ * A stand-in for the npm registry on loopback: `@fontsource/lobster` whose one face is Playfair
+ * Display's latin regular file under the name "Lobster" (a font already on disk), counting requests.
+ */
+async function fakeRegistry(work: string) {
+  const root = path.join(work, 'registry', 'package');
+  mkdirSync(path.join(root, 'files'), { recursive: true });
+  copyFileSync(require.resolve('@fontsource/playfair-display/files/playfair-display-latin-400-normal.woff2'), path.join(root, 'files', 'lobster-latin-400-normal.woff2'));
+  writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: '@fontsource/lobster', version: '5.2.8' }));
+  writeFileSync(
+    path.join(root, '400.css'),
+    "/* lobster-latin-400-normal */\n@font-face {\n  font-family: 'Lobster';\n  font-style: normal;\n  font-display: swap;\n  font-weight: 400;\n" +
+      "  src: url(./files/lobster-latin-400-normal.woff2) format('woff2');\n  unicode-range: U+0000-00FF,U+0131,U+0152-0153;\n}\n",
+  );
+  const tarball = path.join(work, 'registry', 'lobster.tgz');
+  execFileSync('tar', ['-czf', tarball, '-C', path.join(work, 'registry'), 'package']);
+  const hits = { packument: 0, tarball: 0 };
+  const server = createServer((req, res) => {
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    if (req.url === '/@fontsource%2flobster') {
+      hits.packument += 1;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: '@fontsource/lobster', 'dist-tags': { latest: '5.2.8' }, versions: { '5.2.8': { dist: { tarball: `${base}/lobster.tgz` } } } }));
+    } else if (req.url === '/lobster.tgz') {
+      hits.tarball += 1;
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(readFileSync(tarball));
+    } else {
+      res.writeHead(404).end('{}');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    hits: () => ({ ...hits }),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,6 +1,7 @@
 import type React from 'react';
 import { useMemo } from 'react';
 import { AbsoluteFill, Sequence, useCurrentFrame } from 'remotion';
+import { registerPropFontFaces } from './font-faces';
 import './fonts';
 import { AudioLayer } from './layers/AudioLayer';
 import { Background } from './layers/Background';
@@ -26,7 +27,9 @@ const TOP = 1_000_000;
  * bundle, the browser plays it with `<Player component={Main}>`. Every URL goes through
  * `sources` first, so the worker can substitute its local copies.
  */
-export const Main: React.FC<CompositionProps> = ({ request, media, sources, transcripts, hidden, fixedOpacity }) => {
+export const Main: React.FC<CompositionProps> = ({ request, media, sources, transcripts, hidden, fixedOpacity, fontFaces }) => {
+  // During render, not in an effect: the text layers' effects (which run first) wait on these faces.
+  useMemo(() => registerPropFontFaces(fontFaces), [fontFaces]);
   const resolved = useMemo(() => resolveRequest(request, media ?? {}, transcripts ?? {}), [request, media, transcripts]);
   const frame = useCurrentFrame();
   const load = (url: string) => sources?.[url] ?? url;

@@ -29,6 +29,8 @@ import { RemotionRenderer, RenderReport, RenderStage } from './engine/remotion-r
 import { diagnosticsOf } from './engine/render-report';
 import { capViolations, renderCost } from './render-cost';
 import { CaptionSources } from './caption-sources';
+import { FontFetchError } from '../fonts/font-catalogue.service';
+import { RenderFonts } from '../fonts/font-files';
 import { RenderFailure } from './render-failure';
 import { JobFailure } from '../jobs/job-failure';
 import { JobRepository } from '../jobs/job.repository';
@@ -83,6 +85,7 @@ export class RenderPipeline {
     private readonly chunks: ChunkedRender,
     private readonly jobs: JobRepository,
     private readonly plans: PlanCatalog,
+    private readonly fonts: RenderFonts,
   ) {}
 
   async run(job: Job, signal: AbortSignal, report: ProgressReporter): Promise<RenderedArtifact> {
@@ -165,8 +168,15 @@ export class RenderPipeline {
     const started = performance.now();
     report('downloading', DOWNLOAD_SHARE[0]);
     const inputs = await this.downloadInputs(job, request, workDir, signal, (fraction) => report('downloading', lerp(DOWNLOAD_SHARE, fraction)));
+    const fonts = await this.fonts.localFaces(request, workDir, signal).catch((error: Error) => {
+      throw error instanceof FontFetchError ? new RenderFailure('source_not_found', error.message) : error;
+    });
     await this.renderer.mediaServer.start(); // normally already running since warm-up; idempotent
-    const mounted = this.renderer.mediaServer.mount(inputs.map((i) => ({ file: i.file, contentType: i.contentType })));
+    const mounted = this.renderer.mediaServer.mount([
+      ...inputs.map((i) => ({ file: i.file, contentType: i.contentType })),
+      ...fonts.map((face) => ({ file: face.file, contentType: 'font/woff2' })),
+    ]);
+    const fontFaces = fonts.map(({ family, weight, style, unicode_range }, index) => ({ family, weight, style, unicode_range, url: mounted.urls[inputs.length + index] }));
     try {
       const media: Record<string, MediaInfo> = {};
       const sources: Record<string, string> = {};
@@ -187,7 +197,7 @@ export class RenderPipeline {
       }
       // Captions' words are part of the composition's input, so a Player given the same props draws the same frames.
       const resolved = transcripts ? resolveRequest(request, media, transcripts) : resolvedForCost;
-      const props: CompositionProps = { request, media, sources, ...(transcripts ? { transcripts } : {}) };
+      const props: CompositionProps = { request, media, sources, ...(transcripts ? { transcripts } : {}), ...(fontFaces.length > 0 ? { fontFaces } : {}) };
       return { props, resolved, soundAnalysis, hasCaptions, unmount: mounted.unmount, inputsSeconds };
     } catch (error) {
       mounted.unmount();

@@ -8,7 +8,7 @@ import { DEFAULT_HIGHLIGHT_COLOR, type Element, type TextElement, type VisualEle
 import { parseDegrees, parsePercent, toFraction } from './primitives';
 import { fontStack } from './font-fallbacks';
 import type { GradientObject, RenderRequest } from './request';
-import type { FontFamily, OutputFormat } from './vocabulary';
+import type { OutputFormat } from './vocabulary';
 
 /**
  * Turns the author's intent (seconds, percents, omitted fields, track sequencing) into the
@@ -95,7 +95,7 @@ export interface ResolvedMedia {
 }
 
 export interface ResolvedTextStyle {
-  fontFamily: FontFamily;
+  fontFamily: string;
   /** `font_size: "auto"`: the page fits `fontSize` between these (fit-text.ts); `fontSize` is then `max`. */
   fit: { min: number; max: number } | null;
   /** CSS `font-family` list: the family, then fallbacks by script and colour emoji (font-fallbacks.ts). */

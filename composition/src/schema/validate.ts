@@ -95,7 +95,7 @@ function toValidationIssues(issue: ZodIssue, input: unknown, base: Path, root: z
     case 'not_multiple_of':
       return [item(path, input, 'multiple_of', issue.message)];
     case 'custom':
-      return [item(path, input, (issue.params?.type as string | undefined) ?? 'value_error', issue.message)];
+      return [item(path, input, (issue.params?.type as string | undefined) ?? 'value_error', issue.message, issue.params?.suggestion as string | undefined)];
     default:
       return [item(path, input, 'value_error', issue.message)];
   }

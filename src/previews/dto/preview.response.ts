@@ -160,6 +160,9 @@ export class DryRunDto {
   @ApiProperty({ type: () => RenderEstimateDto, nullable: true })
   estimate: RenderEstimateDto | null;
 
+  @ApiProperty({ type: [String], example: ['Lobster'], description: 'Google Fonts families the render would fetch first (not in storage yet); a render of cached families never waits on the network' })
+  fonts_to_fetch: string[];
+
   @ApiProperty({
     enum: ['all', 'some', 'none'],
     description:
