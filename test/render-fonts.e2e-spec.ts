@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { glyphGrid, inkOf, inkOverlap, saturatedPixels } from './helpers/glyphs';
-import { frameAt, type Frame } from './helpers/media';
+import { frameAt, serveFolder, type FolderServer, type Frame } from './helpers/media';
 import { openPlayer, type PlayerPage } from './helpers/player';
 import { renderThroughApi } from './helpers/render-through-api';
 import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
@@ -22,10 +22,16 @@ describe('fonts and text (through the REST API and the Player)', () => {
   let key: string;
   let player: PlayerPage | undefined;
   let registry: Awaited<ReturnType<typeof fakeRegistry>>;
+  let served: FolderServer;
   const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-fonts-outputs-'));
 
   beforeAll(async () => {
     registry = await fakeRegistry(outputs);
+    mkdirSync(path.join(outputs, 'served'));
+    copyFileSync('/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf', path.join(outputs, 'served', 'brand.ttf'));
+    writeFileSync(path.join(outputs, 'served', 'unnamed.ttf'), renamedFont('/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf', 'DejaVu Serif', 'Zebra Custom'));
+    writeFileSync(path.join(outputs, 'served', 'picture.ttf'), Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(256)]));
+    served = await serveFolder(path.join(outputs, 'served'));
     app = await startTestApp({ env: { ALLOW_PRIVATE_NETWORK: 'true', FONT_REGISTRY_URL: registry.url } });
     ({ key } = await signupVerified(app));
   }, 180_000);
@@ -34,6 +40,7 @@ describe('fonts and text (through the REST API and the Player)', () => {
     await player?.close();
     await app?.close();
     await registry?.close();
+    await served?.close();
     rmSync(outputs, { recursive: true, force: true });
   });
 
@@ -166,6 +173,35 @@ describe('fonts and text (through the REST API and the Player)', () => {
     expect(unknown.body.error.details.errors[0]).toMatchObject({ pointer: '/elements/0/font_family', suggestion: 'Lobster' });
     expect(unknown.body.error.details.errors[0].msg.match(/did you mean/g)).toHaveLength(1);
   }, 240_000);
+
+  it('draws custom font files of the request (named, or by the name inside the file) on the server and in the Player; a renamed picture is 422 at its pointer', async () => {
+    const line = (text: string, y: number, family: string) => ({ type: 'text', text, x: 10, y, x_anchor: '0%', y_anchor: '0%', font_size: 26, font_family: family, fill_color: '#ffffff' });
+    const request = {
+      width: 320,
+      height: 120,
+      output_format: 'png',
+      background_color: '#000000',
+      fonts: [{ family: 'Brand Serif', source_url: `${served.url}/brand.ttf` }],
+      elements: [line('Quartz glyph', 5, 'Brand Serif'), line('Quartz glyph', 45, 'Inter')],
+    };
+    const { file } = await renderThroughApi(app, key, outputs, 'custom', request);
+    const frames = { server: await frameAt(file), player: await playerFrame(request, { width: request.width, height: request.height }) };
+    const band = (frame: Frame, top: number) => inkOf(frame, { x: 160, y: top + 20 }, 40).concat(inkOf(frame, { x: 120, y: top + 20 }, 40));
+    for (const [side, frame] of Object.entries(frames)) {
+      expect({ side, inked: band(frame, 5).filter(Boolean).length > 100 }).toEqual({ side, inked: true });
+      expect({ side, unlikeFallback: inkOverlap(band(frame, 5), band(frame, 45)) < 0.6 }).toEqual({ side, unlikeFallback: true });
+    }
+    expect(inkOverlap(band(frames.server, 5), band(frames.player, 5))).toBeGreaterThan(0.9);
+
+    // Without a family, the name inside the file is the family text elements use (no other font has it).
+    const unnamed = { ...request, fonts: [{ source_url: `${served.url}/unnamed.ttf` }], elements: [line('Quartz glyph', 5, 'Zebra Custom'), line('Quartz glyph', 45, 'Inter')] };
+    const drawn = await frameAt((await renderThroughApi(app, key, outputs, 'unnamed', unnamed)).file);
+    expect(inkOverlap(band(drawn, 5), band(drawn, 45))).toBeLessThan(0.6);
+
+    const picture = await app.http.post('/v1/renders').set(bearer(key)).send({ ...request, fonts: [{ family: 'Brand Serif', source_url: `${served.url}/picture.ttf` }] });
+    expect(picture.status).toBe(422);
+    expect(picture.body.error).toMatchObject({ code: 'invalid_source', details: { pointer: '/fonts/0/source_url' } });
+  }, 240_000);
 });
 
 /**
@@ -203,4 +239,14 @@ async function fakeRegistry(work: string) {
     hits: () => ({ ...hits }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A TrueType file whose family name (every record, Mac and Windows encodings) is replaced by one of the same length. */
+function renamedFont(file: string, from: string, to: string): Buffer {
+  const bytes = readFileSync(file);
+  const utf16 = (text: string) => Buffer.from(text, 'utf16le').swap16();
+  for (const [a, b] of [[Buffer.from(from, 'latin1'), Buffer.from(to, 'latin1')], [utf16(from), utf16(to)]]) {
+    for (let at = bytes.indexOf(a); at !== -1; at = bytes.indexOf(a, at + 1)) b.copy(bytes, at);
+  }
+  return bytes;
 }

@@ -53,3 +53,16 @@ export class RenderFonts {
     return faces;
   }
 }
+
+/**
+ * The request's `fonts` as faces, each at its input's local URL: `family` as given, else the name
+ * inside the file (read when it was fetched).
+ */
+export function requestFontFaces(request: RenderRequest, inputs: { url: string; fontFamily?: string | null }[], urls: string[]) {
+  return (request.fonts ?? []).flatMap((font) => {
+    const index = inputs.findIndex((input) => input.url === font.source_url);
+    const family = font.family ?? inputs[index]?.fontFamily;
+    if (index === -1 || !family) return [];
+    return [{ family, weight: String(font.weight ?? 400), style: font.style ?? 'normal', url: urls[index] }];
+  });
+}

@@ -30,7 +30,8 @@ import { diagnosticsOf } from './engine/render-report';
 import { capViolations, renderCost } from './render-cost';
 import { CaptionSources } from './caption-sources';
 import { FontFetchError } from '../fonts/font-catalogue.service';
-import { RenderFonts } from '../fonts/font-files';
+import { FONT_FILE_MAX_BYTES, requestFontFaces, RenderFonts } from '../fonts/font-files';
+import { fontProblem } from '../fonts/font-check';
 import { RenderFailure } from './render-failure';
 import { JobFailure } from '../jobs/job-failure';
 import { JobRepository } from '../jobs/job.repository';
@@ -176,7 +177,10 @@ export class RenderPipeline {
       ...inputs.map((i) => ({ file: i.file, contentType: i.contentType })),
       ...fonts.map((face) => ({ file: face.file, contentType: 'font/woff2' })),
     ]);
-    const fontFaces = fonts.map(({ family, weight, style, unicode_range }, index) => ({ family, weight, style, unicode_range, url: mounted.urls[inputs.length + index] }));
+    const fontFaces = [
+      ...fonts.map(({ family, weight, style, unicode_range }, index) => ({ family, weight, style, unicode_range, url: mounted.urls[inputs.length + index] })),
+      ...requestFontFaces(request, inputs, mounted.urls),
+    ];
     try {
       const media: Record<string, MediaInfo> = {};
       const sources: Record<string, string> = {};
@@ -274,7 +278,7 @@ export class RenderPipeline {
     progress: (fraction: number) => void,
   ) {
     const distinct = externalSources(request); // one entry per URL
-    const inputs: { url: string; file: string; contentType: string; info: MediaInfo }[] = [];
+    const inputs: { url: string; file: string; contentType: string; info: MediaInfo; fontFamily?: string | null }[] = [];
     for (const [index, source] of distinct.entries()) {
       const file = path.join(workDir, `input-${index}${extensionOf(source.url)}`);
       let fetched: Awaited<ReturnType<MediaIntake['fetchInput']>>;
@@ -286,6 +290,16 @@ export class RenderPipeline {
         throw error;
       }
       const contentType = fetched.contentType;
+      if (source.kind === 'font') {
+        // Checked at submit; read again, as the file may have changed since.
+        const bytes = await readFile(file);
+        if (bytes.length > FONT_FILE_MAX_BYTES) throw new RenderFailure('source_too_large', `The font at ${source.pointer} is larger than ${FONT_FILE_MAX_BYTES / 1024 / 1024} MB`);
+        const facts = fontProblem(bytes, source.pointer);
+        if (facts instanceof SourceFailure) throw new RenderFailure(facts.code, facts.message);
+        inputs.push({ url: source.url, file, contentType: `font/${facts.format === 'truetype' ? 'ttf' : facts.format === 'opentype' ? 'otf' : facts.format}`, info: {}, fontFamily: facts.family });
+        progress((index + 1) / distinct.length);
+        continue;
+      }
       if (source.kind === 'lut') {
         // Checked at submit; checked again, as the file may have changed since.
         const problem = lutProblem(await readFile(file, 'utf8'), source.pointer);

@@ -379,9 +379,10 @@ function resolveElement(
         strokeWidth: element.stroke_width ?? 0,
         borderRadius: element.border_radius ?? 0,
       };
-    case 'text':
+    case 'text': {
       const box = resolveBox(element, canvas, media);
       return { ...timing, type: 'text', box, text: element.text ?? '', style: textStyle(element, canvas, box), captions: null };
+    }
     case 'waveform': {
       const sourceIndex = element.source === undefined ? -1 : elements.findIndex((other) => other.id === element.source);
       return {

@@ -47,7 +47,7 @@ const RENDERED_ELEMENT_FIELDS: Record<ElementType, ReadonlySet<string>> = {
 const RENDERED_REQUEST_FIELDS: ReadonlySet<string> = new Set([
   'width', 'height', 'duration', 'frame_rate', 'output_format', 'output_filename', 'background_color',
   'background_image_url', 'alpha', 'elements', 'background_gradient', 'watermark_url', 'metadata', 'webhook_url',
-  'ingest_external', 'reuse', 'transitions', 'groups', 'motion_blur', 'custom_animations', 'brand_kit_id', 'audio_normalize',
+  'ingest_external', 'reuse', 'transitions', 'groups', 'motion_blur', 'custom_animations', 'brand_kit_id', 'audio_normalize', 'fonts',
 ]);
 
 function without(fields: string[], rendered: ReadonlySet<string>): string[] {

@@ -211,7 +211,7 @@ export function mediaCompositePlan(
 }
 
 /** Characters the shipped families draw themselves: Latin, Greek, Cyrillic, punctuation, currency, letterlike symbols. */
-const SHIPPED_SCRIPTS = /^[\u0000-\u052f\u1e00-\u1fff\u2000-\u20cf\u2100-\u218f]*$/u;
+const BEYOND_SHIPPED_SCRIPTS = /[^\t\n\r\u0020-\u052f\u1e00-\u1fff\u2000-\u20cf\u2100-\u218f]/u;
 
 /**
  * Why a text element is left to the single browser pass (null: the layer passes may draw it):
@@ -221,7 +221,7 @@ const SHIPPED_SCRIPTS = /^[\u0000-\u052f\u1e00-\u1fff\u2000-\u20cf\u2100-\u218f]
 export function browserOnlyText(element: TextElement): string | null {
   if ((element as { font_size?: unknown }).font_size === 'auto') return 'fits its font size to its box';
   if (element.font_family !== undefined && !(FONT_FAMILIES as readonly string[]).includes(element.font_family)) return `uses the font ${element.font_family}`;
-  if (!SHIPPED_SCRIPTS.test(element.text ?? '')) return 'has characters drawn by fallback fonts (scripts beyond Latin, Greek, Cyrillic, or emoji)';
+  if (BEYOND_SHIPPED_SCRIPTS.test(element.text ?? '')) return 'has characters drawn by fallback fonts (scripts beyond Latin, Greek, Cyrillic, or emoji)';
   return null;
 }
 
