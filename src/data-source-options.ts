@@ -19,6 +19,7 @@ import { ProjectsAndBrandKits1763794800000 } from './migrations/1763794800000-Pr
 import { JobDiagnostics1763805600000 } from './migrations/1763805600000-JobDiagnostics';
 import { RenderChunks1763816400000 } from './migrations/1763816400000-RenderChunks';
 import { Operators1764230400000 } from './migrations/1764230400000-Operators';
+import { FontCache1764316800000 } from './migrations/1764316800000-FontCache';
 import { Project } from './projects/project.entity';
 import { TranscriptCache1763798400000 } from './migrations/1763798400000-TranscriptCache';
 import { BrandKit } from './brand-kits/brand-kit.entity';
@@ -30,7 +31,7 @@ export const ENTITIES = [Workspace, ApiKey, SignupCode, Job, Asset, Webhook, Web
 export const MIGRATIONS = [
   Foundation1763769600000, Jobs1763773200000, Media1763776800000, Webhooks1763780400000, PendingSignupKeys1763784000000, JobCosts1763787600000,
   Previews1763791200000, ProjectsAndBrandKits1763794800000, TranscriptCache1763798400000,
-  JobDiagnostics1763805600000, RenderChunks1763816400000, Batches1763834400000, Operators1764230400000,
+  JobDiagnostics1763805600000, RenderChunks1763816400000, Batches1763834400000, Operators1764230400000, FontCache1764316800000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

@@ -12,6 +12,8 @@ import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-ap
 
 const BROWSER = process.env.CHROMIUM_EXECUTABLE ?? path.join(__dirname, '../scripts/chromium-offline.sh');
 const CELL = 36;
+/** Room for the stand-in's Lobster (about 22 KB) alone, not with Pacifico (about 12 KB) beside it. */
+const FONT_CACHE_BYTES = 30_000;
 
 /**
  * Issue 35, text as people write it: every script and colour emoji draw real glyphs (never the
@@ -32,7 +34,7 @@ describe('fonts and text (through the REST API and the Player)', () => {
     writeFileSync(path.join(outputs, 'served', 'unnamed.ttf'), renamedFont('/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf', 'DejaVu Serif', 'Zebra Custom'));
     writeFileSync(path.join(outputs, 'served', 'picture.ttf'), Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(256)]));
     served = await serveFolder(path.join(outputs, 'served'));
-    app = await startTestApp({ env: { ALLOW_PRIVATE_NETWORK: 'true', FONT_REGISTRY_URL: registry.url } });
+    app = await startTestApp({ env: { ALLOW_PRIVATE_NETWORK: 'true', FONT_REGISTRY_URL: registry.url, FONT_CACHE_MAX_BYTES: String(FONT_CACHE_BYTES) } });
     ({ key } = await signupVerified(app));
   }, 180_000);
 
@@ -161,12 +163,12 @@ describe('fonts and text (through the REST API and the Player)', () => {
     expect(band(5).filter(Boolean).length).toBeGreaterThan(100);
     expect(inkOverlap(band(5), band(45))).toBeGreaterThan(0.9);
     expect(inkOverlap(band(5), band(85))).toBeLessThan(0.6);
-    expect(registry.hits()).toEqual({ packument: 1, tarball: 1 });
+    expect(registry.hits('lobster')).toEqual({ packument: 1, tarball: 1 });
 
     // Cached: the next render and dry run never ask the registry.
     expect((await dry()).fonts_to_fetch).toEqual([]);
     await renderThroughApi(app, key, outputs, 'catalogue-again', { ...request, elements: request.elements.slice(0, 1) });
-    expect(registry.hits()).toEqual({ packument: 1, tarball: 1 });
+    expect(registry.hits('lobster')).toEqual({ packument: 1, tarball: 1 });
 
     const unknown = await app.http.post('/v1/renders').set(bearer(key)).send({ ...request, elements: [line('Hi', 5, 'Lobstr')] });
     expect(unknown.status).toBe(422);
@@ -202,33 +204,57 @@ describe('fonts and text (through the REST API and the Player)', () => {
     expect(picture.status).toBe(422);
     expect(picture.body.error).toMatchObject({ code: 'invalid_source', details: { pointer: '/fonts/0/source_url' } });
   }, 240_000);
+
+  it('keeps the font cache under its bound, evicting the least recently used family', async () => {
+    const one = (family: string) => ({ width: 160, height: 60, output_format: 'png', elements: [{ type: 'text', text: 'Cache', font_family: family, font_size: 30 }] });
+    const toFetch = async (family: string) => (await app.http.post('/v1/preview').set(bearer(key)).send({ ...one(family), preview: { mode: 'dry_run' } }).expect(200)).body.fonts_to_fetch;
+    await renderThroughApi(app, key, outputs, 'lobster', one('Lobster'));
+    expect(await toFetch('Lobster')).toEqual([]);
+    // Pacifico beside Lobster is over the bound: Lobster, used least recently, goes.
+    await renderThroughApi(app, key, outputs, 'pacifico', one('Pacifico'));
+    expect(await toFetch('Pacifico')).toEqual([]);
+    expect(await toFetch('Lobster')).toEqual(['Lobster']);
+    const fetched = registry.hits('lobster').tarball;
+    await renderThroughApi(app, key, outputs, 'lobster-again', one('Lobster'));
+    expect(registry.hits('lobster').tarball).toBe(fetched + 1);
+  }, 240_000);
 });
 
 /**
- * A stand-in for the npm registry on loopback: `@fontsource/lobster` whose one face is Playfair
- * Display's latin regular file under the name "Lobster" (a font already on disk), counting requests.
+ * A stand-in for the npm registry on loopback: `@fontsource/lobster` (Playfair Display's latin
+ * regular file under the name "Lobster") and `@fontsource/pacifico` (Oswald's, as "Pacifico"),
+ * fonts already on disk, counting requests per package.
  */
 async function fakeRegistry(work: string) {
-  const root = path.join(work, 'registry', 'package');
-  mkdirSync(path.join(root, 'files'), { recursive: true });
-  copyFileSync(require.resolve('@fontsource/playfair-display/files/playfair-display-latin-400-normal.woff2'), path.join(root, 'files', 'lobster-latin-400-normal.woff2'));
-  writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: '@fontsource/lobster', version: '5.2.8' }));
-  writeFileSync(
-    path.join(root, '400.css'),
-    "/* lobster-latin-400-normal */\n@font-face {\n  font-family: 'Lobster';\n  font-style: normal;\n  font-display: swap;\n  font-weight: 400;\n" +
-      "  src: url(./files/lobster-latin-400-normal.woff2) format('woff2');\n  unicode-range: U+0000-00FF,U+0131,U+0152-0153;\n}\n",
-  );
-  const tarball = path.join(work, 'registry', 'lobster.tgz');
-  execFileSync('tar', ['-czf', tarball, '-C', path.join(work, 'registry'), 'package']);
-  const hits = { packument: 0, tarball: 0 };
+  const families = [
+    { id: 'lobster', family: 'Lobster', file: require.resolve('@fontsource/playfair-display/files/playfair-display-latin-400-normal.woff2') },
+    { id: 'pacifico', family: 'Pacifico', file: require.resolve('@fontsource/oswald/files/oswald-latin-400-normal.woff2') },
+  ];
+  const hits: Record<string, { packument: number; tarball: number }> = {};
+  for (const { id, family, file } of families) {
+    const root = path.join(work, 'registry', id, 'package');
+    mkdirSync(path.join(root, 'files'), { recursive: true });
+    copyFileSync(file, path.join(root, 'files', `${id}-latin-400-normal.woff2`));
+    writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: `@fontsource/${id}`, version: '5.2.8' }));
+    writeFileSync(
+      path.join(root, '400.css'),
+      `/* ${id}-latin-400-normal */\n@font-face {\n  font-family: '${family}';\n  font-style: normal;\n  font-display: swap;\n  font-weight: 400;\n` +
+        `  src: url(./files/${id}-latin-400-normal.woff2) format('woff2');\n  unicode-range: U+0000-00FF,U+0131,U+0152-0153;\n}\n`,
+    );
+    execFileSync('tar', ['-czf', path.join(work, 'registry', `${id}.tgz`), '-C', path.join(work, 'registry', id), 'package']);
+    hits[id] = { packument: 0, tarball: 0 };
+  }
   const server = createServer((req, res) => {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    if (req.url === '/@fontsource%2flobster') {
-      hits.packument += 1;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: '@fontsource/lobster', 'dist-tags': { latest: '5.2.8' }, versions: { '5.2.8': { dist: { tarball: `${base}/lobster.tgz` } } } }));
-    } else if (req.url === '/lobster.tgz') {
-      hits.tarball += 1;
-      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(readFileSync(tarball));
+    const packument = /^\/@fontsource%2f([a-z-]+)$/.exec(req.url ?? '');
+    const tarball = /^\/([a-z-]+)\.tgz$/.exec(req.url ?? '');
+    if (packument && hits[packument[1]]) {
+      const id = packument[1];
+      hits[id].packument += 1;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: `@fontsource/${id}`, 'dist-tags': { latest: '5.2.8' }, versions: { '5.2.8': { dist: { tarball: `${base}/${id}.tgz` } } } }));
+    } else if (tarball && hits[tarball[1]]) {
+      hits[tarball[1]].tarball += 1;
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(readFileSync(path.join(work, 'registry', `${tarball[1]}.tgz`)));
     } else {
       res.writeHead(404).end('{}');
     }
@@ -236,7 +262,7 @@ async function fakeRegistry(work: string) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    hits: () => ({ ...hits }),
+    hits: (id: string) => ({ ...hits[id] }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

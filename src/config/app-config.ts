@@ -366,7 +366,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (problems.length > 0) throw new ConfigError(problems);
   const registryUrl = (str('FONT_REGISTRY_URL') ?? 'https://registry.npmjs.org').replace(/\/+$/, '');
   if (!/^https?:\/\//.test(registryUrl)) problems.push(`FONT_REGISTRY_URL must be an http(s) URL (got "${registryUrl}")`);
-  const fonts: FontsConfig = { registryUrl, cacheMaxBytes: int('FONT_CACHE_MAX_BYTES', 2 * 1024 ** 3, 1024 ** 2, Number.MAX_SAFE_INTEGER) };
+  const fonts: FontsConfig = { registryUrl, cacheMaxBytes: int('FONT_CACHE_MAX_BYTES', 2 * 1024 ** 3, 1024, Number.MAX_SAFE_INTEGER) };
   return {
     fonts,
     port,

@@ -9,6 +9,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { GuardedFetcher } from '../infra/http/guarded-fetcher';
 import { Storage } from '../infra/storage/storage';
+import { FontCacheService } from './font-cache.service';
 import { fontFacesOfCss } from './font-css';
 
 const run = promisify(execFile);
@@ -31,6 +32,8 @@ export interface FamilyManifest {
   id: string;
   version: string;
   source: string;
+  /** Size of the stored faces. */
+  bytes?: number;
   faces: StoredFace[];
 }
 
@@ -51,6 +54,7 @@ export class FontCatalogueService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly storage: Storage,
     private readonly fetcher: GuardedFetcher,
+    private readonly cache: FontCacheService,
   ) {}
 
   private manifestKey(id: string): string {
@@ -85,7 +89,10 @@ export class FontCatalogueService {
   /** The family's stored faces, fetching the package first when it is not cached (once at a time per family). */
   async ensure(family: string, signal?: AbortSignal): Promise<FamilyManifest> {
     const cached = await this.cached(family);
-    if (cached) return cached;
+    if (cached) {
+      await this.cache.used({ key: `catalogue/${cached.id}`, family: cached.family, bytes: cached.bytes ?? 0 });
+      return cached;
+    }
     const pending = this.inFlight.get(family) ?? this.fetchFamily(family, signal).finally(() => this.inFlight.delete(family));
     this.inFlight.set(family, pending);
     return pending;
@@ -123,19 +130,22 @@ export class FontCatalogueService {
       const root = path.join(work, 'package');
       const sheets = (await readdir(root)).filter((file) => /^\d{3}(-italic)?\.css$/.test(file));
       const faces: StoredFace[] = [];
+      let bytes = 0;
       for (const sheet of sheets.sort()) {
         for (const face of fontFacesOfCss(await readFile(path.join(root, sheet), 'utf8'))) {
           const key = `fonts/catalogue/${entry.id}/${version}/${face.file}`;
-          await this.storage.putFile(key, path.join(root, 'files', face.file), 'font/woff2');
+          bytes += (await this.storage.putFile(key, path.join(root, 'files', face.file), 'font/woff2')).size;
           faces.push({ weight: face.weight, style: face.style, unicode_range: face.unicodeRange, key });
         }
       }
       if (faces.length === 0) throw new FontFetchError(`the package ${name}@${version} has no woff2 faces`);
-      const manifest: FamilyManifest = { family: entry.family, id: entry.id, version, source: `${registry}/${name}`, faces };
+      const manifest: FamilyManifest = { family: entry.family, id: entry.id, version, source: `${registry}/${name}`, bytes, faces };
       const manifestFile = path.join(work, 'faces.json');
       await writeFile(manifestFile, JSON.stringify(manifest));
       // The manifest goes last: a family whose files are not all stored is not cached.
       await this.storage.putFile(this.manifestKey(entry.id), manifestFile, 'application/json');
+      await this.cache.used({ key: `catalogue/${entry.id}`, family: entry.family, bytes });
+      await this.cache.evict(`catalogue/${entry.id}`);
       return manifest;
     } finally {
       await rm(work, { recursive: true, force: true });

@@ -31,6 +31,7 @@ import { capViolations, renderCost } from './render-cost';
 import { CaptionSources } from './caption-sources';
 import { FontFetchError } from '../fonts/font-catalogue.service';
 import { FONT_FILE_MAX_BYTES, requestFontFaces, RenderFonts } from '../fonts/font-files';
+import { FontCacheService } from '../fonts/font-cache.service';
 import { fontProblem } from '../fonts/font-check';
 import { RenderFailure } from './render-failure';
 import { JobFailure } from '../jobs/job-failure';
@@ -87,6 +88,7 @@ export class RenderPipeline {
     private readonly jobs: JobRepository,
     private readonly plans: PlanCatalog,
     private readonly fonts: RenderFonts,
+    private readonly fontCache: FontCacheService,
   ) {}
 
   async run(job: Job, signal: AbortSignal, report: ProgressReporter): Promise<RenderedArtifact> {
@@ -296,7 +298,9 @@ export class RenderPipeline {
         if (bytes.length > FONT_FILE_MAX_BYTES) throw new RenderFailure('source_too_large', `The font at ${source.pointer} is larger than ${FONT_FILE_MAX_BYTES / 1024 / 1024} MB`);
         const facts = fontProblem(bytes, source.pointer);
         if (facts instanceof SourceFailure) throw new RenderFailure(facts.code, facts.message);
-        inputs.push({ url: source.url, file, contentType: `font/${facts.format === 'truetype' ? 'ttf' : facts.format === 'opentype' ? 'otf' : facts.format}`, info: {}, fontFamily: facts.family });
+        const extension = { truetype: 'ttf', opentype: 'otf', woff: 'woff', woff2: 'woff2' }[facts.format];
+        await this.fontCache.keepCustom(bytes, file, extension, `font/${extension}`);
+        inputs.push({ url: source.url, file, contentType: `font/${extension}`, info: {}, fontFamily: facts.family });
         progress((index + 1) / distinct.length);
         continue;
       }
