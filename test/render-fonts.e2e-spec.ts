@@ -47,8 +47,8 @@ describe('fonts and text (through the REST API and the Player)', () => {
   });
 
   /** Shows `request` in the browser Player (one page for the file) and returns its first frame. */
-  const playerFrame = async (request: Record<string, unknown>, size: { width: number; height: number }): Promise<Frame> => {
-    const props = { request, media: {} };
+  const playerFrame = async (request: Record<string, unknown>, size: { width: number; height: number }, fontFaces?: unknown[]): Promise<Frame> => {
+    const props = { request, media: {}, ...(fontFaces ? { fontFaces } : {}) };
     if (player) await player.show(props);
     else player = await openPlayer(props, size, BROWSER);
     return frameAt(await player.frame(0));
@@ -158,12 +158,17 @@ describe('fonts and text (through the REST API and the Player)', () => {
     expect((await dry()).fonts_to_fetch).toEqual(['Lobster']);
 
     const { file } = await renderThroughApi(app, key, outputs, 'catalogue', request);
-    const frame = await frameAt(file);
-    const band = (top: number) => inkOf(frame, { x: 160, y: top + 20 }, 40).concat(inkOf(frame, { x: 120, y: top + 20 }, 40));
-    expect(band(5).filter(Boolean).length).toBeGreaterThan(100);
-    expect(inkOverlap(band(5), band(45))).toBeGreaterThan(0.9);
-    expect(inkOverlap(band(5), band(85))).toBeLessThan(0.6);
+    // The Player gets the same faces from the service (GET /v1/fonts/{family}), fetched already.
+    const faces = (await app.http.get('/v1/fonts/Lobster').set(bearer(key)).expect(200)).body;
+    expect(faces).toMatchObject({ family: 'Lobster', source: 'catalogue', faces: [{ family: 'Lobster', weight: '400', style: 'normal' }] });
+    const frames = { server: await frameAt(file), player: await playerFrame(request, { width: request.width, height: request.height }, faces.faces) };
+    for (const [side, frame] of Object.entries(frames)) {
+      const band = (top: number) => inkOf(frame, { x: 160, y: top + 20 }, 40).concat(inkOf(frame, { x: 120, y: top + 20 }, 40));
+      expect({ side, inked: band(5).filter(Boolean).length > 100 }).toEqual({ side, inked: true });
+      expect({ side, likePlayfair: inkOverlap(band(5), band(45)) > 0.9, unlikeInter: inkOverlap(band(5), band(85)) < 0.6 }).toEqual({ side, likePlayfair: true, unlikeInter: true });
+    }
     expect(registry.hits('lobster')).toEqual({ packument: 1, tarball: 1 });
+    expect((await app.http.get('/v1/fonts/Lobstr').set(bearer(key)).expect(404)).body.error.details).toEqual({ suggestion: 'Lobster' });
 
     // Cached: the next render and dry run never ask the registry.
     expect((await dry()).fonts_to_fetch).toEqual([]);

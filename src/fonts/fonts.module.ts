@@ -3,6 +3,8 @@ import { FontCacheRepository } from './font-cache.repository';
 import { FontCacheService } from './font-cache.service';
 import { FontCatalogueService } from './font-catalogue.service';
 import { RenderFonts } from './font-files';
+import { FontsController } from './fonts.controller';
+import { FontsService } from './fonts.service';
 
 /** Google Fonts families and font files beyond the bundled ones, for the worker and the dry run. */
 @Global()
@@ -11,3 +13,10 @@ import { RenderFonts } from './font-files';
   exports: [FontCatalogueService, RenderFonts, FontCacheService],
 })
 export class FontsModule {}
+
+/** GET /v1/fonts/{family}, where the REST API is served. */
+@Module({
+  controllers: [FontsController],
+  providers: [FontsService],
+})
+export class FontsApiModule {}
