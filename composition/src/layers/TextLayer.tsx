@@ -96,18 +96,26 @@ export const TextLayer: React.FC<{ element: ResolvedText }> = ({ element }) => {
  */
 function fitInPage(content: HTMLDivElement, fit: { min: number; max: number }, box: { width: number; height: number }): number {
   const column = content.parentElement!;
-  const wrap = column.style.overflowWrap;
+  const { overflowWrap: wrap, textAlign: align } = column.style;
   column.style.overflowWrap = 'normal';
+  // Left-aligned while measuring: a centred line overflows both sides, and scrollWidth sees only the right.
+  column.style.textAlign = 'left';
+  // scrollWidth and scrollHeight are whole pixels (and never less than the block's own width): the
+  // text is measured a pixel narrower and lower than its box, so the fitted size never wraps mid-word.
+  const room = { width: Math.max(1, box.width - 1), height: Math.max(1, box.height - 1) };
+  content.style.width = `${room.width}px`;
   const { size } = fitFontSize(
     (candidate) => {
       column.style.fontSize = `${candidate}px`;
       return { width: content.scrollWidth, height: content.scrollHeight };
     },
-    box,
+    room,
     fit.min,
     fit.max,
   );
   column.style.overflowWrap = wrap;
+  column.style.textAlign = align;
+  content.style.width = '';
   column.style.fontSize = `${size}px`;
   return size;
 }
