@@ -240,7 +240,7 @@ export const textElementSchema = z.strictObject({
   text: z.string().max(REQUEST_LIMITS.text_length).optional().describe('Required unless transcript is set'),
   transcript: transcriptSchema.optional().describe('Captions from speech instead of text; every text style applies, animation_preset plays on each caption'),
   font_family: z.string().min(1).max(100).optional()
-    .describe('A shipped family, any Google Fonts family by its name ("Lobster", "Noto Sans JP"; GET /v1/fonts), or a family of the request\'s fonts')
+    .describe('A shipped family, any Google Fonts family by its name ("Lobster", "Noto Sans JP"; the list: font_catalogue.families of GET /v1/capabilities), or a family of the request\'s fonts')
     .meta({ default: 'Inter', examples: [...FONT_FAMILIES] }),
   font_size: z.union([z.number().gt(0).max(2000), z.literal('auto')], { error: 'Input should be a size in px (> 0, at most 2000) or "auto"' })
     .optional().describe('px, or "auto": the largest size between min_font_size and max_font_size at which the wrapped text fits its box (width and height set); default: canvas height / 20'),

@@ -71,7 +71,7 @@ export function checkFontFamilies(request: Pick<RenderRequest, 'elements' | 'fon
     ctx.addIssue({
       code: 'custom',
       path: ['elements', index, 'font_family'],
-      message: `"${family}" is not a shipped family, a Google Fonts family (GET /v1/fonts) or a family of this request's fonts`,
+      message: `"${family}" is not a shipped family, a Google Fonts family (font_catalogue.families of GET /v1/capabilities) or a family of this request's fonts`,
       params: { type: 'value_error', suggestion },
     });
   });

@@ -1367,7 +1367,7 @@ export interface components {
             /** @example Inter */
             body?: string;
             /**
-             * @description A shipped font family
+             * @description The font (family or CSS stack) the page uses; templates get its first shipped or Google Fonts family, else the nearest shipped one
              * @example Montserrat
              */
             heading?: string;
@@ -2255,7 +2255,7 @@ export interface components {
                 flip_horizontal?: boolean;
                 flip_vertical?: boolean;
                 /**
-                 * @description A shipped family, any Google Fonts family by its name ("Lobster", "Noto Sans JP"; GET /v1/fonts), or a family of the request's fonts
+                 * @description A shipped family, any Google Fonts family by its name ("Lobster", "Noto Sans JP"; the list: font_catalogue.families of GET /v1/capabilities), or a family of the request's fonts
                  * @default Inter
                  * @example Inter
                  * @example Roboto
@@ -3766,7 +3766,7 @@ export interface components {
                 flip_horizontal?: boolean;
                 flip_vertical?: boolean;
                 /**
-                 * @description A shipped family, any Google Fonts family by its name ("Lobster", "Noto Sans JP"; GET /v1/fonts), or a family of the request's fonts
+                 * @description A shipped family, any Google Fonts family by its name ("Lobster", "Noto Sans JP"; the list: font_catalogue.families of GET /v1/capabilities), or a family of the request's fonts
                  * @default Inter
                  * @example Inter
                  * @example Roboto
