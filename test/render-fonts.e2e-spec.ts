@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { glyphGrid, inkOf, inkOverlap, saturatedPixels } from './helpers/glyphs';
-import { frameAt, serveFolder, type FolderServer, type Frame } from './helpers/media';
+import { frameAt, serveFolder, waitFor, type FolderServer, type Frame } from './helpers/media';
 import { openPlayer, type PlayerPage } from './helpers/player';
 import { renderThroughApi } from './helpers/render-through-api';
 import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
@@ -174,6 +174,14 @@ describe('fonts and text (through the REST API and the Player)', () => {
     expect((await dry()).fonts_to_fetch).toEqual([]);
     await renderThroughApi(app, key, outputs, 'catalogue-again', { ...request, elements: request.elements.slice(0, 1) });
     expect(registry.hits('lobster')).toEqual({ packument: 1, tarball: 1 });
+
+    // A family the registry does not have: the render fails before drawing, with a code and the family named.
+    const missing = await app.http.post('/v1/renders').set(bearer(key)).send({ ...request, elements: [line('Hi', 5, 'Roboto Slab')] }).expect(202);
+    const failed = await waitFor(
+      async () => (await app.http.get(`/v1/renders/${missing.body.id}`).set(bearer(key)).expect(200)).body,
+      (job) => ['completed', 'failed'].includes(job.status),
+    );
+    expect(failed).toMatchObject({ status: 'failed', error: { code: 'source_not_found', message: expect.stringContaining('Roboto Slab') } });
 
     const unknown = await app.http.post('/v1/renders').set(bearer(key)).send({ ...request, elements: [line('Hi', 5, 'Lobstr')] });
     expect(unknown.status).toBe(422);
