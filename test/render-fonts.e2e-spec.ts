@@ -64,8 +64,9 @@ describe('fonts and text (through the REST API and the Player)', () => {
     const emoji = [
       ['emoji', '😀'], ['emoji skin tone', '👍🏽'], ['emoji flag', '🇯🇵'], ['emoji ZWJ sequence', '👩‍🚀'], ['emoji with VS16', '❤️'],
     ].map(([label, text]) => ({ label, text }));
-    // Characters of scripts no font here covers: what a missing glyph draws (a box, or nothing in headless Chromium).
-    const missing = [{ label: 'missing (Ethiopic)', text: 'ሀ' }, { label: 'missing (Tibetan)', text: 'ཀ' }];
+    // Characters of scripts no installed font covers (Toto, Kawi: newer than fonts-noto-core): what a
+    // missing glyph draws (a box, or nothing in headless Chromium).
+    const missing = [{ label: 'missing (Toto)', text: '\u{1e290}' }, { label: 'missing (Kawi)', text: '\u{11f04}' }];
     const cells = glyphGrid([...glyphs, ...emoji, ...missing], 9, CELL);
     const request = {
       width: 9 * CELL,
