@@ -19,6 +19,7 @@ import { ProjectsAndBrandKits1763794800000 } from './migrations/1763794800000-Pr
 import { JobDiagnostics1763805600000 } from './migrations/1763805600000-JobDiagnostics';
 import { RenderChunks1763816400000 } from './migrations/1763816400000-RenderChunks';
 import { Operators1764230400000 } from './migrations/1764230400000-Operators';
+import { AssetErrorCode1764241200000 } from './migrations/1764241200000-AssetErrorCode';
 import { Project } from './projects/project.entity';
 import { TranscriptCache1763798400000 } from './migrations/1763798400000-TranscriptCache';
 import { BrandKit } from './brand-kits/brand-kit.entity';
@@ -31,6 +32,7 @@ export const MIGRATIONS = [
   Foundation1763769600000, Jobs1763773200000, Media1763776800000, Webhooks1763780400000, PendingSignupKeys1763784000000, JobCosts1763787600000,
   Previews1763791200000, ProjectsAndBrandKits1763794800000, TranscriptCache1763798400000,
   JobDiagnostics1763805600000, RenderChunks1763816400000, Batches1763834400000, Operators1764230400000,
+  AssetErrorCode1764241200000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {
