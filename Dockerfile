@@ -11,7 +11,11 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends nodejs npm ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 COPY package-lock.json /opt/toolchain/lock.json
-RUN cd /opt/toolchain \
+# build-ca: the building machine's CA bundle, for an HTTPS proxy between it and the registry
+# (scripts/build-image.sh passes it when set; a secret, so it is in no layer and no cache key).
+RUN --mount=type=secret,id=build-ca,target=/run/secrets/build-ca \
+    if [ -s /run/secrets/build-ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/build-ca; fi \
+ && cd /opt/toolchain \
  && runtime="$(node -p 'require("./lock.json").packages["node_modules/node"].version')" \
  && npm install --no-save --no-package-lock --no-audit --no-fund --loglevel=error \
       "$(node -p '"node-" + process.platform + "-" + process.arch')@$runtime" "npm@$NPM_VERSION" \
@@ -23,7 +27,9 @@ COPY package.json package-lock.json .npmrc ./
 COPY scripts/npm-install.sh scripts/
 COPY clients/cli/package.json clients/cli/
 COPY clients/typescript/package.json clients/typescript/
-RUN bash scripts/npm-install.sh --loglevel=error && rm -rf node_modules/.cache /root/.npm
+RUN --mount=type=secret,id=build-ca,target=/run/secrets/build-ca \
+    if [ -s /run/secrets/build-ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/build-ca; fi \
+ && bash scripts/npm-install.sh --loglevel=error && rm -rf node_modules/.cache /root/.npm
 COPY . .
 # GET /v1/version reports it (dist/build-info.json); the build context has no .git.
 ARG GIT_COMMIT=

@@ -55,6 +55,10 @@ fi
 
 commit="$(git rev-parse HEAD 2>/dev/null || true)"
 build=(build --network host --build-arg "GIT_COMMIT=$commit" -t "$tag" -f Dockerfile .)
+# A machine behind a TLS-inspecting proxy trusts its CA through NODE_EXTRA_CA_CERTS (BUILD_CA_FILE
+# overrides): npm in the build trusts the same, as a build secret that no layer keeps.
+ca="${BUILD_CA_FILE:-${NODE_EXTRA_CA_CERTS:-}}"
+[ -n "$ca" ] && [ -s "$ca" ] && build+=(--secret "id=build-ca,src=$ca")
 [ "$engine" = podman ] && build=(--runtime runc "${build[@]}" --layers)
 "${run_engine[@]}" "${build[@]}"
 
