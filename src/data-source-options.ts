@@ -41,7 +41,8 @@ export function dataSourceOptions(url: string): DataSourceOptions {
     url,
     entities: ENTITIES,
     migrations: MIGRATIONS,
-    migrationsRun: true,
+    // The app migrates before it builds, under a lock (src/infra/database/migrate.ts).
+    migrationsRun: false,
     synchronize: false,
     extra: { max: 10 },
   };
