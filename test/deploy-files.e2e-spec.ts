@@ -9,7 +9,6 @@ import { RENDER_QUEUE } from '../src/renders/render-queue';
 import { TRANSCRIBE_QUEUE } from '../src/tasks/transcribe/transcribe-queue';
 import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- the files are checked field by field */
 const read = (file: string) => readFileSync(path.join(PROJECT_ROOT, file), 'utf8');
 const yamlDocs = (file: string): any[] => parseAllDocuments(read(file)).map((doc) => doc.toJS({ maxAliasCount: 100 }));
 
