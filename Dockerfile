@@ -33,7 +33,10 @@ RUN --mount=type=secret,id=build-ca,target=/run/secrets/build-ca \
 COPY . .
 # GET /v1/version reports it (dist/build-info.json); the build context has no .git.
 ARG GIT_COMMIT=
-RUN npm run build \
+# npm prune reads the manifests of other platforms' optional packages: it needs the registry too.
+RUN --mount=type=secret,id=build-ca,target=/run/secrets/build-ca \
+    if [ -s /run/secrets/build-ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/build-ca; fi \
+ && npm run build \
  && npm prune --omit=dev --no-audit --no-fund --loglevel=error \
  && rm -rf node_modules/.cache /root/.npm
 
