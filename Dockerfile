@@ -6,19 +6,20 @@
 FROM debian:bookworm-slim AS build
 # Debian's Node and npm only fetch the toolchain: the Node.js package-lock.json pins (the `node`
 # package's build) and npm 12, which runs only the install scripts package.json's allowScripts approves.
+# NODE_VERSION is package-lock.json's `node` (test/deploy-files.e2e-spec.ts checks): named here,
+# the toolchain layer stays cached when the lock changes otherwise.
+ARG NODE_VERSION=24.21.0
 ARG NPM_VERSION=12.2.2
 RUN apt-get update \
  && apt-get install -y --no-install-recommends nodejs npm ca-certificates \
  && rm -rf /var/lib/apt/lists/*
-COPY package-lock.json /opt/toolchain/lock.json
 # build-ca: the building machine's CA bundle, for an HTTPS proxy between it and the registry
 # (scripts/build-image.sh passes it when set; a secret, so it is in no layer and no cache key).
 RUN --mount=type=secret,id=build-ca,target=/run/secrets/build-ca \
     if [ -s /run/secrets/build-ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/build-ca; fi \
- && cd /opt/toolchain \
- && runtime="$(node -p 'require("./lock.json").packages["node_modules/node"].version')" \
+ && mkdir -p /opt/toolchain && cd /opt/toolchain \
  && npm install --no-save --no-package-lock --no-audit --no-fund --loglevel=error \
-      "$(node -p '"node-" + process.platform + "-" + process.arch')@$runtime" "npm@$NPM_VERSION" \
+      "$(node -p '"node-" + process.platform + "-" + process.arch')@$NODE_VERSION" "npm@$NPM_VERSION" \
  && rm -rf /root/.npm
 ENV PATH=/opt/toolchain/node_modules/.bin:$PATH PUPPETEER_SKIP_DOWNLOAD=1
 WORKDIR /app

@@ -116,6 +116,11 @@ describe('deployment files (deploy/, Dockerfile)', () => {
     const dockerfile = read('Dockerfile');
     expect(dockerfile).toMatch(/^EXPOSE 8080$/m);
     expect(dockerfile).toContain(`PORT=${PORT}`);
+    // The toolchain's Node is the one package-lock.json pins.
+    const lock = JSON.parse(read('package-lock.json'));
+    expect(/^ARG NODE_VERSION=(.+)$/m.exec(dockerfile)![1]).toBe(lock.packages['node_modules/node'].version);
+    expect(dockerfile).toMatch(/^FROM debian:bookworm-slim AS build$/m);
+    expect(dockerfile).toMatch(/^USER app$/m);
   });
 
   it('probes /v1/health and /v1/ready, which the service serves', () => {
