@@ -46,7 +46,7 @@ FROM debian:bookworm-slim
 COPY scripts/debian-packages.txt /tmp/debian-packages.txt
 RUN apt-get update \
  && apt-get install -y --no-install-recommends $(awk '$1 !~ /^#/ && ($2 == "runtime" || $2 == "image") {print $1}' /tmp/debian-packages.txt) \
- && rm -rf /var/lib/apt/lists/* /tmp/debian-packages.txt \
+ && apt-get clean && rm -rf /var/lib/apt/lists/* /tmp/debian-packages.txt \
  && useradd --system --uid 10001 --user-group --home-dir /data --no-create-home app \
  && mkdir -p /data && chown app:app /data
 WORKDIR /app

@@ -47,7 +47,12 @@ if ! "${run_engine[@]}" image exists "$base" 2>/dev/null && ! "${run_engine[@]}"
     suite="${base#*:}"; suite="${suite%-slim}"
     rootfs="$(mktemp -d)/rootfs.tar"
     echo "No registry answers: making $base from $mirror ($suite) with mmdebstrap"
-    as_root mmdebstrap --quiet --variant=minbase "$suite" "$rootfs" "$mirror"
+    # As the registry's -slim image: no manuals, documentation (but copyrights) or translations.
+    as_root mmdebstrap --quiet --variant=minbase \
+      --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
+      --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+      --dpkgopt='path-exclude=/usr/share/locale/*' \
+      "$suite" "$rootfs" "$mirror"
     "${run_engine[@]}" import "$rootfs" "$base" >/dev/null
     rm -rf "$(dirname "$rootfs")"
   fi
