@@ -106,10 +106,10 @@ describe('the container image (api + two workers)', () => {
   }, 60_000);
 
   it('runs as a non-root user with the Debian packages the service needs', async () => {
-    const { stdout } = await engine(['exec', names.workerA, 'sh', '-c', 'id -u; command -v ffmpeg ffprobe pocketsphinx; ls /usr/lib/chromium/chromium-headless-shell; node -v']);
+    const { stdout } = await engine(['exec', names.workerA, 'sh', '-c', 'id -u; for t in ffmpeg ffprobe pocketsphinx_continuous; do command -v $t; done; ls /usr/lib/chromium/chromium-headless-shell; node -v']);
     const [uid, ...rest] = stdout.trim().split('\n');
     expect(Number(uid)).toBe(IMAGE_UID);
-    expect(rest).toEqual(['/usr/bin/ffmpeg', '/usr/bin/ffprobe', '/usr/bin/pocketsphinx', '/usr/lib/chromium/chromium-headless-shell', expect.stringMatching(/^v24\./)]);
+    expect(rest).toEqual(['/usr/bin/ffmpeg', '/usr/bin/ffprobe', '/usr/bin/pocketsphinx_continuous', '/usr/lib/chromium/chromium-headless-shell', expect.stringMatching(/^v24\./)]);
   });
 
   it('signs up, renders a chunked mp4 across both workers, and serves it with the frames drawn', async () => {
@@ -147,13 +147,14 @@ describe('the container image (api + two workers)', () => {
     expect({ width: video.width, height: video.height, codec: video.codec_name }).toEqual({ width: 320, height: 180, codec: 'h264' });
     const frames = await decodeFrames(file, 320, 180);
     expect(frames).toHaveLength(seconds * 30);
-    // The box starts at the left edge and ends at x = 270; the background stays where it is not.
-    expect(near(pixel(frames[0], 320, 20, 80), [0xff, 0xcc, 0x00])).toBe(true);
-    expect(near(pixel(frames[0], 320, 290, 80), [0x10, 0x20, 0x30])).toBe(true);
-    expect(near(pixel(frames[frames.length - 1], 320, 290, 80), [0xff, 0xcc, 0x00])).toBe(true);
-    expect(near(pixel(frames[frames.length - 1], 320, 20, 80), [0x10, 0x20, 0x30])).toBe(true);
+    // The box (centred on x, y = 60) starts at the left edge and ends centred on x = 270; the
+    // background stays where it is not.
+    const [yellow, background]: [number, number, number][] = [[0xff, 0xcc, 0x00], [0x10, 0x20, 0x30]];
+    const last = frames[frames.length - 1];
+    expect([pixel(frames[0], 320, 10, 60), pixel(frames[0], 320, 270, 60)].map((p, i) => near(p, [yellow, background][i]))).toEqual([true, true]);
+    expect([pixel(last, 320, 270, 60), pixel(last, 320, 10, 60)].map((p, i) => near(p, [yellow, background][i]))).toEqual([true, true]);
     // Frames on either side of each chunk boundary: the box keeps moving right, never jumps back.
-    const boxLeft = (frame: Buffer) => [...Array(320).keys()].find((x) => near(pixel(frame, 320, x, 80), [0xff, 0xcc, 0x00]))!;
+    const boxLeft = (frame: Buffer) => [...Array(320).keys()].find((x) => near(pixel(frame, 320, x, 60), yellow))!;
     for (const boundary of [CHUNK_FRAMES, 2 * CHUNK_FRAMES]) {
       expect(boxLeft(frames[boundary])).toBeGreaterThan(boxLeft(frames[boundary - 1]));
     }
