@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -72,6 +72,9 @@ describe('the container image (api + two workers)', () => {
       STORAGE_SIGNING_SECRET: 'a-signing-secret-shared-by-the-three-containers',
       RENDER_CHUNK_FRAMES: String(CHUNK_FRAMES),
       RENDER_CONCURRENCY: '1',
+      // A stopped worker's chunk is taken over once its heartbeat is this old (the least allowed).
+      JOB_HEARTBEAT_SECONDS: '10',
+      JOB_SUPERVISE_SECONDS: '1',
       LOG_FORMAT: 'text',
       LOG_LEVEL: 'warn',
     };
@@ -112,29 +115,45 @@ describe('the container image (api + two workers)', () => {
     expect(rest).toEqual(['/usr/bin/ffmpeg', '/usr/bin/ffprobe', '/usr/bin/pocketsphinx_continuous', '/usr/lib/chromium/chromium-headless-shell', expect.stringMatching(/^v24\./)]);
   });
 
-  it('signs up, renders a chunked mp4 across both workers, and serves it with the frames drawn', async () => {
-    const { key } = await signupVerified(api);
-    const seconds = 3;
-    const submitted = await api.http
-      .post('/v1/renders')
-      .set(bearer(key))
-      .send({
-        width: 320,
-        height: 180,
-        duration: seconds,
-        frame_rate: 30,
-        background_color: '#102030',
-        // A box gliding across the frame: every frame is drawn by the browser, so the render splits.
-        custom_animations: { element: [{ name: 'glide', keyframes: [{ offset: 0, x: 0 }, { offset: 1, x: 270 }] }] },
-        elements: [{ type: 'shape', fill_color: '#ffcc00', x: 0, y: 60, width: 40, height: 40, motion: [{ custom: 'glide', time: 0, duration: seconds, easing: 'linear' }] }],
-      })
-      .expect(202);
-    const job = await waitFor(
-      async () => (await api.http.get(`/v1/renders/${submitted.body.id}`).set(bearer(key)).expect(200)).body,
+  /** A box gliding across the frame: every frame is drawn by the browser, so the render splits. */
+  const gliding = (seconds: number) => ({
+    width: 320,
+    height: 180,
+    duration: seconds,
+    frame_rate: 30,
+    background_color: '#102030',
+    custom_animations: { element: [{ name: 'glide', keyframes: [{ offset: 0, x: 0 }, { offset: 1, x: 270 }] }] },
+    elements: [{ type: 'shape', fill_color: '#ffcc00', x: 0, y: 60, width: 40, height: 40, motion: [{ custom: 'glide', time: 0, duration: seconds, easing: 'linear' }] }],
+  });
+  const finished = (key: string, id: string) =>
+    waitFor(
+      async () => (await api.http.get(`/v1/renders/${id}`).set(bearer(key)).expect(200)).body,
       (current) => ['completed', 'failed', 'cancelled'].includes(current.status),
       180_000,
       500,
     );
+  const chunkRows = async (jobId: string) => {
+    const db = new Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      return (
+        await db.query<{ index: number; state: string; attempts: number; started_at: Date; finished_at: Date }>(
+          'SELECT index, state, attempts, started_at, finished_at FROM render_chunks WHERE job_id = $1 ORDER BY index',
+          [jobId],
+        )
+      ).rows;
+    } finally {
+      await db.end();
+    }
+  };
+  let key: string;
+  let workspaceId: string;
+
+  it('signs up, renders a chunked mp4 across both workers, and serves it with the frames drawn', async () => {
+    ({ key, workspaceId } = await signupVerified(api));
+    const seconds = 3;
+    const submitted = await api.http.post('/v1/renders').set(bearer(key)).send(gliding(seconds)).expect(202);
+    const job = await finished(key, submitted.body.id);
     expect({ status: job.status, error: job.error }).toEqual({ status: 'completed', error: null });
 
     const link = await api.http.get(`/v1/renders/${job.id}/download`).set(bearer(key)).expect(200);
@@ -161,22 +180,34 @@ describe('the container image (api + two workers)', () => {
 
     // Three chunks, all done. Each worker takes one chunk at a time (RENDER_CONCURRENCY=1), so
     // chunks that ran at overlapping times ran in different containers.
-    const db = new Client({ connectionString: databaseUrl });
-    await db.connect();
-    try {
-      const { rows } = await db.query<{ index: number; state: string; started_at: Date; finished_at: Date }>(
-        'SELECT index, state, started_at, finished_at FROM render_chunks WHERE job_id = $1 ORDER BY index',
-        [job.id],
-      );
-      expect(rows.map((row) => [row.index, row.state])).toEqual([
-        [0, 'done'],
-        [1, 'done'],
-        [2, 'done'],
-      ]);
-      const overlapping = rows.some((a) => rows.some((b) => a !== b && a.started_at < b.finished_at && b.started_at < a.finished_at));
-      expect(overlapping).toBe(true);
-    } finally {
-      await db.end();
-    }
+    const rows = await chunkRows(job.id);
+    expect(rows.map((row) => [row.index, row.state])).toEqual([
+      [0, 'done'],
+      [1, 'done'],
+      [2, 'done'],
+    ]);
+    const overlapping = rows.some((a) => rows.some((b) => a !== b && a.started_at < b.finished_at && b.started_at < a.finished_at));
+    expect(overlapping).toBe(true);
+  });
+
+  it('completes a render once when a worker is stopped mid-chunk (SIGTERM, SIGKILL a second later)', async () => {
+    const seconds = 8;
+    const submitted = await api.http.post('/v1/renders').set(bearer(key)).send(gliding(seconds)).expect(202);
+    // Both workers are drawing a chunk: one of them is worker B's.
+    await waitFor(() => chunkRows(submitted.body.id), (rows) => rows.filter((row) => row.state === 'processing').length === 2, 120_000, 100);
+    await engine(['stop', '-t', '1', names.workerB]);
+
+    const job = await finished(key, submitted.body.id);
+    expect({ status: job.status, error: job.error }).toEqual({ status: 'completed', error: null });
+    const rows = await chunkRows(job.id);
+    expect(rows.map((row) => row.state)).toEqual(Array(8).fill('done'));
+    // The chunk worker B held was drawn again by worker A.
+    expect(rows.some((row) => row.attempts > 1)).toBe(true);
+    // One output file, with every frame.
+    expect(readdirSync(path.join(dataDir, 'storage', workspaceId, 'renders')).filter((name) => name.startsWith(job.id))).toEqual([`${job.id}.mp4`]);
+    const link = await api.http.get(`/v1/renders/${job.id}/download`).set(bearer(key)).expect(200);
+    const file = path.join(outputs, 'after-stop.mp4');
+    writeFileSync(file, Buffer.from(await (await fetch(link.body.url)).arrayBuffer()));
+    expect(await decodeFrames(file, 320, 180)).toHaveLength(seconds * 30);
   });
 });
