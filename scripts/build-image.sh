@@ -68,7 +68,11 @@ build=(build --network host --label "org.opencontainers.image.revision=$commit" 
 ca="${BUILD_CA_FILE:-${NODE_EXTRA_CA_CERTS:-}}"
 [ -n "$ca" ] && [ -s "$ca" ] && build+=(--secret "id=build-ca,src=$ca")
 [ "$engine" = podman ] && build=(--runtime runc "${build[@]}" --layers)
+previous="$("${run_engine[@]}" image inspect "$tag" --format '{{.Id}}' 2>/dev/null || true)"
 "${run_engine[@]}" "${build[@]}"
+# The image the tag named before is left untagged: remove it (cached layers stay for the next build).
+current="$("${run_engine[@]}" image inspect "$tag" --format '{{.Id}}')"
+if [ -n "$previous" ] && [ "$previous" != "$current" ]; then "${run_engine[@]}" rmi "$previous" >/dev/null 2>&1 || true; fi
 
 size="$("${run_engine[@]}" image inspect "$tag" --format '{{.Size}}')"
 echo "Built $tag with $engine: $((size / 1000000)) MB"
