@@ -1,25 +1,15 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the service needs (browser, encoder, fonts, speech), only those
+# Installs the Debian packages the service and its tests need (browser, encoder, fonts, speech), only those
 # missing, so a second run costs nothing. Everything comes from Debian's own archive.
 set -euo pipefail
 
-PACKAGES=(
-  chromium            # Debian's browser (its shared resources; the fallback browser)
-  chromium-headless-shell # the headless shell Remotion renders with (no browser download)
-  ffmpeg              # full ffmpeg/ffprobe for probing and tests (Remotion's own build is stripped)
-  fonts-dejavu-core
-  fonts-liberation
-  fonts-noto-color-emoji  # colour emoji (the composition names it after the script fallbacks it bundles)
-  fonts-noto-core     # the server's last resort for scripts beyond the bundled fallbacks (Ethiopic, Sinhala, Tibetan, …)
-  ca-certificates
-  pocketsphinx        # offline speech recognition, the default transcribe engine
-  pocketsphinx-en-us  # its US English acoustic model, dictionary and language model
-  espeak-ng           # tests: synthetic speech fixtures
-  pocketsphinx-testdata # tests: real recordings the word error rate is measured on
-  radosgw             # tests: Ceph's S3 gateway, the S3 store of test/storage-s3.e2e-spec.ts
-  ceph-mon            # tests: with ceph-osd, the one-node cluster radosgw needs (scripts/ceph-rgw-test-server.sh)
-  ceph-osd
-)
+# scripts/debian-packages.txt is the one list (the Dockerfile installs its runtime and image lines);
+# this machine gets the runtime and test ones.
+PACKAGES=()
+while read -r pkg where _; do
+  case "$pkg" in ''|'#'*) continue ;; esac
+  case "$where" in runtime|test) PACKAGES+=("$pkg") ;; esac
+done < "$(dirname "$0")/debian-packages.txt"
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

@@ -11,6 +11,7 @@ import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { answerClientErrorsWithEnvelope } from './common/errors/client-error';
 import { hostileInputGuard, verifyJsonBytes } from './common/validation/request-input';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './infra/database/embedded-postgres';
+import { runMigrationsOnce } from './infra/database/migrate';
 import { QueueService } from './infra/queue/queue.service';
 import { Metrics } from './metrics/metrics';
 import { isFilesRoute } from './infra/storage/files.controller';
@@ -46,6 +47,7 @@ export async function createApp(config: AppConfig, role: Role): Promise<RunningA
 }
 
 async function buildApp(config: AppConfig, role: Role, databaseUrl: string, embedded: EmbeddedDatabase | null): Promise<RunningApp> {
+  await runMigrationsOnce(databaseUrl);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, role, databaseUrl }), {
     bodyParser: false,
     logger: jsonLogger(config),

@@ -16,6 +16,7 @@ const SERVER_SCRIPT = path.join(__dirname, '..', 'scripts', 'ceph-rgw-test-serve
 const BUCKET = 'renders';
 const ACCESS_KEY = 'TESTACCESSKEY0000001';
 const SECRET_KEY = 'test-secret-key-that-rgw-checks-0000001';
+const UPLOAD_LIMIT = 1_000_000;
 
 /**
  * S3 storage end to end against Ceph's RADOS Gateway (Debian's `radosgw`, started on loopback by
@@ -48,7 +49,8 @@ describe('S3 storage against Ceph RGW', () => {
     const [monPort, rgwPort] = [await freePort(), await freePort()];
     endpoint = `http://127.0.0.1:${rgwPort}`;
     // The app touches the bucket only when asked, so it starts while the gateway does.
-    const starting = startTestApp({ role: 'all', env: env() });
+    // A low upload limit, so that bytes above it can land without moving gigabytes.
+    const starting = startTestApp({ role: 'all', env: env({ UPLOAD_MAX_BYTES: String(UPLOAD_LIMIT) }) });
     await Promise.all([
       run('bash', [SERVER_SCRIPT, 'start', serverDir, String(monPort), String(rgwPort), ACCESS_KEY, SECRET_KEY]),
       makeVideo(clip, { width: 320, height: 180, seconds: 1, fps: 25 }),
@@ -151,6 +153,28 @@ describe('S3 storage against Ceph RGW', () => {
     expect({ width: video.width, height: video.height, codec: video.codec_name }).toEqual({ width: 320, height: 180, codec: 'h264' });
     expect(Number(facts.format.duration)).toBeCloseTo(1, 1);
     expect(Number(facts.format.size)).toBe(job.output.size_bytes);
+  });
+
+  it('refuses bytes above the upload limit that landed through a URL signed without a size, and deletes them', async () => {
+    const slot = await app.http.post('/v1/uploads').set(bearer(key)).send({ content_type: 'video/mp4', filename: 'big.mp4' }).expect(201);
+    expect(new URL(slot.body.upload_url).searchParams.get('X-Amz-SignedHeaders')).toBe('content-type;host');
+    const big = path.join(fixtures, 'big.mp4');
+    writeFileSync(big, Buffer.concat([readFileSync(clip), Buffer.alloc(UPLOAD_LIMIT + 1 - statSync(clip).size, 7)]));
+    expect(await curlPut(slot.body.upload_url, big, ['Content-Type: video/mp4'])).toMatchObject({ status: 200 });
+    const objectKey = `${workspaceId}/assets/${slot.body.asset_id}.mp4`;
+    expect(await keysUnder(objectKey)).toEqual([objectKey]);
+
+    // Reading the asset is where an S3 upload is noticed: it is refused there, not probed.
+    const refused = (await detail(slot.body.asset_id).expect(200)).body;
+    expect(refused).toMatchObject({ status: 'unreadable', bytes_uploaded: false, size_bytes: UPLOAD_LIMIT + 1, error: { code: 'source_too_large' } });
+    expect(refused.error.message).toContain(`limit of ${UPLOAD_LIMIT} bytes`);
+    expect(await keysUnder(objectKey)).toEqual([]);
+    const render = await app.http
+      .post('/v1/renders')
+      .set(bearer(key))
+      .send({ width: 320, height: 180, duration: 1, elements: [{ type: 'video', source_url: slot.body.source_url }] })
+      .expect(422);
+    expect(render.body.error).toMatchObject({ code: 'source_too_large', details: { asset_id: slot.body.asset_id } });
   });
 
   it('stops a stream at its byte limit and stores nothing', async () => {

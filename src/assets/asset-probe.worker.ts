@@ -55,6 +55,9 @@ export class AssetProbeWorker implements OnApplicationBootstrap {
     if (asset?.status !== 'probing') return; // deleted, or already probed by an earlier delivery
     const workDir = path.join(this.config.dataDir, 'work');
     await mkdir(workDir, { recursive: true });
+    // Bytes no upload URL bounded (an S3 upload without a declared size) are checked before they are read.
+    const landed = await this.storage.stat(asset.storageKey);
+    if (landed && (await this.assets.refuseTooLarge(asset, landed.size))) return;
     const file = path.join(workDir, `probe-${asset.id}-${randomBytes(6).toString('hex')}${path.extname(asset.storageKey)}`);
     try {
       try {

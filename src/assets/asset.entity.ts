@@ -9,10 +9,15 @@ export type AssetKind = MediaKind;
  * - `probing`: the bytes are stored; ffprobe has not read them yet.
  * - `ingesting`: an external file is being copied in for a render (`ingest_external`).
  * - `present`: stored and probed.
- * - `unreadable`: stored, but ffprobe could not decode them as their kind.
+ * - `unreadable`: stored, but ffprobe could not decode them as their kind, or they were larger
+ *   than the upload limit (an S3 upload that declared no size; the bytes are then deleted).
  */
 export const ASSET_STATUSES = ['reserved', 'probing', 'ingesting', 'present', 'unreadable'] as const;
 export type AssetStatus = (typeof ASSET_STATUSES)[number];
+
+/** Why an asset is `unreadable`, as its view and the requests naming it say. */
+export const ASSET_ERROR_CODES = ['codec_unsupported', 'source_too_large'] as const;
+export type AssetErrorCode = (typeof ASSET_ERROR_CODES)[number];
 
 /** bigint columns come back from pg as strings; sizes stay far below 2^53. */
 const bigintAsNumber = {
@@ -71,6 +76,10 @@ export class Asset {
   /** Why the probe found the bytes unreadable. */
   @Column('text', { name: 'probe_error', nullable: true })
   probeError: string | null;
+
+  /** With `unreadable`: null when the probe could not decode the bytes, `source_too_large` when they were above the upload limit. */
+  @Column('text', { name: 'error_code', nullable: true })
+  errorCode: AssetErrorCode | null;
 
   /** While `ingesting`: the copier renews this; once it lapses another worker may take the copy over. */
   @Column('timestamptz', { name: 'ingest_lease_until', nullable: true })

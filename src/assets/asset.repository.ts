@@ -85,7 +85,7 @@ export class AssetRepository {
   async startProbe(tx: EntityManager, id: string, from: AssetStatus[]): Promise<boolean> {
     return rowsAffected(
       await tx.query(
-        `UPDATE assets SET status = 'probing', probe_error = NULL, updated_at = now()
+        `UPDATE assets SET status = 'probing', probe_error = NULL, error_code = NULL, updated_at = now()
          WHERE id = $1 AND status = ANY($2) AND ingested_from IS NULL`,
         [id, from],
       ),
@@ -114,6 +114,17 @@ export class AssetRepository {
     return rowsAffected(
       await this.db.query(
         `UPDATE assets SET status = 'unreadable', size_bytes = $2, probe_error = $3, updated_at = now() WHERE id = $1 AND status = 'probing'`,
+        [id, sizeBytes, problem],
+      ),
+    );
+  }
+
+  /** reserved or probing → unreadable with `source_too_large`: the bytes that landed exceed the upload limit. */
+  async markTooLarge(id: string, sizeBytes: number, problem: string): Promise<boolean> {
+    return rowsAffected(
+      await this.db.query(
+        `UPDATE assets SET status = 'unreadable', size_bytes = $2, probe_error = $3, error_code = 'source_too_large', updated_at = now()
+         WHERE id = $1 AND status IN ('reserved', 'probing')`,
         [id, sizeBytes, problem],
       ),
     );

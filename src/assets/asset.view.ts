@@ -1,4 +1,4 @@
-import { Asset, AssetKind, AssetStatus } from './asset.entity';
+import { Asset, AssetErrorCode, AssetKind, AssetStatus } from './asset.entity';
 
 export interface AssetView {
   id: string;
@@ -16,8 +16,8 @@ export interface AssetView {
   height: number | null;
   video_codec: string | null;
   audio_codec: string | null;
-  /** Set when the probe could not decode the bytes (`unreadable`). */
-  error: { code: 'codec_unsupported'; message: string } | null;
+  /** Set when `unreadable`: the probe could not decode the bytes, or they were above the upload limit. */
+  error: { code: AssetErrorCode; message: string } | null;
   created_at: string;
   updated_at: string;
 }
@@ -42,7 +42,7 @@ export function toAssetView(asset: Asset, sourceUrl: string): AssetView {
     height: asset.height,
     video_codec: asset.videoCodec,
     audio_codec: asset.audioCodec,
-    error: asset.status === 'unreadable' ? { code: 'codec_unsupported', message: asset.probeError ?? 'The file could not be decoded' } : null,
+    error: asset.status === 'unreadable' ? { code: asset.errorCode ?? 'codec_unsupported', message: asset.probeError ?? 'The file could not be decoded' } : null,
     created_at: asset.createdAt.toISOString(),
     updated_at: asset.updatedAt.toISOString(),
   };

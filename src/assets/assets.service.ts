@@ -1,9 +1,11 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { decodeCursor, Page, toPage } from '../common/pagination/pagination';
 import { EventPublisher } from '../jobs/event-publisher';
 import { QueueService } from '../infra/queue/queue.service';
-import { Storage } from '../infra/storage/storage';
+import { Storage, StoredObject } from '../infra/storage/storage';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
 import { UploadEvents } from '../infra/storage/upload-events';
 import { Workspace } from '../workspaces/workspace.entity';
 import { Asset, AssetKind, AssetStatus } from './asset.entity';
@@ -36,6 +38,7 @@ export class AssetsService implements OnModuleInit {
     private readonly uploadEvents: UploadEvents,
     private readonly events: EventPublisher,
     private readonly assets: AssetRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
@@ -66,8 +69,9 @@ export class AssetsService implements OnModuleInit {
   async detail(workspace: Workspace, id: string): Promise<AssetDetailView> {
     let asset = await this.find(workspace.id, id);
     const stored = await this.storage.stat(asset.storageKey);
-    if (stored && asset.status === 'reserved' && (await this.startProbe(asset.id, ['reserved']))) {
+    if (stored && asset.status === 'reserved' && (await this.bytesLanded(asset, stored))) {
       asset = await this.find(workspace.id, id);
+      if (asset.status === 'unreadable') return { ...this.view(asset), bytes_uploaded: false };
     }
     return { ...this.view(asset), bytes_uploaded: stored !== null };
   }
@@ -91,8 +95,9 @@ export class AssetsService implements OnModuleInit {
    * announces nothing), the probe starts. Returns the asset as it is afterwards.
    */
   async refreshReserved(asset: Asset): Promise<Asset> {
-    if (asset.status !== 'reserved' || !(await this.storage.stat(asset.storageKey))) return asset;
-    await this.startProbe(asset.id, ['reserved']);
+    const stored = asset.status === 'reserved' ? await this.storage.stat(asset.storageKey) : null;
+    if (!stored) return asset;
+    await this.bytesLanded(asset, stored);
     return (await this.assets.findById(asset.id)) ?? asset;
   }
 
@@ -111,6 +116,26 @@ export class AssetsService implements OnModuleInit {
     const asset = await this.assets.findByStorageKey(key);
     if (asset) await this.startProbe(asset.id, REUPLOADABLE);
     else await this.storage.delete(key);
+  }
+
+  /**
+   * A reserved asset's bytes showed up in storage (an S3 or GCS upload, which announces nothing).
+   * An upload that declared no size was not bounded by its URL's signature: above the upload limit
+   * its bytes are deleted and the asset is `unreadable` with `source_too_large`; else it is probed.
+   * False when another request moved the asset first.
+   */
+  private async bytesLanded(asset: Asset, stored: StoredObject): Promise<boolean> {
+    if (await this.refuseTooLarge(asset, stored.size)) return true;
+    return this.startProbe(asset.id, ['reserved']);
+  }
+
+  /** True when `size` is above the upload limit: the object is deleted and the asset marked. */
+  async refuseTooLarge(asset: Asset, size: number): Promise<boolean> {
+    const limit = this.config.storage.uploadMaxBytes;
+    if (size <= limit) return false;
+    const problem = `The uploaded file has ${size} bytes, more than the upload limit of ${limit} bytes; it was deleted`;
+    if (await this.assets.markTooLarge(asset.id, size, problem)) await this.storage.delete(asset.storageKey);
+    return true;
   }
 
   /** Moves the asset to `probing` and enqueues the probe, together; false when it was in none of `from`. */

@@ -177,7 +177,7 @@ export class MediaIntake {
       case 'ingesting':
         throw notReady('is still being copied into storage');
       case 'unreadable':
-        throw new ApiError('codec_unsupported', `Asset ${asset.id} at ${source.pointer} cannot be decoded: ${asset.probeError}`, {
+        throw new ApiError(asset.errorCode ?? 'codec_unsupported', `Asset ${asset.id} at ${source.pointer} ${asset.errorCode === 'source_too_large' ? 'was refused' : 'cannot be decoded'}: ${asset.probeError}`, {
           pointer: source.pointer,
           asset_id: asset.id,
         });

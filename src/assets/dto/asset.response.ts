@@ -1,12 +1,12 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { PageDto } from '../../common/openapi/page.dto';
 import { MEDIA_KINDS, MediaKind } from '../../infra/media/media-types';
-import { ASSET_STATUSES, AssetStatus } from '../asset.entity';
+import { ASSET_ERROR_CODES, ASSET_STATUSES, AssetErrorCode, AssetStatus } from '../asset.entity';
 
 @ApiSchema({ name: 'AssetError' })
 export class AssetErrorDto {
-  @ApiProperty({ enum: ['codec_unsupported'] })
-  code: 'codec_unsupported';
+  @ApiProperty({ enum: ASSET_ERROR_CODES, description: '`codec_unsupported` (the probe could not decode the bytes) or `source_too_large` (they were above the upload limit and were deleted)' })
+  code: AssetErrorCode;
 
   @ApiProperty()
   message: string;

@@ -1242,8 +1242,11 @@ export interface components {
             width: number | null;
         };
         AssetError: {
-            /** @enum {string} */
-            code: "codec_unsupported";
+            /**
+             * @description `codec_unsupported` (the probe could not decode the bytes) or `source_too_large` (they were above the upload limit and were deleted)
+             * @enum {string}
+             */
+            code: "codec_unsupported" | "source_too_large";
             message: string;
         };
         AssetPage: {
