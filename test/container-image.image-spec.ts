@@ -137,8 +137,8 @@ describe('the container image (api + two workers)', () => {
     await db.connect();
     try {
       return (
-        await db.query<{ index: number; state: string; attempts: number; started_at: Date; finished_at: Date }>(
-          'SELECT index, state, attempts, started_at, finished_at FROM render_chunks WHERE job_id = $1 ORDER BY index',
+        await db.query<{ index: number; state: string; attempts: number; started_at: Date; finished_at: Date; worker_id: string | null }>(
+          'SELECT index, state, attempts, started_at, finished_at, worker_id FROM render_chunks WHERE job_id = $1 ORDER BY index',
           [jobId],
         )
       ).rows;
@@ -188,6 +188,9 @@ describe('the container image (api + two workers)', () => {
     ]);
     const overlapping = rows.some((a) => rows.some((b) => a !== b && a.started_at < b.finished_at && b.started_at < a.finished_at));
     expect(overlapping).toBe(true);
+    // Each chunk records the worker that drew it: both containers took chunks.
+    expect(new Set(rows.map((row) => row.worker_id)).size).toBe(2);
+    expect(rows.every((row) => typeof row.worker_id === 'string')).toBe(true);
   });
 
   it('completes a render once when a worker is stopped mid-chunk (SIGTERM, SIGKILL a second later)', async () => {
