@@ -40,11 +40,6 @@ export default tseslint.config(
       'src/migrations/**',
       'src/app.module.ts',
       'src/data-source-options.ts',
-      // TODO(issue 34): folders being rewritten on other branches; move their SQL into repositories there.
-      'src/renders/engine/**',
-      'src/renders/chunks/chunked-render.service.ts',
-      'src/batches/batches.service.ts',
-      'src/retention/retention.service.ts',
     ],
     rules: {
       'no-restricted-syntax': [
