@@ -7,6 +7,7 @@ import { EventPublisher } from './jobs/event-publisher';
 import { JobEventsModule } from './job-events/job-events.module';
 import { JobsModule } from './jobs/jobs.module';
 import { PlaygroundModule } from './playground/playground.module';
+import { PreviewsModule } from './previews/previews.module';
 import { RendersModule } from './renders/renders.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
@@ -88,7 +89,7 @@ export class AppModule {
         BatchesModule.forRole(servesApi),
         BrandKitsModule.forRole(servesApi),
         RetentionModule,
-        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, ProjectsModule, JobEventsModule, McpModule, PlaygroundModule, AdminModule] : []),
+        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, ProjectsModule, PreviewsModule, JobEventsModule, McpModule, PlaygroundModule, AdminModule] : []),
       ],
       providers: globals,
       exports: [DATABASE_URL, RUNTIME_ROLE, EventPublisher],

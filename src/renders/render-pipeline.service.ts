@@ -24,7 +24,7 @@ import { OutputFormat, planOutput } from './engine/output-formats';
 import { probeMedia } from '../infra/media/probe';
 import { LoudnessReport, normaliseLoudness } from '../infra/media/loudness';
 import { analyseSoundForDucking } from './engine/sound/sound-for-ducking';
-import { DrawnFile, PreviewRenderer } from '../previews/preview-renderer';
+import { DrawnFile, PreviewRenderer } from './preview-renderer';
 import { RemotionRenderer, RenderReport, RenderStage } from './engine/remotion-renderer';
 import { diagnosticsOf } from './engine/render-report';
 import { capViolations, renderCost } from './render-cost';

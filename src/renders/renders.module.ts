@@ -3,10 +3,7 @@ import { AssetsModule } from '../assets/assets.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
-import { PreviewRenderer } from '../previews/preview-renderer';
-import { PreviewsController } from '../previews/previews.controller';
-import { PreviewsService } from '../previews/previews.service';
-import { DryRunSources } from '../previews/dry-run-sources';
+import { PreviewRenderer } from './preview-renderer';
 import { RemotionRenderer } from './engine/remotion-renderer';
 import { RenderPipeline } from './render-pipeline.service';
 import { RenderWorker } from './render-worker.service';
@@ -35,9 +32,9 @@ export class RendersModule {
     const module: DynamicModule = {
       module: RendersModule,
       imports: [JobsModule, AssetsModule.forRole(servesApi), WebhooksModule.forRole(servesApi), TasksModule.forRole(servesApi)],
-      // Previews are render jobs (POST /v1/preview), drawn by the same worker.
-      controllers: servesApi ? [RendersController, PreviewsController] : [],
-      providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer, PreviewsService, DryRunSources, PreviewRenderer, RenderTemplates, BrandKitRepository, CaptionSources, RenderReuse,
+      // Previews are render jobs drawn by the same worker (PreviewRenderer); their routes are PreviewsModule's.
+      controllers: servesApi ? [RendersController] : [],
+      providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer, PreviewRenderer, RenderTemplates, BrandKitRepository, CaptionSources, RenderReuse,
         ChunkedRender, ChunkRenderer, RenderChunkRepository, RenderChunkWorker, WorkerPresence, WorkerRepository],
       exports: [RendersService, RenderReuse],
     };

@@ -28,7 +28,7 @@ import { QuotaService } from '../jobs/quota.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { PlanCatalog } from '../workspaces/plan-catalog';
 import { Workspace } from '../workspaces/workspace.entity';
-import { assertPreviewFits } from '../previews/preview-job';
+import { assertPreviewFits } from './preview-job';
 import { capViolations, RenderCost, renderCost, runLimitSeconds } from './render-cost';
 import { RENDER_QUEUE } from './render-queue';
 import { CaptionSources } from './caption-sources';

@@ -13,9 +13,9 @@ import {
 } from '../../composition/src/schema';
 import { runFfmpeg } from '../infra/media/media-runner';
 import { probeMedia } from '../infra/media/probe';
-import { planOutput } from '../renders/engine/output-formats';
-import { RemotionRenderer, RenderStage } from '../renders/engine/remotion-renderer';
-import { RenderFailure } from '../renders/render-failure';
+import { planOutput } from './engine/output-formats';
+import { RemotionRenderer, RenderStage } from './engine/remotion-renderer';
+import { RenderFailure } from './render-failure';
 
 /** A drawn file, before upload. */
 export interface DrawnFile {
