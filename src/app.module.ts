@@ -6,6 +6,7 @@ import { AssetsModule } from './assets/assets.module';
 import { EventPublisher } from './jobs/event-publisher';
 import { JobEventsModule } from './job-events/job-events.module';
 import { JobsModule } from './jobs/jobs.module';
+import { WorkspaceJobsService } from './jobs/workspace-jobs.service';
 import { PlaygroundModule } from './playground/playground.module';
 import { PreviewsModule } from './previews/previews.module';
 import { RendersModule } from './renders/renders.module';
@@ -37,6 +38,7 @@ import { BatchesModule } from './batches/batches.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 import { PlansModule } from './workspaces/plans.module';
+import { WorkspaceJobs } from './workspaces/workspace-jobs';
 import { AdminModule } from './admin/admin.module';
 import { RetentionModule } from './retention/retention.module';
 
@@ -61,6 +63,8 @@ export class AppModule {
       { provide: APP_PIPE, useClass: ApiValidationPipe },
       // The jobs module's port, bound here to the webhooks module's adapter (through batches, which follow their rows' ends).
       { provide: EventPublisher, useExisting: BatchEventPublisher },
+      // The workspaces module's port, bound to the jobs module's adapter (a delete dequeues the workspace's jobs).
+      { provide: WorkspaceJobs, useExisting: WorkspaceJobsService },
     ];
     if (servesApi) {
       // Order matters: rate limits count unauthenticated floods too, then the key is checked.
@@ -92,7 +96,7 @@ export class AppModule {
         ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, ProjectsModule, PreviewsModule, JobEventsModule, McpModule, PlaygroundModule, AdminModule] : []),
       ],
       providers: globals,
-      exports: [DATABASE_URL, RUNTIME_ROLE, EventPublisher],
+      exports: [DATABASE_URL, RUNTIME_ROLE, EventPublisher, WorkspaceJobs],
     };
   }
 }

@@ -10,6 +10,7 @@ import { JobScheduler } from './job-scheduler';
 import { JobStore } from './job-store';
 import { QuotaRepository } from './quota.repository';
 import { QuotaService } from './quota.service';
+import { WorkspaceJobsService } from './workspace-jobs.service';
 
 /**
  * What renders and tasks share: the jobs table, the one job lifecycle (JobRunner), fair
@@ -19,8 +20,8 @@ import { QuotaService } from './quota.service';
 @Module({
   // JobRunner counts job outcomes; the module is global in the app, imported here for contexts built without it.
   imports: [MetricsModule],
-  providers: [JobRepository, JobPresenter, QuotaService, QuotaRepository, IdempotencyService, IdempotencyRepository, JobRunner, JobStore, JobScheduler, TransactionRepository],
+  providers: [JobRepository, JobPresenter, QuotaService, QuotaRepository, IdempotencyService, IdempotencyRepository, JobRunner, JobStore, JobScheduler, TransactionRepository, WorkspaceJobsService],
   // TransactionRepository: the modules that submit jobs open their transactions with it.
-  exports: [JobRepository, JobPresenter, QuotaService, IdempotencyService, JobRunner, JobStore, JobScheduler, TransactionRepository],
+  exports: [JobRepository, JobPresenter, QuotaService, IdempotencyService, JobRunner, JobStore, JobScheduler, TransactionRepository, WorkspaceJobsService],
 })
 export class JobsModule {}
