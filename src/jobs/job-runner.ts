@@ -8,7 +8,7 @@ import { TransactionRepository } from '../infra/database/transaction.repository'
 import type { JobPayload, QueueDefinition } from '../infra/queue/queue-definition';
 import { QueueService } from '../infra/queue/queue.service';
 import { isHandBack, remainingMs } from '../infra/queue/hand-back';
-import { isStorageFull } from '../infra/storage/storage-full';
+import { isStorageFull } from '../common/errors/storage-full';
 import { Metrics } from '../metrics/metrics';
 import { JobFailure } from './job-failure';
 import { PlanCatalog } from '../workspaces/plan-catalog';

@@ -35,7 +35,7 @@ import { JobRepository } from '../jobs/job.repository';
 import { RENDER_RETRY_LIMIT } from './render-queue';
 import { ChunkedRender } from './chunks/chunked-render.service';
 import { WorkerPresence } from './chunks/worker-presence.service';
-import { isStorageFull } from '../infra/storage/storage-full';
+import { isStorageFull } from '../common/errors/storage-full';
 
 export type ProgressReporter = (stage: ProgressStage, percent: number) => void;
 

@@ -4,7 +4,7 @@ import { Controller, Get, HttpCode, Inject, Param, Put, Req, Res } from '@nestjs
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/auth/decorators';
-import { isStorageFull } from './storage-full';
+import { isStorageFull } from '../../common/errors/storage-full';
 import { ApiError } from '../../common/errors/api-error';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';

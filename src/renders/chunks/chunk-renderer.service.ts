@@ -7,7 +7,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { Storage } from '../../infra/storage/storage';
 import { JobFailure } from '../../jobs/job-failure';
 import { isHandBack } from '../../infra/queue/hand-back';
-import { isStorageFull } from '../../infra/storage/storage-full';
+import { isStorageFull } from '../../common/errors/storage-full';
 import { Job } from '../../jobs/job.entity';
 import { JobRepository } from '../../jobs/job.repository';
 import { OutputFormat, planOutput } from '../engine/output-formats';
