@@ -56,6 +56,30 @@ export default tseslint.config(
     },
   },
   {
+    // The composition is imported through its public entry, `composition/src/schema` (the package's
+    // `./schema`: pure, no React, no Node APIs), never its internals nor the Remotion entry
+    // (docs/decisions/0039-folders-without-circles.md). Tests may hold the engine against internals.
+    files: ['src/**/*.ts'],
+    ignores: [
+      'src/**/*.spec.ts',
+      // TODO(issue 34): being changed on the fonts branch; its four imports move to the entry after that merge.
+      'src/renders/engine/planner/composite-plan.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)composition/src(/(?!schema$).*)?$',
+              message: "Import the composition through its entry, composition/src/schema (export what you need from composition/src/schema/index.ts).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read JSON answers of many shapes; `any` there is the honest type of a parsed body.
     files: ['test/**/*.ts', '**/*.spec.ts', '**/*.spec.tsx'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
