@@ -33,7 +33,7 @@ import { BrandKitsModule } from './brand-kits/brand-kits.module';
 import { SystemModule } from './system/system.module';
 import { TasksModule } from './tasks/tasks.module';
 import { UploadsModule } from './uploads/uploads.module';
-import { BatchEventPublisher } from './batches/batch-event-publisher';
+import { BatchEventPublisherService } from './batches/batch-event-publisher.service';
 import { BatchesModule } from './batches/batches.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
@@ -62,7 +62,7 @@ export class AppModule {
       { provide: APP_FILTER, useClass: AllExceptionsFilter },
       { provide: APP_PIPE, useClass: ApiValidationPipe },
       // The jobs module's port, bound here to the webhooks module's adapter (through batches, which follow their rows' ends).
-      { provide: EventPublisher, useExisting: BatchEventPublisher },
+      { provide: EventPublisher, useExisting: BatchEventPublisherService },
       // The workspaces module's port, bound to the jobs module's adapter (a delete dequeues the workspace's jobs).
       { provide: WorkspaceJobs, useExisting: WorkspaceJobsService },
     ];

@@ -8,17 +8,17 @@ import { newId } from '../common/ids';
 import { decodeCursor, Page, toPage } from '../common/pagination/pagination';
 import { Job } from '../jobs/job.entity';
 import { JobRepository } from '../jobs/job.repository';
-import { JobScheduler } from '../jobs/job-scheduler';
-import { JobStore } from '../jobs/job-store';
+import { JobSchedulerService } from '../jobs/job-scheduler.service';
+import { JobStoreService } from '../jobs/job-store.service';
 import { JobView } from '../jobs/job.view';
 import { QuotaService } from '../jobs/quota.service';
 import { ProjectRepository } from '../projects/project.repository';
 import { Project } from '../projects/project.entity';
-import { RenderReuse } from '../renders/render-reuse';
+import { RenderReuseService } from '../renders/render-reuse.service';
 import { PreparedRender, RendersService } from '../renders/renders.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { Workspace } from '../workspaces/workspace.entity';
-import { BatchEventPublisher } from './batch-event-publisher';
+import { BatchEventPublisherService } from './batch-event-publisher.service';
 import { Batch } from './batch.entity';
 import { BatchRepository } from './batch.repository';
 import { BatchRow, checkRowVariables, rowError } from './batch-rows';
@@ -48,14 +48,14 @@ export class BatchesService {
     private readonly batches: BatchRepository,
     private readonly projects: ProjectRepository,
     private readonly renders: RendersService,
-    private readonly reuse: RenderReuse,
+    private readonly reuse: RenderReuseService,
     private readonly quota: QuotaService,
     private readonly idempotency: IdempotencyService,
     private readonly webhooks: WebhooksService,
     private readonly jobs: JobRepository,
-    private readonly store: JobStore,
-    private readonly scheduler: JobScheduler,
-    private readonly events: BatchEventPublisher,
+    private readonly store: JobStoreService,
+    private readonly scheduler: JobSchedulerService,
+    private readonly events: BatchEventPublisherService,
   ) {}
 
   async create(workspace: Workspace, projectId: string, input: BatchInput, idempotencyKey?: string): Promise<{ replayed: boolean; body: BatchView }> {

@@ -2,14 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { WorkspaceJobs } from '../workspaces/workspace-jobs';
 import { JobRepository } from './job.repository';
-import { JobScheduler } from './job-scheduler';
+import { JobSchedulerService } from './job-scheduler.service';
 
 /** The jobs side of a workspace delete: every queued job of the workspace leaves its queue. */
 @Injectable()
 export class WorkspaceJobsService extends WorkspaceJobs {
   constructor(
     private readonly jobs: JobRepository,
-    private readonly scheduler: JobScheduler,
+    private readonly scheduler: JobSchedulerService,
   ) {
     super();
   }

@@ -63,7 +63,7 @@ export class RetentionRepository {
    * Expires one stored file and every render sharing it (a reused render hands out the earlier
    * render's file): the file lives as long as its youngest render, so nothing is marked while a
    * sharer is younger than `days` ('young'), nor while a queued or running job names it ('in_use').
-   * Every sharer is locked first, so a submit reusing the file (RenderReuse.findEarlier holds its
+   * Every sharer is locked first, so a submit reusing the file (RenderReuseService.findEarlier holds its
    * row FOR SHARE until it commits) either commits before the check, which then sees the new
    * render, or waits and finds the file expired. Returns the renders marked.
    */

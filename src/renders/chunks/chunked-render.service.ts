@@ -36,7 +36,7 @@ export function chunkFolder(job: Pick<Job, 'workspaceId' | 'id'>): string {
  * path does. A retried parent finds its chunks already done and queues only the others.
  */
 @Injectable()
-export class ChunkedRender {
+export class ChunkedRenderService {
   constructor(
     private readonly transactions: TransactionRepository,
     private readonly chunks: RenderChunkRepository,
