@@ -16,7 +16,7 @@ RUN npm run build && npm prune --omit=dev
 FROM node:24-bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      chromium chromium-headless-shell ffmpeg fonts-dejavu-core fonts-liberation fonts-noto-color-emoji ca-certificates tini \
+      chromium chromium-headless-shell ffmpeg fonts-dejavu-core fonts-liberation fonts-noto-color-emoji fonts-noto-core ca-certificates tini \
       pocketsphinx pocketsphinx-en-us \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app

@@ -22,7 +22,8 @@ const { loadConfig } = require(path.join(root, 'dist/src/config/app-config.js'))
 const { RemotionRenderer } = require(path.join(root, 'dist/src/renders/engine/remotion-renderer.js'));
 const { planOutput } = require(path.join(root, 'dist/src/renders/engine/output-formats.js'));
 const { probeMedia } = require(path.join(root, 'dist/src/infra/media/probe.js'));
-const { externalSources, resolveRequest, validateRenderRequest } = require(path.join(root, 'dist/composition/src/schema/index.js'));
+const { catalogueFamiliesOf, catalogueFamily, externalSources, resolveRequest, validateRenderRequest } = require(path.join(root, 'dist/composition/src/schema/index.js'));
+const { fontFacesOfCss } = require(path.join(root, 'dist/src/fonts/font-css.js'));
 
 const GALLERY = path.join(root, 'docs/gallery');
 const REQUESTS = path.join(GALLERY, 'requests');
@@ -112,6 +113,27 @@ await renderer.onModuleDestroy();
 rmSync(work, { recursive: true, force: true });
 process.exit(failures > 0 ? 1 : 0);
 
+/**
+ * Google Fonts families an entry uses, as the service gets them: the @fontsource package from the
+ * npm registry (`npm pack`), every woff2 face served to the renderer like a fixture.
+ */
+function catalogueFaces(request: { elements?: unknown[] }): { family: string; weight: string; style: string; unicode_range: string; url: string }[] {
+  return catalogueFamiliesOf(request).flatMap((family: string) => {
+    const id = catalogueFamily(family).id;
+    const dir = path.join(work, 'fonts', id);
+    mkdirSync(dir, { recursive: true });
+    const tarball = execFileSync('npm', ['pack', `@fontsource/${id}`, '--silent', '--pack-destination', dir], { encoding: 'utf8' }).trim().split('\n').pop()!;
+    execFileSync('tar', ['-xzf', path.join(dir, tarball), '-C', dir]);
+    const sheets = readdirSync(path.join(dir, 'package')).filter((file) => /^\d{3}(-italic)?\.css$/.test(file));
+    return sheets.flatMap((sheet) =>
+      fontFacesOfCss(readFileSync(path.join(dir, 'package', sheet), 'utf8')).map((face: { family: string; weight: string; style: string; unicodeRange: string; file: string }) => {
+        const [url] = renderer.mediaServer.mount([{ file: path.join(dir, 'package', 'files', face.file), contentType: 'font/woff2' }]).urls;
+        return { family: face.family, weight: face.weight, style: face.style, unicode_range: face.unicodeRange, url };
+      }),
+    );
+  });
+}
+
 async function renderEntry(base: string, entry: Entry): Promise<void> {
   const parsed = validateRenderRequest({ output_format: 'png', ...entry.request });
   if (!parsed.ok) throw new Error(`invalid request: ${JSON.stringify(parsed.errors)}`);
@@ -125,12 +147,14 @@ async function renderEntry(base: string, entry: Entry): Promise<void> {
     sources[source.url] = fixtureUrl[fixture];
     if (!fixture.endsWith('.cube')) media[source.url] = await probeMedia(fixtures[fixture].file);
   }
+  const fontFaces = catalogueFaces(request);
+  const props = { request, media, sources, transcripts: entry.transcripts ?? {}, ...(fontFaces.length > 0 ? { fontFaces } : {}) };
   const frames: string[] = [];
   if (entry.video) {
     const resolved = resolveRequest(request, media, entry.transcripts ?? {});
     const video = path.join(work, `${base}.mp4`);
     await renderer.render({
-      props: { request, media, sources, transcripts: entry.transcripts ?? {} },
+      props,
       resolved,
       plan: planOutput('mp4', false),
       outputPath: video,
@@ -148,7 +172,7 @@ async function renderEntry(base: string, entry: Entry): Promise<void> {
     const resolved = resolveRequest(request, media, transcripts);
     const outputPath = path.join(work, `${base}-${index}.png`);
     await renderer.render({
-      props: { request, media, sources, transcripts },
+      props: { ...props, transcripts },
       resolved,
       plan: planOutput('png', request.alpha ?? false),
       outputPath,

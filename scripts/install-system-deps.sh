@@ -9,7 +9,8 @@ PACKAGES=(
   ffmpeg              # full ffmpeg/ffprobe for probing and tests (Remotion's own build is stripped)
   fonts-dejavu-core
   fonts-liberation
-  fonts-noto-color-emoji
+  fonts-noto-color-emoji  # colour emoji (the composition names it after the script fallbacks it bundles)
+  fonts-noto-core     # the server's last resort for scripts beyond the bundled fallbacks (Ethiopic, Sinhala, Tibetan, …)
   ca-certificates
   pocketsphinx        # offline speech recognition, the default transcribe engine
   pocketsphinx-en-us  # its US English acoustic model, dictionary and language model

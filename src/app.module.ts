@@ -20,6 +20,7 @@ import { AppConfig, Role } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { dataSourceOptions } from './data-source-options';
 import { FetcherModule } from './infra/http/fetcher.module';
+import { FontsApiModule, FontsModule } from './fonts/fonts.module';
 import { MailModule } from './infra/mail/mail.module';
 import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -81,6 +82,7 @@ export class AppModule {
         MailModule,
         StorageModule,
         FetcherModule,
+        FontsModule,
         RateLimitModule,
         ReadinessModule,
         MetricsModule,
@@ -93,7 +95,7 @@ export class AppModule {
         BatchesModule.forRole(servesApi),
         BrandKitsModule.forRole(servesApi),
         RetentionModule,
-        ...(servesApi ? [ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, ProjectsModule, PreviewsModule, JobEventsModule, McpModule, PlaygroundModule, AdminModule] : []),
+        ...(servesApi ? [FontsApiModule, ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, ProjectsModule, PreviewsModule, JobEventsModule, McpModule, PlaygroundModule, AdminModule] : []),
       ],
       providers: globals,
       exports: [DATABASE_URL, RUNTIME_ROLE, EventPublisher, WorkspaceJobs],

@@ -73,7 +73,7 @@ describe('brand kits', () => {
     const trapUrl = `http://0.0.0.0:${trap.port}`;
     const css = `
       body { background: #fdf6e3; color: #1b1b3a; font-family: "Lato", sans-serif; margin: 0 }
-      h1 { font-family: "Merriweather", Georgia, serif }
+      h1 { font-family: "Baskerville Display PT", Georgia, serif }
       a { color: #2a9d8f }
       button, .cta-button { background: #e63946; color: #ffffff; border: 0; border-radius: 999px; height: 40px; padding: 0 20px; display: inline-block; line-height: 40px }
       button.secondary { background: #457b9d }
@@ -156,7 +156,7 @@ describe('brand kits', () => {
     const kit = await settled(made.body.id);
     expect(kit.status).toBe('ready');
     expect(kit.palette).toEqual({ bg: '#fdf6e3', ink: '#1b1b3a', primary: '#e63946', secondary: '#457b9d', accent: '#2a9d8f' });
-    expect(kit.fonts).toEqual({ heading: 'Merriweather', body: 'Lato' });
+    expect(kit.fonts).toEqual({ heading: 'Baskerville Display PT', body: 'Lato' });
     expect(kit.logo_url).toBe(`http://127.0.0.1:${site.port}/logo.png`);
     expect(kit.corner_feel).toBe('pill');
     for (const field of ['palette.primary', 'palette.bg', 'palette.ink', 'fonts.heading', 'logo_url', 'corner_feel']) {
@@ -172,7 +172,7 @@ describe('brand kits', () => {
     expect(event.verified).toBe(true);
     expect(event.json.data).toMatchObject({ id: made.body.id, status: 'ready', palette: { primary: '#e63946' } });
 
-    // The kit's values as variables of a plain render; Merriweather is not shipped: nearest serif, with an info finding.
+    // The kit's values as variables of a plain render; Baskerville Display PT is neither shipped nor a Google Fonts family: nearest serif, with an info finding.
     const render = await app.http.post('/v1/renders').set(bearer(key)).send({
       width: 160,
       height: 90,

@@ -1,6 +1,7 @@
 import type React from 'react';
 import { useMemo } from 'react';
 import { AbsoluteFill, Sequence, useCurrentFrame } from 'remotion';
+import { registerPropFontFaces } from './font-faces';
 import './fonts';
 import { AudioLayer } from './layers/AudioLayer';
 import { Background } from './layers/Background';
@@ -26,10 +27,19 @@ const TOP = 1_000_000;
  * bundle, the browser plays it with `<Player component={Main}>`. Every URL goes through
  * `sources` first, so the worker can substitute its local copies.
  */
-export const Main: React.FC<CompositionProps> = ({ request, media, sources, transcripts, hidden, fixedOpacity }) => {
+export const Main: React.FC<CompositionProps> = ({ request, media, sources, transcripts, hidden, fixedOpacity, fontFaces }) => {
   const resolved = useMemo(() => resolveRequest(request, media ?? {}, transcripts ?? {}), [request, media, transcripts]);
   const frame = useCurrentFrame();
   const load = (url: string) => sources?.[url] ?? url;
+  // During render, not in an effect: the text layers' effects (which run first) wait on these
+  // faces. The request's own fonts with a family load from their URL (the worker's copy, or the
+  // URL itself in a browser); the worker names those without a family in `fontFaces`.
+  useMemo(() => {
+    const own = (request.fonts ?? []).flatMap((font) =>
+      font.family ? [{ family: font.family, weight: String(font.weight ?? 400), style: font.style ?? 'normal', url: sources?.[font.source_url] ?? font.source_url }] : [],
+    );
+    registerPropFontFaces([...(fontFaces ?? []), ...own]);
+  }, [fontFaces, request.fonts, sources]);
   const matteSources = useMemo(() => matteSourceIds(request), [request]);
   const hiddenElements = useMemo(() => new Set(hidden?.elements ?? []), [hidden]);
   const fixedByFrame = useMemo(() => fixedOpacityByFrame(fixedOpacity), [fixedOpacity]);

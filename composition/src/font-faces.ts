@@ -53,3 +53,35 @@ export function registerFontFaces(faces: readonly ShippedFace[]): void {
     });
   }
 }
+
+const registered = new Map<string, FontFace>();
+
+/**
+ * Faces given in the props (`fontFaces`): added to `document.fonts` once per file and family, before
+ * the layers measure text; the text layers' `document.fonts.load` then waits for them.
+ */
+export function registerPropFontFaces(faces: readonly { family: string; weight: string; style: string; unicode_range?: string; url: string }[] | undefined): void {
+  if (typeof document === 'undefined' || typeof FontFace === 'undefined') return;
+  const wanted = new Set((faces ?? []).map((face) => `${face.family}\n${face.weight}\n${face.style}\n${face.url}`));
+  // A page that draws request after request (the worker's warm tab) keeps no face of an earlier one.
+  for (const [key, fontFace] of registered) {
+    if (wanted.has(key)) continue;
+    document.fonts.delete(fontFace);
+    registered.delete(key);
+  }
+  for (const face of faces ?? []) {
+    const key = `${face.family}\n${face.weight}\n${face.style}\n${face.url}`;
+    if (registered.has(key)) continue;
+    const fontFace = new FontFace(face.family, `url(${JSON.stringify(face.url)})`, {
+      style: face.style,
+      weight: face.weight,
+      ...(face.unicode_range ? { unicodeRange: face.unicode_range } : {}),
+      display: 'block',
+    });
+    registered.set(key, fontFace);
+    document.fonts.add(fontFace);
+    fontFace.loaded.catch(() => {
+      reportPreviewProblem({ kind: 'font', url: face.url, message: `the font ${face.family} ${face.weight} ${face.style} did not load from ${face.url}` });
+    });
+  }
+}

@@ -111,3 +111,19 @@ import '@fontsource/roboto-mono/600.css';
 import '@fontsource/roboto-mono/600-italic.css';
 import '@fontsource/roboto-mono/700.css';
 import '@fontsource/roboto-mono/700-italic.css';
+// Fallbacks by script (schema/font-fallbacks.ts): regular and bold; the CJK faces are sliced by
+// unicode range, so a frame loads only the slices its characters need.
+import '@fontsource/noto-sans-arabic/400.css';
+import '@fontsource/noto-sans-arabic/700.css';
+import '@fontsource/noto-sans-hebrew/400.css';
+import '@fontsource/noto-sans-hebrew/700.css';
+import '@fontsource/noto-sans-devanagari/400.css';
+import '@fontsource/noto-sans-devanagari/700.css';
+import '@fontsource/noto-sans-thai/400.css';
+import '@fontsource/noto-sans-thai/700.css';
+import '@fontsource/noto-sans-sc/400.css';
+import '@fontsource/noto-sans-sc/700.css';
+import '@fontsource/noto-sans-jp/400.css';
+import '@fontsource/noto-sans-jp/700.css';
+import '@fontsource/noto-sans-kr/400.css';
+import '@fontsource/noto-sans-kr/700.css';

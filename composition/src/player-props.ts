@@ -1,4 +1,4 @@
-import { resolveRequest, type CompositionProps, type MediaInfo, type RenderRequest, type TranscriptWords } from './schema';
+import { resolveRequest, type CompositionProps, type FontFaceSource, type MediaInfo, type RenderRequest, type TranscriptWords } from './schema';
 
 /** The `<Player>` props that describe the video: size, frame rate, length and the composition's input. */
 export interface PlayerPropsFor {
@@ -14,9 +14,17 @@ export interface PlayerPropsFor {
  * `resolveRequest` the server renders with, so the preview has the render's size, rate and length.
  * `media` (source URL → probed duration and size) matters when the request leaves them to its
  * sources; without it, video and audio lengths come from `out_point` only. `transcripts` are the
- * words behind captions (`transcript.source` → words), as the render resolved them.
+ * words behind captions (`transcript.source` → words), as the render resolved them. `fontFaces`:
+ * the faces of Google Fonts families the request uses (`faces` of GET /v1/fonts/{family}); shipped
+ * families, fallbacks by script and the request's `fonts` with a `family` need none.
  */
-export function playerPropsFor(request: RenderRequest, media: Record<string, MediaInfo> = {}, transcripts?: TranscriptWords): PlayerPropsFor {
+export function playerPropsFor(
+  request: RenderRequest,
+  media: Record<string, MediaInfo> = {},
+  transcripts?: TranscriptWords,
+  fontFaces?: FontFaceSource[],
+): PlayerPropsFor {
   const { width, height, fps, durationInFrames } = resolveRequest(request, media);
-  return { inputProps: { request, media, ...(transcripts ? { transcripts } : {}) }, compositionWidth: width, compositionHeight: height, fps, durationInFrames };
+  const inputProps = { request, media, ...(transcripts ? { transcripts } : {}), ...(fontFaces?.length ? { fontFaces } : {}) };
+  return { inputProps, compositionWidth: width, compositionHeight: height, fps, durationInFrames };
 }

@@ -5,7 +5,7 @@ import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
 import { jsonSchema } from 'codemirror-json-schema';
-import { requestJsonSchema } from '@video-render-service/composition';
+import { catalogueFamilyNames, FONT_FAMILIES, requestJsonSchema } from '@video-render-service/composition';
 import { useEffect, useRef } from 'react';
 
 type JSONSchema7 = Parameters<typeof jsonSchema>[0];
@@ -24,6 +24,20 @@ const darkTheme = EditorView.theme(
   { dark: true },
 );
 
+/** The schema with every Google Fonts family among `font_family`'s completions (the schema itself lists the shipped ones). */
+function withFontFamilies(schema: unknown): unknown {
+  const families = [...FONT_FAMILIES, ...catalogueFamilyNames().filter((name) => !(FONT_FAMILIES as readonly string[]).includes(name))];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    const fontFamily = (node as { properties?: Record<string, { examples?: unknown[] }> }).properties?.font_family;
+    if (fontFamily?.examples) fontFamily.examples = families;
+    Object.values(node).forEach(visit);
+  };
+  visit(schema);
+  return schema;
+}
+
 export function JsonEditor({ initial, onChange }: { initial: string; onChange: (text: string) => void }) {
   const host = useRef<HTMLDivElement>(null);
   const changed = useRef(onChange);
@@ -36,7 +50,7 @@ export function JsonEditor({ initial, onChange }: { initial: string; onChange: (
         extensions: [
           basicSetup,
           darkTheme,
-          jsonSchema(requestJsonSchema() as JSONSchema7),
+          jsonSchema(withFontFamilies(requestJsonSchema()) as JSONSchema7),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) changed.current(update.state.doc.toString());
           }),

@@ -1,3 +1,4 @@
+import { checkFont } from './font-check';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ExternalSource, externalSources, MediaInfo, RenderRequest } from '../../composition/src/schema';
@@ -58,9 +59,9 @@ export class MediaIntakeService {
       Object.assign(media, copies);
       toFetch = toFetch.filter((s) => !(s.url in copies));
     }
-    // LUTs are read and parsed whole; they are not media assets, so they are never copied by ingest.
-    const luts = toFetch.filter((s) => s.kind === 'lut');
-    toFetch = toFetch.filter((s) => s.kind !== 'lut');
+    // LUTs and fonts are read and parsed whole; they are not media assets, so they are never copied by ingest.
+    const luts = toFetch.filter((s) => s.kind === 'lut' || s.kind === 'font');
+    toFetch = toFetch.filter((s) => s.kind !== 'lut' && s.kind !== 'font');
     const failure = (await firstFailingSource(this.fetcher, toFetch)) ?? (await firstFailingLut(this.fetcher, luts));
     if (failure) throw new ApiError(failure.code, failure.message, { pointer: failure.pointer });
     return { request: { ...request, ingest_external: ingest }, ingest: ingest && toFetch.length > 0, media };
@@ -107,7 +108,7 @@ export class MediaIntakeService {
 
   /** The sources of a stored request that are not the service's own assets (LUTs aside: never copied). */
   externalOnly(sources: ExternalSource[]): ExternalSource[] {
-    return sources.filter((s) => !this.isHosted(s.url) && s.kind !== 'lut');
+    return sources.filter((s) => !this.isHosted(s.url) && s.kind !== 'lut' && s.kind !== 'font');
   }
 
   /**
@@ -205,7 +206,7 @@ export class MediaIntakeService {
 
 async function firstFailingLut(fetcher: GuardedFetcher, luts: ExternalSource[]) {
   for (const lut of luts) {
-    const failure = await checkLut(fetcher, lut);
+    const failure = lut.kind === 'font' ? await checkFont(fetcher, lut) : await checkLut(fetcher, lut);
     if (failure) return failure;
   }
   return null;

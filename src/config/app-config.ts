@@ -24,6 +24,13 @@ export interface OidcConfig {
 }
 
 /** Every setting the service reads from the environment, parsed and validated once. */
+export interface FontsConfig {
+  /** FONT_REGISTRY_URL: an npm registry serving the @fontsource packages (default the npm registry). */
+  registryUrl: string;
+  /** FONT_CACHE_MAX_BYTES: fonts kept in storage beyond this are evicted, least recently used first. */
+  cacheMaxBytes: number;
+}
+
 export interface AppConfig {
   port: number;
   host: string;
@@ -46,6 +53,8 @@ export interface AppConfig {
   storage: StorageConfig;
   /** Lets the guarded fetcher reach loopback and private addresses (local development, tests). */
   allowPrivateNetwork: boolean;
+  /** Google Fonts families and custom font files (src/fonts). */
+  fonts: FontsConfig;
   webhooks: WebhookConfig;
   transcribe: TranscribeConfig;
   /** Bearer token that `GET /metrics` requires; null: the route answers 404 (docs/decisions/0018-progress-and-metrics.md). */
@@ -383,7 +392,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     queryTimeoutMs: int('DATABASE_QUERY_TIMEOUT_MS', 5000, 100, 86_400_000),
   };
   if (problems.length > 0) throw new ConfigError(problems);
+  const registryUrl = (str('FONT_REGISTRY_URL') ?? 'https://registry.npmjs.org').replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(registryUrl)) problems.push(`FONT_REGISTRY_URL must be an http(s) URL (got "${registryUrl}")`);
+  const fonts: FontsConfig = { registryUrl, cacheMaxBytes: int('FONT_CACHE_MAX_BYTES', 2 * 1024 ** 3, 1024, Number.MAX_SAFE_INTEGER) };
   return {
+    fonts,
     port,
     host,
     dataDir,

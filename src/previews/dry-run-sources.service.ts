@@ -1,3 +1,4 @@
+import { checkFont } from '../assets/font-check';
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -134,7 +135,7 @@ export class DryRunSourcesService {
 
     // The submit's order: the service's own assets, then external files, then LUTs.
     const firstFailure = (hosted: boolean, lut: boolean) =>
-      failures.find((failure, index) => failure && this.intake.isHosted(sources[index].url) === hosted && (sources[index].kind === 'lut') === lut);
+      failures.find((failure, index) => failure && this.intake.isHosted(sources[index].url) === hosted && (sources[index].kind === 'lut' || sources[index].kind === 'font') === lut);
     const first = firstFailure(true, false) ?? firstFailure(false, false) ?? firstFailure(false, true);
     if (first) throw first instanceof ApiError ? first : new ApiError(first.code, first.message, { pointer: first.pointer });
     return { request: base.request, ingest: false, media: { ...report.media } };
@@ -157,8 +158,9 @@ export class DryRunSourcesService {
     }
     if (copy) return { failure: Promise.resolve(null), measurement: Promise.resolve({ info: measuredInfo(copy, source.kind) }) };
     return this.keptChecks(`${workspace.id}\n${source.kind}\n${source.url}`, () => {
-      const failure: Promise<ApiError | SourceFailure | null> = source.kind === 'lut' ? checkLut(this.fetcher, source) : checkSource(this.fetcher, source);
-      const measurement = failure.then((failed) => (failed || source.kind === 'lut' ? null : this.measure(source)));
+      const failure: Promise<ApiError | SourceFailure | null> =
+        source.kind === 'lut' ? checkLut(this.fetcher, source) : source.kind === 'font' ? checkFont(this.fetcher, source) : checkSource(this.fetcher, source);
+      const measurement = failure.then((failed) => (failed || source.kind === 'lut' || source.kind === 'font' ? null : this.measure(source)));
       return { failure, measurement };
     });
   }

@@ -1,3 +1,4 @@
+import { FontCatalogueService } from '../fonts/font-catalogue.service';
 import { Injectable } from '@nestjs/common';
 import {
   findViolations,
@@ -6,6 +7,7 @@ import {
   RenderRequest,
   resolveRequest,
   timelineSummary,
+  catalogueFamiliesOf,
   validateBodyMember,
   validateRenderRequest,
   type MediaInfo,
@@ -35,6 +37,8 @@ export interface DryRunOut {
   violations: Violation[];
   timeline: ReturnType<typeof timelineSummary> | null;
   estimate: ReturnType<typeof estimateOf> | null;
+  /** Google Fonts families the render would fetch (not in storage yet). */
+  fonts_to_fetch: string[];
   /** Whether every source was checked: `ok` says nothing of a source not checked. */
   sources_checked: 'all' | 'some' | 'none';
   sources: DryRunSource[];
@@ -57,6 +61,7 @@ export class PreviewsService {
     private readonly renders: RendersService,
     private readonly quota: QuotaService,
     private readonly sourceChecks: DryRunSourcesService,
+    private readonly fonts: FontCatalogueService,
   ) {}
 
   /**
@@ -87,6 +92,7 @@ export class PreviewsService {
         violations: prepared.violations,
         timeline: timelineSummary(prepared.request, prepared.media),
         estimate: estimateOf(prepared.cost),
+        fonts_to_fetch: await this.fonts.toFetch(catalogueFamiliesOf(prepared.request)),
         ...aboutSources(),
       };
     } catch (error) {
@@ -102,6 +108,7 @@ export class PreviewsService {
         violations: valid ? findViolations(valid, sources.media) : [],
         timeline: valid ? timelineSummary(valid, sources.media) : null,
         estimate: valid ? estimateOf(costOf(valid, sources.media)) : null,
+        fonts_to_fetch: valid ? await this.fonts.toFetch(catalogueFamiliesOf(valid)) : [],
         ...aboutSources(),
       };
     }

@@ -29,6 +29,10 @@ import { RemotionRenderer, RenderReport, RenderStage } from './engine/remotion-r
 import { diagnosticsOf } from './engine/render-report';
 import { capViolations, renderCost } from './render-cost';
 import { CaptionSourcesService } from './caption-sources.service';
+import { FontFetchError } from '../fonts/font-catalogue.service';
+import { FONT_FILE_MAX_BYTES, requestFontFaces, RenderFontsService } from '../fonts/font-files';
+import { FontCacheService } from '../fonts/font-cache.service';
+import { fontProblem } from '../assets/font-check';
 import { RenderFailure } from './render-failure';
 import { JobFailure } from '../jobs/job-failure';
 import { JobRepository } from '../jobs/job.repository';
@@ -86,6 +90,8 @@ export class RenderPipelineService {
     private readonly jobs: JobRepository,
     private readonly plans: PlanCatalogService,
     private readonly presence: WorkerPresenceService,
+    private readonly fonts: RenderFontsService,
+    private readonly fontCache: FontCacheService,
   ) {}
 
   async run(job: Job, signal: AbortSignal, report: ProgressReporter): Promise<RenderedArtifact> {
@@ -168,8 +174,18 @@ export class RenderPipelineService {
     const started = performance.now();
     report('downloading', DOWNLOAD_SHARE[0]);
     const inputs = await this.downloadInputs(job, request, workDir, signal, (fraction) => report('downloading', lerp(DOWNLOAD_SHARE, fraction)));
+    const fonts = await this.fonts.localFaces(request, workDir, signal).catch((error: Error) => {
+      throw error instanceof FontFetchError ? new RenderFailure('source_not_found', error.message) : error;
+    });
     await this.renderer.mediaServer.start(); // normally already running since warm-up; idempotent
-    const mounted = this.renderer.mediaServer.mount(inputs.map((i) => ({ file: i.file, contentType: i.contentType })));
+    const mounted = this.renderer.mediaServer.mount([
+      ...inputs.map((i) => ({ file: i.file, contentType: i.contentType })),
+      ...fonts.map((face) => ({ file: face.file, contentType: 'font/woff2' })),
+    ]);
+    const fontFaces = [
+      ...fonts.map(({ family, weight, style, unicode_range }, index) => ({ family, weight, style, unicode_range, url: mounted.urls[inputs.length + index] })),
+      ...requestFontFaces(request, inputs, mounted.urls),
+    ];
     try {
       const media: Record<string, MediaInfo> = {};
       const sources: Record<string, string> = {};
@@ -190,7 +206,7 @@ export class RenderPipelineService {
       }
       // Captions' words are part of the composition's input, so a Player given the same props draws the same frames.
       const resolved = transcripts ? resolveRequest(request, media, transcripts) : resolvedForCost;
-      const props: CompositionProps = { request, media, sources, ...(transcripts ? { transcripts } : {}) };
+      const props: CompositionProps = { request, media, sources, ...(transcripts ? { transcripts } : {}), ...(fontFaces.length > 0 ? { fontFaces } : {}) };
       return { props, resolved, soundAnalysis, hasCaptions, unmount: mounted.unmount, inputsSeconds };
     } catch (error) {
       mounted.unmount();
@@ -267,7 +283,7 @@ export class RenderPipelineService {
     progress: (fraction: number) => void,
   ) {
     const distinct = externalSources(request); // one entry per URL
-    const inputs: { url: string; file: string; contentType: string; info: MediaInfo }[] = [];
+    const inputs: { url: string; file: string; contentType: string; info: MediaInfo; fontFamily?: string | null }[] = [];
     for (const [index, source] of distinct.entries()) {
       const file = path.join(workDir, `input-${index}${extensionOf(source.url)}`);
       let fetched: Awaited<ReturnType<MediaIntakeService['fetchInput']>>;
@@ -279,6 +295,18 @@ export class RenderPipelineService {
         throw error;
       }
       const contentType = fetched.contentType;
+      if (source.kind === 'font') {
+        // Checked at submit; read again, as the file may have changed since.
+        const bytes = await readFile(file);
+        if (bytes.length > FONT_FILE_MAX_BYTES) throw new RenderFailure('source_too_large', `The font at ${source.pointer} is larger than ${FONT_FILE_MAX_BYTES / 1024 / 1024} MB`);
+        const facts = fontProblem(bytes, source.pointer);
+        if (facts instanceof SourceFailure) throw new RenderFailure(facts.code, facts.message);
+        const extension = { truetype: 'ttf', opentype: 'otf', woff: 'woff', woff2: 'woff2' }[facts.format];
+        await this.fontCache.keepCustom(bytes, file, extension, `font/${extension}`);
+        inputs.push({ url: source.url, file, contentType: `font/${extension}`, info: {}, fontFamily: facts.family });
+        progress((index + 1) / distinct.length);
+        continue;
+      }
       if (source.kind === 'lut') {
         // Checked at submit; checked again, as the file may have changed since.
         const problem = lutProblem(await readFile(file, 'utf8'), source.pointer);

@@ -67,7 +67,7 @@ function missingVariables(missing: Placeholder[], prefix: string, isProject: boo
   );
 }
 
-/** An `info` finding per brand font swapped for a shipped family, where the template uses it. */
+/** An `info` finding per brand font swapped for the nearest shipped family, where the template uses it. */
 function fontNotes(body: unknown, fallbacks: ReturnType<typeof brandVariables>['fallbacks'], prefix: string): Violation[] {
   return fallbacks.flatMap(({ field, requested, used }) => {
     const probe = substituteVariables(body, {}, { only: (name) => name === `brand.fonts.${field}` });
@@ -76,7 +76,7 @@ function fontNotes(body: unknown, fallbacks: ReturnType<typeof brandVariables>['
       {
         code: 'BRAND_FONT_FALLBACK',
         severity: 'info' as const,
-        message: `The brand kit's ${field} font "${requested}" is not shipped; "${used}", the nearest shipped family, is used instead`,
+        message: `The brand kit's ${field} font "${requested}" is neither shipped nor a Google Fonts family; "${used}", the nearest shipped family, is used instead`,
         pointer: prefix + probe.missing[0].pointer,
         element_ids: [],
       },

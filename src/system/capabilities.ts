@@ -1,6 +1,7 @@
 import {
-  audioCapabilities, CANVAS_LIMITS, CATALOGS, elementJsonSchemas, MAX_VIOLATIONS_RETURNED, REQUEST_LIMITS, requestJsonSchema, URL_MAX_LENGTH,
+  audioCapabilities, catalogueFamilyNames, EMOJI_FAMILIES, FONT_FAMILIES, SCRIPT_FALLBACKS, CANVAS_LIMITS, CATALOGS, elementJsonSchemas, MAX_VIOLATIONS_RETURNED, REQUEST_LIMITS, requestJsonSchema, URL_MAX_LENGTH,
 } from '../../composition/src/schema';
+import { FONT_FILE_MAX_BYTES } from '../fonts/font-files';
 import { OTP_MAX_FAILED_ATTEMPTS, OTP_TTL_MS } from '../auth/otp';
 import { PAGE_LIMIT, PAGE_MAX_BYTES } from '../common/pagination/pagination';
 import { RATE_LIMITS } from '../common/rate-limit/rate-limits';
@@ -48,6 +49,15 @@ export function buildCapabilities(version: string, config: AppConfig) {
       previews_metered: false,
     },
     rate_limits: rateLimits,
+    font_catalogue: {
+      source: 'Google Fonts families, as the @fontsource packages of an npm registry',
+      registry: config.fonts.registryUrl,
+      shipped: FONT_FAMILIES,
+      script_fallbacks: SCRIPT_FALLBACKS.map((fallback) => ({ family: fallback.family, script: fallback.script })),
+      emoji: EMOJI_FAMILIES,
+      custom_font_bytes: FONT_FILE_MAX_BYTES,
+      families: catalogueFamilyNames(),
+    },
     previews: previewCapabilities(),
     audio: audioCapabilities(),
     agents: {

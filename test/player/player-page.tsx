@@ -26,7 +26,7 @@ let shown = 0;
 
 window.show = (props) => {
   // The same helper a frontend uses: size, rate and length from the server's resolveRequest.
-  const { inputProps, compositionWidth, compositionHeight, fps, durationInFrames } = playerPropsFor(props.request, props.media, props.transcripts);
+  const { inputProps, compositionWidth, compositionHeight, fps, durationInFrames } = playerPropsFor(props.request, props.media, props.transcripts, props.fontFaces);
   player = createRef<PlayerRef>();
   buffering = false;
   shown += 1;

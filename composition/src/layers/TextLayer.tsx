@@ -1,8 +1,9 @@
 import type React from 'react';
-import { useLayoutEffect } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useDelayRender } from 'remotion';
 import { AnimatedText } from '../motion/text-animation';
 import type { ResolvedText } from '../schema';
+import { fitFontSize } from '../schema/fit-text';
 import { CaptionText } from './CaptionText';
 import { ElementBox } from './ElementBox';
 
@@ -15,12 +16,21 @@ const JUSTIFY = { top: 'flex-start', center: 'center', bottom: 'flex-end' } as c
 export const TextLayer: React.FC<{ element: ResolvedText }> = ({ element }) => {
   const { style } = element;
   const { delayRender, continueRender } = useDelayRender();
-  const font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize}px "${style.fontFamily}"`;
+  const font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize}px ${style.fontStack}`;
+  const content = useRef<HTMLDivElement>(null);
+  const [fitted, setFitted] = useState<number | null>(null);
+  const { width, height } = element.box;
   useLayoutEffect(() => {
     const handle = delayRender(`Loading font ${font}`);
     // A face that fails to load falls back to another font rather than failing the render.
-    document.fonts.load(font, element.text).finally(() => continueRender(handle));
-  }, [font, element.text, delayRender, continueRender]);
+    document.fonts.load(font, element.text).finally(() => {
+      // font_size "auto": measured once the faces are in, applied to the DOM before the frame is
+      // released (the state keeps React's next render in step).
+      if (style.fit && content.current && width !== null && height !== null) setFitted(fitInPage(content.current, style.fit, { width, height }));
+      continueRender(handle);
+    });
+  }, [font, element.text, style.fit, width, height, delayRender, continueRender]);
+  const fontSize = style.fit ? (fitted ?? style.fontSize) : style.fontSize;
 
   const hasBox = element.box.width !== null || element.box.height !== null;
   return (
@@ -33,8 +43,8 @@ export const TextLayer: React.FC<{ element: ResolvedText }> = ({ element }) => {
           width: hasBox ? '100%' : undefined,
           height: hasBox ? '100%' : undefined,
           textAlign: style.xAlignment,
-          fontFamily: `"${style.fontFamily}"`,
-          fontSize: style.fontSize,
+          fontFamily: style.fontStack,
+          fontSize,
           fontWeight: style.fontWeight,
           fontStyle: style.fontStyle,
           color: style.color,
@@ -42,13 +52,16 @@ export const TextLayer: React.FC<{ element: ResolvedText }> = ({ element }) => {
           letterSpacing: style.letterSpacing,
           textTransform: style.textTransform,
           whiteSpace: style.wrap ? 'pre-wrap' : 'pre',
+          // Each paragraph takes its direction from its first strong character: Arabic and Hebrew
+          // read right to left, with Latin words and digits placed inside them as readers expect.
+          unicodeBidi: 'plaintext',
           overflowWrap: 'break-word',
           // The stroke is drawn twice as wide under the fill, so stroke_width shows outside the glyphs.
           WebkitTextStroke: style.strokeColor ? `${2 * style.strokeWidth}px ${style.strokeColor}` : undefined,
           paintOrder: 'stroke fill',
         }}
       >
-        <div>
+        <div ref={content}>
           <span
             style={
               style.backgroundColor
@@ -75,3 +88,34 @@ export const TextLayer: React.FC<{ element: ResolvedText }> = ({ element }) => {
     </ElementBox>
   );
 };
+
+/**
+ * The largest size at which the text in `content` (the block inside the box's flex column) fits
+ * the box: words are not broken while measuring, so a size where a word overflows is too large.
+ * Leaves the chosen size on the column.
+ */
+function fitInPage(content: HTMLDivElement, fit: { min: number; max: number }, box: { width: number; height: number }): number {
+  const column = content.parentElement!;
+  const { overflowWrap: wrap, textAlign: align } = column.style;
+  column.style.overflowWrap = 'normal';
+  // Left-aligned while measuring: a centred line overflows both sides, and scrollWidth sees only the right.
+  column.style.textAlign = 'left';
+  // scrollWidth and scrollHeight are whole pixels (and never less than the block's own width): the
+  // text is measured a pixel narrower and lower than its box, so the fitted size never wraps mid-word.
+  const room = { width: Math.max(1, box.width - 1), height: Math.max(1, box.height - 1) };
+  content.style.width = `${room.width}px`;
+  const { size } = fitFontSize(
+    (candidate) => {
+      column.style.fontSize = `${candidate}px`;
+      return { width: content.scrollWidth, height: content.scrollHeight };
+    },
+    room,
+    fit.min,
+    fit.max,
+  );
+  column.style.overflowWrap = wrap;
+  column.style.textAlign = align;
+  content.style.width = '';
+  column.style.fontSize = `${size}px`;
+  return size;
+}

@@ -122,7 +122,7 @@ const MatteSource: React.FC<{ source: ResolvedElement; frame: number; filter: st
       const top = box.height !== null ? 0 : -yShare * lineHeight * lines.length;
       drawn = (
         <text
-          fontFamily={`"${style.fontFamily}"`}
+          fontFamily={style.fontStack}
           fontSize={style.fontSize}
           fontWeight={style.fontWeight}
           fontStyle={style.fontStyle}

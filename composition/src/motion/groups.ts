@@ -116,7 +116,7 @@ function boxSize(span: GroupSpan, canvas: { width: number; height: number }): { 
   const box = span.box!;
   if (box.width !== null && box.height !== null) return { width: box.width, height: box.height };
   const element = span.element;
-  const fontSize = element.type === 'text' ? (element.font_size ?? canvas.height / 20) : 0;
+  const fontSize = element.type === 'text' ? (typeof element.font_size === 'number' ? element.font_size : canvas.height / 20) : 0;
   const lineHeight = element.type === 'text' && typeof element.line_height === 'number' ? element.line_height : 1.2;
   const lines = element.type === 'text' ? (element.text ?? '').split('\n') : [''];
   return {

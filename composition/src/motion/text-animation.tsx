@@ -42,7 +42,7 @@ export const AnimatedText: React.FC<{
   const wordRefs = useRef<(HTMLSpanElement | null)[]>([]);
   const [lineOfWord, setLineOfWord] = useState<number[] | null>(null);
   const { style } = element;
-  const font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize}px "${style.fontFamily}"`;
+  const font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize}px ${style.fontStack}`;
 
   useLayoutEffect(() => {
     if (animation.split !== 'line') return;

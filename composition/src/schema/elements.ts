@@ -239,8 +239,13 @@ export const textElementSchema = z.strictObject({
   ...fades,
   text: z.string().max(REQUEST_LIMITS.text_length).optional().describe('Required unless transcript is set'),
   transcript: transcriptSchema.optional().describe('Captions from speech instead of text; every text style applies, animation_preset plays on each caption'),
-  font_family: z.enum(FONT_FAMILIES).optional().meta({ default: 'Inter' }),
-  font_size: z.number().gt(0).max(2000).optional().describe('px; default: canvas height / 20'),
+  font_family: z.string().min(1).max(100).optional()
+    .describe('A shipped family, any Google Fonts family by its name ("Lobster", "Noto Sans JP"; the list: font_catalogue.families of GET /v1/capabilities), or a family of the request\'s fonts')
+    .meta({ default: 'Inter', examples: [...FONT_FAMILIES] }),
+  font_size: z.union([z.number().gt(0).max(2000), z.literal('auto')], { error: 'Input should be a size in px (> 0, at most 2000) or "auto"' })
+    .optional().describe('px, or "auto": the largest size between min_font_size and max_font_size at which the wrapped text fits its box (width and height set); default: canvas height / 20'),
+  min_font_size: z.number().gt(0).max(2000).optional().describe('px; the smallest size font_size "auto" may choose').meta({ default: 8 }),
+  max_font_size: z.number().gt(0).max(2000).optional().describe('px; the largest size font_size "auto" may choose; default: the box height'),
   font_weight: z.int().min(100).max(900).multipleOf(100).optional().meta({ default: 400 }),
   font_style: z.enum(['normal', 'italic']).optional().meta({ default: 'normal' }),
   fill_color: color.optional().meta({ default: '#ffffff' }),
@@ -265,6 +270,12 @@ export const textElementSchema = z.strictObject({
   height: nonNegativeLength.optional().describe('px or percent of the canvas height; omitted: fits the text'),
   ...behaviors,
 }).superRefine((text, ctx) => {
+  if (text.font_size === 'auto' && (text.width === undefined || text.height === undefined)) {
+    ctx.addIssue({ code: 'custom', path: ['font_size'], message: 'font_size "auto" fits the text to its box: set width and height', params: { type: 'value_error' } });
+  }
+  if (text.min_font_size !== undefined && text.max_font_size !== undefined && text.min_font_size > text.max_font_size) {
+    ctx.addIssue({ code: 'custom', path: ['min_font_size'], message: `min_font_size (${text.min_font_size}) is above max_font_size (${text.max_font_size})`, params: { type: 'value_error' } });
+  }
   if ((text.text === undefined) === (text.transcript === undefined)) {
     const both = text.text !== undefined;
     ctx.addIssue({

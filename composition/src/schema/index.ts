@@ -30,6 +30,10 @@ export {
   brandVariables, findPlaceholders, nearestFontFamily, substituteVariables, VARIABLE_NAME_PATTERN,
   type BrandFontFallback, type BrandVariableSource, type Placeholder, type SubstitutionResult, type Variables,
 } from './variables';
+export { catalogueFamiliesOf, catalogueFamily, catalogueFamilyNames, isShippedFamily, type CatalogueFamily } from './font-families';
+export { fitFontSize, type FittedSize } from './fit-text';
+export { estimatedAutoFontSize } from './auto-font-size';
+export { EMOJI_FAMILIES, fontStack, SCRIPT_FALLBACKS } from './font-fallbacks';
 export { elementJsonSchemas, previewRequestJsonSchema, requestJsonSchema } from './json-schema';
 export { audioCapabilities } from './audio-capabilities';
 export {
@@ -38,6 +42,15 @@ export {
 
 import type { RenderRequest } from './request';
 import type { MediaInfo, TranscriptWords } from './resolve';
+
+/** One font file of `CompositionProps.fontFaces`: the `@font-face` descriptors and where the file is. */
+export interface FontFaceSource {
+  family: string;
+  weight: string;
+  style: string;
+  unicode_range?: string;
+  url: string;
+}
 
 /** Input props of the `Main` composition (and of `<Player component={Main}>`). */
 // A type alias, not an interface: Remotion requires props assignable to Record<string, unknown>.
@@ -53,6 +66,12 @@ export type CompositionProps = {
    * video clips it composites itself with ffmpeg. Absent: everything is drawn.
    */
   hidden?: HiddenLayers;
+  /**
+   * Font files beyond the bundled ones (Google Fonts families fetched by the service, the request's
+   * `fonts`): registered as `FontFace`s before any text is measured. The worker passes its local
+   * copies; a frontend passes the faces of GET /v1/fonts/{family}.
+   */
+  fontFaces?: FontFaceSource[];
   /**
    * Frames drawn with the time-varying opacity factor of some elements (fades, transitions and
    * motions' opacity) forced to 0 or 1: the corner pictures the worker blends fading frames from

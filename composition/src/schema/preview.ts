@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { estimatedAutoFontSize } from './auto-font-size';
 import { seconds } from './primitives';
 import type { RenderRequest } from './request';
 import { resolveCanvas, resolveTimeline, type MediaInfo, type ResolvedRequest } from './resolve';
@@ -175,6 +176,8 @@ export function timelineSummary(request: RenderRequest, media: Record<string, Me
         shown: element.visible !== false && time.durationInFrames > 0 && time.from < timeline.durationInFrames,
         // A video or audio length not known without reading the file counts as the schema's fallback.
         length_estimated: (element.type === 'video' || element.type === 'audio') && time.ownSeconds === null,
+        // font_size "auto": the size the page is expected to choose (estimated here without glyphs).
+        ...(element.type === 'text' && element.font_size === 'auto' ? { font_size: estimatedAutoFontSize(element, canvas, media)?.size ?? null } : {}),
       };
     }),
   };

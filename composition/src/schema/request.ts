@@ -1,3 +1,4 @@
+import { checkFontFamilies } from './font-families';
 import { z } from 'zod';
 import { elementSchema, motionSchema } from './elements';
 import { checkEasing, easingFields } from './easing-fields';
@@ -152,6 +153,18 @@ export const renderRequestSchema = z
     background_image_url: url.nullish().describe('Covers the canvas, behind every element'),
     alpha: z.boolean().optional().describe('Transparent output; webm and mov only').meta({ default: false }),
     elements: z.array(elementSchema).max(REQUEST_LIMITS.elements).optional(),
+    fonts: z
+      .array(
+        z.strictObject({
+          family: z.string().min(1).max(100).optional().describe('The name text elements use in font_family; omitted: the family name inside the file'),
+          source_url: url.describe('A ttf, otf, woff or woff2 file (http(s) URL or an uploaded asset\'s URL), at most 20 MB'),
+          weight: z.int().min(100).max(900).multipleOf(100).optional().meta({ default: 400 }),
+          style: z.enum(['normal', 'italic']).optional().meta({ default: 'normal' }),
+        }),
+      )
+      .max(20)
+      .nullish()
+      .describe('Font files registered for this render (custom and brand fonts)'),
     transitions: z.array(transitionSchema).max(REQUEST_LIMITS.transitions).optional(),
     groups: z.array(groupSchema).max(REQUEST_LIMITS.groups).optional(),
     motion_blur: z
@@ -200,6 +213,7 @@ export const renderRequestSchema = z
     checkMotionReferences(request, ctx);
     checkSoundReferences(request, ctx);
     checkTranscriptSources(request, ctx);
+    checkFontFamilies(request, ctx);
     const format = request.output_format ?? 'mp4';
     if (request.alpha && !ALPHA_FORMATS.includes(format)) {
       ctx.addIssue({

@@ -6,8 +6,9 @@ import { trackOverlaps } from '../motion/transitions';
 import { CANVAS_LIMITS } from './limits';
 import { DEFAULT_HIGHLIGHT_COLOR, type Element, type TextElement, type VisualElement } from './elements';
 import { parseDegrees, parsePercent, toFraction } from './primitives';
+import { fontStack } from './font-fallbacks';
 import type { GradientObject, RenderRequest } from './request';
-import type { FontFamily, OutputFormat } from './vocabulary';
+import type { OutputFormat } from './vocabulary';
 
 /**
  * Turns the author's intent (seconds, percents, omitted fields, track sequencing) into the
@@ -94,7 +95,11 @@ export interface ResolvedMedia {
 }
 
 export interface ResolvedTextStyle {
-  fontFamily: FontFamily;
+  fontFamily: string;
+  /** `font_size: "auto"`: the page fits `fontSize` between these (fit-text.ts); `fontSize` is then `max`. */
+  fit: { min: number; max: number } | null;
+  /** CSS `font-family` list: the family, then fallbacks by script and colour emoji (font-fallbacks.ts). */
+  fontStack: string;
   fontSize: number;
   fontWeight: number;
   fontStyle: 'normal' | 'italic';
@@ -241,6 +246,7 @@ export function resolveRequest(request: RenderRequest, media: Record<string, Med
       if (resolved.type === 'text' && element.type === 'text' && element.transcript) {
         resolved.captions = resolveCaptions(request, timeline, element, timing, transcripts[element.transcript.source] ?? []);
         resolved.text = resolved.captions.pages.flatMap((page) => page.lines.flat().map((word) => word.text)).join(' ');
+        resolved.style = { ...resolved.style, fontStack: fontStack(resolved.style.fontFamily, resolved.text) };
       }
       return resolved;
     });
@@ -373,8 +379,10 @@ function resolveElement(
         strokeWidth: element.stroke_width ?? 0,
         borderRadius: element.border_radius ?? 0,
       };
-    case 'text':
-      return { ...timing, type: 'text', box: resolveBox(element, canvas, media), text: element.text ?? '', style: textStyle(element, canvas), captions: null };
+    case 'text': {
+      const box = resolveBox(element, canvas, media);
+      return { ...timing, type: 'text', box, text: element.text ?? '', style: textStyle(element, canvas, box), captions: null };
+    }
     case 'waveform': {
       const sourceIndex = element.source === undefined ? -1 : elements.findIndex((other) => other.id === element.source);
       return {
@@ -526,12 +534,16 @@ export function anchorPixels(anchor: RelativeLength, size: number): number {
   return anchor.unit === 'px' ? anchor.value : (anchor.value / 100) * size;
 }
 
-function textStyle(element: TextElement, canvas: Canvas): ResolvedTextStyle {
-  const fontSize = element.font_size ?? canvas.height / 20;
+function textStyle(element: TextElement, canvas: Canvas, box: ResolvedBox): ResolvedTextStyle {
+  const fit = element.font_size === 'auto' ? { min: element.min_font_size ?? 8, max: element.max_font_size ?? box.height ?? canvas.height } : null;
+  const fontSize = fit ? Math.max(fit.min, fit.max) : typeof element.font_size === 'number' ? element.font_size : canvas.height / 20;
   const lineHeight = element.line_height ?? 1.2;
   const letterSpacing = element.letter_spacing ?? 0;
+  const fontFamily = element.font_family ?? 'Inter';
   return {
-    fontFamily: element.font_family ?? 'Inter',
+    fontFamily,
+    fontStack: fontStack(fontFamily, element.text ?? ''),
+    fit,
     fontSize,
     fontWeight: element.font_weight ?? 400,
     fontStyle: element.font_style ?? 'normal',

@@ -5,7 +5,7 @@ import { jsonPointer } from './suggest';
 export interface ExternalSource {
   url: string;
   pointer: string;
-  kind: 'video' | 'audio' | 'image' | 'background' | 'watermark' | 'lut';
+  kind: 'video' | 'audio' | 'image' | 'background' | 'watermark' | 'lut' | 'font';
 }
 
 /**
@@ -27,5 +27,6 @@ export function externalSources(request: RenderRequest): ExternalSource[] {
     }
   });
   add(request.watermark_url, 'watermark', ['watermark_url']);
+  (request.fonts ?? []).forEach((font, index) => add(font.source_url, 'font', ['fonts', index, 'source_url']));
   return [...found.values()];
 }

@@ -32,7 +32,7 @@ const RENDERED_ELEMENT_FIELDS: Record<ElementType, ReadonlySet<string>> = {
   audio: new Set([...IDENTITY, ...MEDIA_TIMING]),
   image: new Set([...IDENTITY, 'duration', 'source_url', 'fit', ...LAYOUT, ...COLOUR, ...FRAME, ...COMPOSITING, ...MOTION]),
   text: new Set([
-    ...IDENTITY, 'duration', ...LAYOUT, 'text', 'font_family', 'font_size', 'font_weight', 'font_style', 'fill_color',
+    ...IDENTITY, 'duration', ...LAYOUT, 'text', 'font_family', 'font_size', 'min_font_size', 'max_font_size', 'font_weight', 'font_style', 'fill_color',
     'x_alignment', 'y_alignment', 'line_height', 'letter_spacing', 'text_transform', 'text_wrap', 'stroke_color',
     'stroke_width', 'background_color', 'background_x_padding', 'background_y_padding', 'background_border_radius',
     ...SHADOW, ...COMPOSITING, ...MOTION, 'animation_preset', 'transcript',
@@ -47,7 +47,7 @@ const RENDERED_ELEMENT_FIELDS: Record<ElementType, ReadonlySet<string>> = {
 const RENDERED_REQUEST_FIELDS: ReadonlySet<string> = new Set([
   'width', 'height', 'duration', 'frame_rate', 'output_format', 'output_filename', 'background_color',
   'background_image_url', 'alpha', 'elements', 'background_gradient', 'watermark_url', 'metadata', 'webhook_url',
-  'ingest_external', 'reuse', 'transitions', 'groups', 'motion_blur', 'custom_animations', 'brand_kit_id', 'audio_normalize',
+  'ingest_external', 'reuse', 'transitions', 'groups', 'motion_blur', 'custom_animations', 'brand_kit_id', 'audio_normalize', 'fonts',
 ]);
 
 function without(fields: string[], rendered: ReadonlySet<string>): string[] {

@@ -122,7 +122,7 @@ describe('validateRenderRequest', () => {
     expect(byPointer['/elements/0/volume']).toMatchObject({ type: 'string_pattern_mismatch', loc: ['body', 'elements', 0, 'video', 'volume'] });
     expect(byPointer['/elements/0/track'].type).toBe('int_type');
     expect(byPointer['/elements/1/text']).toMatchObject({ type: 'missing', msg: 'A text element needs "text" (or "transcript" for captions from speech)', loc: ['body', 'elements', 1, 'text', 'text'] });
-    expect(byPointer['/elements/2/font_family']).toMatchObject({ type: 'enum', suggestion: 'Inter' });
+    expect(byPointer['/elements/2/font_family']).toMatchObject({ type: 'value_error', suggestion: 'Inter' });
   });
 
   it('checks units, URLs, trims and gradient strings', () => {

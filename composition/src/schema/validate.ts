@@ -1,3 +1,4 @@
+import { checkFontFamilies } from './font-families';
 import { z } from 'zod';
 import { REQUEST_LIMITS } from './limits';
 import { renderRequestSchema, type RenderRequest } from './request';
@@ -45,7 +46,26 @@ export function validateRenderRequest(input: unknown): ValidationResult {
   }
   const result = renderRequestSchema.safeParse(input, { error: pydanticMessage });
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, errors: result.error.issues.flatMap((issue) => toValidationIssues(issue, input, [], renderRequestSchema)) };
+  const errors = result.error.issues.flatMap((issue) => toValidationIssues(issue, input, [], renderRequestSchema));
+  // Whole-request checks do not run when a part fails; unknown font families are still reported.
+  const seen = new Set(errors.map((issue) => issue.pointer));
+  const families = fontFamilyIssues(input).filter((issue) => !seen.has(issue.pointer));
+  return { ok: false, errors: [...errors, ...families] };
+}
+
+/** Unknown `font_family` values of a request that failed elsewhere (checkFontFamilies on the raw body). */
+function fontFamilyIssues(input: unknown): ValidationIssue[] {
+  const raw = input as { elements?: unknown; fonts?: unknown } | null;
+  if (!raw || !Array.isArray(raw.elements)) return [];
+  const fonts = Array.isArray(raw.fonts) ? raw.fonts.filter((font): font is { family?: string } => !!font && typeof font === 'object') : [];
+  const elements = raw.elements.map((element: unknown) => {
+    const text = element as { type?: unknown; font_family?: unknown } | null;
+    return text && text.type === 'text' && typeof text.font_family === 'string' ? { type: 'text' as const, font_family: text.font_family } : { type: 'shape' as const };
+  });
+  const found: ValidationIssue[] = [];
+  const ctx = { addIssue: (issue: { path: Path; message: string; params: { type: string; suggestion?: string } }) => found.push(item(issue.path, input, issue.params.type, issue.message, issue.params.suggestion)) };
+  checkFontFamilies({ elements, fonts: fonts.map((font) => ({ family: typeof font.family === 'string' ? font.family : undefined, source_url: '' })) } as Parameters<typeof checkFontFamilies>[0], ctx as unknown as Parameters<typeof checkFontFamilies>[1]);
+  return found;
 }
 
 /**
@@ -95,7 +115,7 @@ function toValidationIssues(issue: ZodIssue, input: unknown, base: Path, root: z
     case 'not_multiple_of':
       return [item(path, input, 'multiple_of', issue.message)];
     case 'custom':
-      return [item(path, input, (issue.params?.type as string | undefined) ?? 'value_error', issue.message)];
+      return [item(path, input, (issue.params?.type as string | undefined) ?? 'value_error', issue.message, issue.params?.suggestion as string | undefined)];
     default:
       return [item(path, input, 'value_error', issue.message)];
   }

@@ -54,8 +54,9 @@ describe('template variables', () => {
     expect(nearestFontFamily('Bebas Neue')).toBe('Oswald');
     expect(nearestFontFamily('Helvetica, Arial, sans-serif')).toBe('Inter');
     expect(nearestFontFamily('lato')).toBe('Lato');
-    const { variables, fallbacks } = brandVariables({ palette: { primary: '#e63946' }, fonts: { heading: 'Merriweather', body: 'Lato' }, logo_url: null });
-    expect(variables).toEqual({ 'brand.palette.primary': '#e63946', 'brand.fonts.heading': 'Playfair Display', 'brand.fonts.body': 'Lato' });
-    expect(fallbacks).toEqual([{ field: 'heading', requested: 'Merriweather', used: 'Playfair Display' }]);
+    // A Google Fonts family is used as it is; a font no render can have becomes the nearest shipped one.
+    const { variables, fallbacks } = brandVariables({ palette: { primary: '#e63946' }, fonts: { heading: '"merriweather", Georgia, serif', body: 'Helvetica Neue, sans-serif' }, logo_url: null });
+    expect(variables).toEqual({ 'brand.palette.primary': '#e63946', 'brand.fonts.heading': 'Merriweather', 'brand.fonts.body': 'Inter' });
+    expect(fallbacks).toEqual([{ field: 'body', requested: 'Helvetica Neue, sans-serif', used: 'Inter' }]);
   });
 });

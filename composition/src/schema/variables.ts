@@ -1,4 +1,5 @@
 import { jsonPointer } from './suggest';
+import { catalogueFamily, catalogueFamilyNames } from './font-families';
 import { FONT_FAMILIES, type FontFamily } from './vocabulary';
 
 /**
@@ -76,12 +77,13 @@ export interface BrandVariableSource {
 export interface BrandFontFallback {
   field: 'heading' | 'body';
   requested: string;
-  used: FontFamily;
+  used: string;
 }
 
 /**
- * `brand.palette.primary`, `brand.fonts.heading`, `brand.logo_url`, `brand.corner_feel`, … . Font
- * names become the nearest shipped family (a render can only use those); each swap is reported.
+ * `brand.palette.primary`, `brand.fonts.heading`, `brand.logo_url`, `brand.corner_feel`, … . A font
+ * stack's first shipped or Google Fonts family is used as it is; otherwise the nearest shipped
+ * family, and each swap is reported.
  */
 export function brandVariables(kit: BrandVariableSource): { variables: Variables; fallbacks: BrandFontFallback[] } {
   const variables: Variables = {};
@@ -90,13 +92,28 @@ export function brandVariables(kit: BrandVariableSource): { variables: Variables
   for (const field of ['heading', 'body'] as const) {
     const requested = kit.fonts?.[field];
     if (!requested) continue;
-    const used = nearestFontFamily(requested);
+    const used = usableFontFamily(requested);
     variables[`brand.fonts.${field}`] = used;
-    if (used.toLowerCase() !== requested.trim().toLowerCase()) fallbacks.push({ field, requested, used });
+    if (!fontStackNames(requested).some((name) => name.toLowerCase() === used.toLowerCase())) fallbacks.push({ field, requested, used });
   }
   if (kit.logo_url) variables['brand.logo_url'] = kit.logo_url;
   if (kit.corner_feel) variables['brand.corner_feel'] = kit.corner_feel;
   return { variables, fallbacks };
+}
+
+/** The first family of a name or CSS font stack that a render can draw (shipped or Google Fonts), else the nearest shipped one. */
+export function usableFontFamily(requested: string): string {
+  for (const name of fontStackNames(requested)) {
+    const shipped = FONT_FAMILIES.find((family) => family.toLowerCase() === name.toLowerCase());
+    if (shipped) return shipped;
+    const catalogued = catalogueFamily(name) ?? catalogueFamilyNames().map((family) => catalogueFamily(family)!).find((entry) => entry.family.toLowerCase() === name.toLowerCase());
+    if (catalogued) return catalogued.family;
+  }
+  return nearestFontFamily(requested);
+}
+
+function fontStackNames(requested: string): string[] {
+  return requested.split(',').map((part) => part.trim().replace(/^["']|["']$/g, '')).filter(Boolean);
 }
 
 const SERIF_HINT = /serif|times|georgia|garamond|playfair|merriweather|baskerville|didot|bodoni|lora|caslon/i;
@@ -109,7 +126,7 @@ const GEOMETRIC_HINT = /montserrat|futura|gotham|poppins|avenir|proxima|raleway|
  * first, then by style (serif, monospace, condensed, geometric), else Inter.
  */
 export function nearestFontFamily(requested: string): FontFamily {
-  const stack = requested.split(',').map((part) => part.trim().replace(/^["']|["']$/g, '')).filter(Boolean);
+  const stack = fontStackNames(requested);
   for (const name of stack) {
     const exact = FONT_FAMILIES.find((family) => family.toLowerCase() === name.toLowerCase());
     if (exact) return exact;

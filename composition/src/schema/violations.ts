@@ -1,4 +1,5 @@
 import type { Element, VisualElement } from './elements';
+import { estimatedAutoFontSize } from './auto-font-size';
 import { HEX_COLOR_PATTERN } from './primitives';
 import type { RenderRequest } from './request';
 import { anchorPixels, resolveBox, resolveCanvas, resolveTimeline, type Canvas, type MediaInfo } from './resolve';
@@ -100,6 +101,10 @@ export function findViolations(request: RenderRequest, media: Record<string, Med
     }
     if (element.type !== 'audio') checkLayout(element, here, label, canvas, media, add);
     if (element.type === 'text') {
+      const fitted = estimatedAutoFontSize(element, canvas, media);
+      if (fitted?.overflows) {
+        add('TEXT_OVERFLOWS_AT_MIN_SIZE', 'warning', `${label} does not fit its box even at min_font_size ${fitted.size} px; it is drawn at that size and overflows`, [...here, 'font_size'], [element.id]);
+      }
       const font = FONTS.find((candidate) => candidate.family === (element.font_family ?? 'Inter'));
       if (font && element.font_weight !== undefined && !(font.weights as readonly number[]).includes(element.font_weight)) {
         add('FONT_WEIGHT_UNAVAILABLE', 'info', `${font.family} ships weights ${font.weights.join(', ')}; ${element.font_weight} is drawn with the nearest`, [...here, 'font_weight'], [element.id]);

@@ -21,7 +21,7 @@ export class BrandPaletteDto {
 
 @ApiSchema({ name: 'BrandFonts' })
 export class BrandFontsDto {
-  @ApiPropertyOptional({ description: 'A shipped font family', example: 'Montserrat' })
+  @ApiPropertyOptional({ description: 'The font (family or CSS stack) the page uses; templates get its first shipped or Google Fonts family, else the nearest shipped one', example: 'Montserrat' })
   heading?: string;
 
   @ApiPropertyOptional({ example: 'Inter' })

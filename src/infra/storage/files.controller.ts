@@ -56,6 +56,8 @@ export class FilesController {
       downloadFilename !== undefined ? attachmentDisposition(downloadFilename) : servedDisposition(key, object.contentType),
     );
     if (!servedInline(object.contentType)) res.setHeader('Content-Security-Policy', 'sandbox');
+    // Browsers fetch fonts in CORS mode (a Player's FontFace on another origin); a signed URL is the capability.
+    if (object.contentType?.startsWith('font/')) res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Cache-Control', `private, max-age=${Math.max(0, expires - nowSeconds())}`);
     // An unsatisfiable range gets the whole file (RFC 9110 lets a server ignore Range), since the
     // error table has no 416.

@@ -38,6 +38,9 @@ export class TimelineElementDto {
 
   @ApiProperty({ description: 'A media length not known without reading the file (the schema fallback was used)' })
   length_estimated: boolean;
+
+  @ApiPropertyOptional({ type: 'number', nullable: true, description: 'Text with font_size "auto" only: the size in px the render is expected to choose (estimated without drawing; the render measures the glyphs)' })
+  font_size?: number | null;
 }
 
 @ApiSchema({ name: 'Timeline' })
@@ -156,6 +159,9 @@ export class DryRunDto {
 
   @ApiProperty({ type: () => RenderEstimateDto, nullable: true })
   estimate: RenderEstimateDto | null;
+
+  @ApiProperty({ type: [String], example: ['Lobster'], description: 'Google Fonts families the render would fetch first (not in storage yet); a render of cached families never waits on the network' })
+  fonts_to_fetch: string[];
 
   @ApiProperty({
     enum: ['all', 'some', 'none'],

@@ -13,7 +13,7 @@ const ENTRY_POINT = path.join(PROJECT_ROOT, 'composition', 'src', 'index.ts');
 /**
  * The Remotion bundle of `composition/`, made once and reused by every render: the prebuilt one
  * when its sources hash matches, else one cached under `cacheDir` keyed by that hash, bundling
- * (≈ 15 s) only when neither exists. Only the input props vary per job.
+ * (slow, once) only when neither exists. Only the input props vary per job.
  */
 export async function ensureCompositionBundle(cacheDir: string): Promise<string> {
   const hash = sourcesHash();

@@ -98,6 +98,12 @@ export class CapabilitiesDto {
   @ApiProperty({ ...CATALOG, description: 'Shipped font families' })
   fonts: CatalogEntryDto[];
 
+  @ApiProperty({
+    ...OBJECT,
+    description: 'Text fonts beyond the shipped ones: every Google Fonts family by name (`families`, fetched once from `registry` when first used), the fallbacks by script, the cap on custom font files',
+  })
+  font_catalogue: Record<string, unknown>;
+
   @ApiProperty({ ...CATALOG, description: 'Task types and whether each is supported' })
   task_types: CatalogEntryDto[];
 

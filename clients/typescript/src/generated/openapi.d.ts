@@ -271,6 +271,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/fonts/{family}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The faces of a font family, for a browser Player
+         * @description A Google Fonts family is fetched into the service's storage on first use (as a render would), then its woff2 faces are listed with URLs. Shipped families list no faces: the composition package bundles them. The catalogue is `font_catalogue.families` of GET /v1/capabilities.
+         */
+        get: operations["FontsController_family"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/health": {
         parameters: {
             query?: never;
@@ -1352,7 +1372,7 @@ export interface components {
             /** @example Inter */
             body?: string;
             /**
-             * @description A shipped font family
+             * @description The font (family or CSS stack) the page uses; templates get its first shipped or Google Fonts family, else the nearest shipped one
              * @example Montserrat
              */
             heading?: string;
@@ -1410,6 +1430,10 @@ export interface components {
             /** @description JSON Schema of each element type, by type */
             element_schemas: {
                 [key: string]: Record<string, never>;
+            };
+            /** @description Text fonts beyond the shipped ones: every Google Fonts family by name (`families`, fetched once from `registry` when first used), the fallbacks by script, the cap on custom font files */
+            font_catalogue: {
+                [key: string]: unknown;
             };
             /** @description Shipped font families */
             fonts: components["schemas"]["CatalogEntry"][];
@@ -1561,6 +1585,13 @@ export interface components {
         };
         DryRun: {
             estimate: components["schemas"]["RenderEstimate"] | null;
+            /**
+             * @description Google Fonts families the render would fetch first (not in storage yet); a render of cached families never waits on the network
+             * @example [
+             *       "Lobster"
+             *     ]
+             */
+            fonts_to_fetch: string[];
             /** @description Source URL → length, size and streams as the render will measure them (the files downloaded and probed): `playerPropsFor(request, media)` makes a Player as long as the render */
             media: {
                 [key: string]: components["schemas"]["MeasuredMedia"];
@@ -1622,6 +1653,29 @@ export interface components {
         };
         ErrorEnvelope: {
             error: components["schemas"]["ErrorBody"];
+        };
+        FontFace: {
+            /** @example Lobster */
+            family: string;
+            /** @enum {string} */
+            style: "normal" | "italic";
+            /** @example U+0000-00FF,U+0131 */
+            unicode_range?: string;
+            /** @description The woff2 file (a signed URL, served with CORS for FontFace loading) */
+            url: string;
+            /** @example 400 */
+            weight: string;
+        };
+        FontFamily: {
+            /** @description Pass them as `fontFaces` in the Player's inputProps (playerPropsFor(request, media, transcripts, fontFaces)) */
+            faces: components["schemas"]["FontFace"][];
+            /** @example Lobster */
+            family: string;
+            /**
+             * @description shipped: bundled with the composition package (no faces needed); catalogue: a Google Fonts family kept by the service
+             * @enum {string}
+             */
+            source: "shipped" | "catalogue";
         };
         Health: {
             /** @enum {string} */
@@ -2206,12 +2260,20 @@ export interface components {
                 flip_horizontal?: boolean;
                 flip_vertical?: boolean;
                 /**
+                 * @description A shipped family, any Google Fonts family by its name ("Lobster", "Noto Sans JP"; the list: font_catalogue.families of GET /v1/capabilities), or a family of the request's fonts
                  * @default Inter
-                 * @enum {string}
+                 * @example Inter
+                 * @example Roboto
+                 * @example Open Sans
+                 * @example Montserrat
+                 * @example Lato
+                 * @example Playfair Display
+                 * @example Oswald
+                 * @example Roboto Mono
                  */
-                font_family?: "Inter" | "Roboto" | "Open Sans" | "Montserrat" | "Lato" | "Playfair Display" | "Oswald" | "Roboto Mono";
-                /** @description px; default: canvas height / 20 */
-                font_size?: number;
+                font_family?: string;
+                /** @description px, or "auto": the largest size between min_font_size and max_font_size at which the wrapped text fits its box (width and height set); default: canvas height / 20 */
+                font_size?: number | "auto";
                 /**
                  * @default normal
                  * @enum {string}
@@ -2279,6 +2341,13 @@ export interface components {
                     /** @description Element id */
                     source: string;
                 };
+                /** @description px; the largest size font_size "auto" may choose; default: the box height */
+                max_font_size?: number;
+                /**
+                 * @description px; the smallest size font_size "auto" may choose
+                 * @default 8
+                 */
+                min_font_size?: number;
                 motion?: {
                     /** @description Overshoot of back easings; default 1.70158 */
                     back?: number;
@@ -2968,6 +3037,23 @@ export interface components {
                 z_index?: number;
                 z_rotation?: number | string;
             })[];
+            /** @description Font files registered for this render (custom and brand fonts) */
+            fonts?: {
+                /** @description The name text elements use in font_family; omitted: the family name inside the file */
+                family?: string;
+                /**
+                 * Format: uri
+                 * @description A ttf, otf, woff or woff2 file (http(s) URL or an uploaded asset's URL), at most 20 MB
+                 */
+                source_url: string;
+                /**
+                 * @default normal
+                 * @enum {string}
+                 */
+                style?: "normal" | "italic";
+                /** @default 400 */
+                weight?: number;
+            }[] | null;
             /** @default 30 */
             frame_rate?: number | null;
             groups?: {
@@ -3685,12 +3771,20 @@ export interface components {
                 flip_horizontal?: boolean;
                 flip_vertical?: boolean;
                 /**
+                 * @description A shipped family, any Google Fonts family by its name ("Lobster", "Noto Sans JP"; the list: font_catalogue.families of GET /v1/capabilities), or a family of the request's fonts
                  * @default Inter
-                 * @enum {string}
+                 * @example Inter
+                 * @example Roboto
+                 * @example Open Sans
+                 * @example Montserrat
+                 * @example Lato
+                 * @example Playfair Display
+                 * @example Oswald
+                 * @example Roboto Mono
                  */
-                font_family?: "Inter" | "Roboto" | "Open Sans" | "Montserrat" | "Lato" | "Playfair Display" | "Oswald" | "Roboto Mono";
-                /** @description px; default: canvas height / 20 */
-                font_size?: number;
+                font_family?: string;
+                /** @description px, or "auto": the largest size between min_font_size and max_font_size at which the wrapped text fits its box (width and height set); default: canvas height / 20 */
+                font_size?: number | "auto";
                 /**
                  * @default normal
                  * @enum {string}
@@ -3758,6 +3852,13 @@ export interface components {
                     /** @description Element id */
                     source: string;
                 };
+                /** @description px; the largest size font_size "auto" may choose; default: the box height */
+                max_font_size?: number;
+                /**
+                 * @description px; the smallest size font_size "auto" may choose
+                 * @default 8
+                 */
+                min_font_size?: number;
                 motion?: {
                     /** @description Overshoot of back easings; default 1.70158 */
                     back?: number;
@@ -4447,6 +4548,23 @@ export interface components {
                 z_index?: number;
                 z_rotation?: number | string;
             })[];
+            /** @description Font files registered for this render (custom and brand fonts) */
+            fonts?: {
+                /** @description The name text elements use in font_family; omitted: the family name inside the file */
+                family?: string;
+                /**
+                 * Format: uri
+                 * @description A ttf, otf, woff or woff2 file (http(s) URL or an uploaded asset's URL), at most 20 MB
+                 */
+                source_url: string;
+                /**
+                 * @default normal
+                 * @enum {string}
+                 */
+                style?: "normal" | "italic";
+                /** @default 400 */
+                weight?: number;
+            }[] | null;
             /** @default 30 */
             frame_rate?: number | null;
             groups?: {
@@ -4678,6 +4796,8 @@ export interface components {
         TimelineElement: {
             /** @description Seconds */
             end: number;
+            /** @description Text with font_size "auto" only: the size in px the render is expected to choose (estimated without drawing; the render measures the glyphs) */
+            font_size?: number | null;
             id: string | null;
             index: number;
             /** @description A media length not known without reading the file (the schema fallback was used) */
@@ -5026,6 +5146,8 @@ export type SchemaDryRun = components['schemas']['DryRun'];
 export type SchemaDryRunSource = components['schemas']['DryRunSource'];
 export type SchemaErrorBody = components['schemas']['ErrorBody'];
 export type SchemaErrorEnvelope = components['schemas']['ErrorEnvelope'];
+export type SchemaFontFace = components['schemas']['FontFace'];
+export type SchemaFontFamily = components['schemas']['FontFamily'];
 export type SchemaHealth = components['schemas']['Health'];
 export type SchemaImportAsset = components['schemas']['ImportAsset'];
 export type SchemaJob = components['schemas']['Job'];
@@ -6551,6 +6673,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Capabilities"];
+                };
+            };
+            /** @description Invalid request; `details.errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    FontsController_family: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                family: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The family and its faces */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FontFamily"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed for this key or account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such resource in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Invalid request; `details.errors` lists each problem */

@@ -56,7 +56,7 @@ export class BrowserHost {
     await browser?.then((b) => b.close({ silent: true })).catch(() => undefined);
   }
 
-  /** The warm still tab's page (≈ 180 MB) would add to a video's peak memory: closed for it, reopened by the next still. */
+  /** The warm still tab's page would add to a video's peak memory (docs/performance.md): closed for it, reopened by the next still. */
   async parkStillTab(): Promise<void> {
     await this.warmStills.park();
   }
@@ -88,7 +88,7 @@ export class BrowserHost {
    * Chosen frames as images (a composite's layers, a contact sheet's tiles), drawn by the same
    * composition, browser and page set-up as a render; each image is handed to `onFrame`. Up to
    * WARM_TAB_MAX_FRAMES go one after the other on the warm still tab (queued behind any other
-   * caller's) instead of a tab opened and loaded for them (≈ 1.5 s); a still job drawing there
+   * caller's) instead of a tab opened and loaded for them (most of a still's time); a still job drawing there
    * meanwhile sends them to their own tab.
    */
   async stills(args: StillsArgs): Promise<void> {

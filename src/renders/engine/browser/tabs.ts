@@ -5,7 +5,7 @@ export const WARM_TAB_MAX_FRAMES = 8;
 
 /**
  * How many tabs draw a render's frames: RENDER_TABS (at most the machine's cores) for a page
- * with no video clip, one where the page decodes a clip (measured: no faster, ≈ 350 MB more).
+ * with no video clip, one where the page decodes a clip (measured no faster, and heavier: docs/performance.md).
  */
 export function drawingTabs(resolved: ResolvedRequest, config: { tabs: number; cores: number }): number {
   if (resolved.elements.some((element) => element.type === 'video')) return 1;

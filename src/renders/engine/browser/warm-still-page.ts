@@ -5,7 +5,7 @@ import { NoReactInternals } from 'remotion/no-react';
 
 /**
  * The parts of Remotion's renderer a still needs, by file: `renderStill` opens a tab, loads the
- * bundle and its fonts and closes the tab on every call (≈ 1.5 s of a 1.8 s still here), and these
+ * bundle and its fonts and closes the tab on every call (most of a still's time), and these
  * are the steps it is made of. Not exported by the package, so they are reached by path; the
  * renderer's version is pinned in package.json, and test/render-stills.e2e-spec.ts draws through them.
  */

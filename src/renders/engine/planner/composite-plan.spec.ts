@@ -168,3 +168,21 @@ describe('mediaCompositePlan', () => {
     expect(reasonOf(request)).toContain('source size is unknown');
   });
 });
+
+describe('text the layer passes leave to the browser', () => {
+  const withText = (fields: Record<string, unknown>): RenderRequest => ({
+    ...scene,
+    elements: scene.elements!.map((element) => (element.type === 'text' ? { ...element, ...fields } : element)) as RenderRequest['elements'],
+  });
+
+  it('keeps Latin, Greek and Cyrillic text in shipped families on the composite path', () => {
+    expect(choose(withText({ text: 'Title Ωλ Жд — 12 €' }))?.ok).toBe(true);
+  });
+
+  it('leaves fallback scripts, emoji, other families and fitted text to the browser', () => {
+    expect(reasonOf(withText({ text: '汉语' }))).toMatch(/fallback fonts/);
+    expect(reasonOf(withText({ text: 'Go 🚀' }))).toMatch(/fallback fonts/);
+    expect(reasonOf(withText({ font_family: 'Lobster' }))).toMatch(/uses the font Lobster/);
+    expect(reasonOf(withText({ font_size: 'auto', width: 200, height: 40 }))).toMatch(/fits its font size/);
+  });
+});

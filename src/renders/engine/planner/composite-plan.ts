@@ -1,4 +1,4 @@
-import { blendedFrames, drawnFrames, type BlendedFrames, type CompositionProps, type DrawnFrames, type ResolvedRequest, type ResolvedVideo, type VideoElement } from '../../../../composition/src/schema';
+import { blendedFrames, drawnFrames, FONT_FAMILIES, type TextElement, type BlendedFrames, type CompositionProps, type DrawnFrames, type ResolvedRequest, type ResolvedVideo, type VideoElement } from '../../../../composition/src/schema';
 import { anchorPixels } from '../../../../composition/src/schema/resolve';
 import { gradeSettings, isNeutral } from '../../../../composition/src/look/colour';
 import { fastGrade } from '../../../../composition/src/look/fast-grade';
@@ -185,6 +185,11 @@ export function mediaCompositePlan(
     if ('backdrop_blur' in raw && (raw.backdrop_blur ?? 0) > 0) return no(`${which} has a backdrop blur`);
     if (raw.matte) return no(`${which} has a matte`);
   }
+  for (const element of visual) {
+    const raw = request.elements?.[element.index];
+    const why = raw?.type === 'text' ? browserOnlyText(raw) : null;
+    if (why) return no(`text element ${element.index} ${why}`);
+  }
   const indexes = (elements: typeof visual) => elements.map((element) => element.index);
   const videoIndexes = clips.map((clip) => clip.index);
   const below = {
@@ -203,6 +208,21 @@ export function mediaCompositePlan(
       }
     : null;
   return { ok: true, plan: { clips, below, above } };
+}
+
+/** Characters the shipped families draw themselves: Latin, Greek, Cyrillic, punctuation, currency, letterlike symbols. */
+const BEYOND_SHIPPED_SCRIPTS = /[^\t\n\r\u0020-\u052f\u1e00-\u1fff\u2000-\u20cf\u2100-\u218f]/u;
+
+/**
+ * Why a text element is left to the single browser pass (null: the layer passes may draw it):
+ * text fitted to its box, and text drawn with faces other than the shipped families (script
+ * fallbacks, catalogue and custom fonts), whose loading the per-frame layer passes do not wait on.
+ */
+export function browserOnlyText(element: TextElement): string | null {
+  if ((element as { font_size?: unknown }).font_size === 'auto') return 'fits its font size to its box';
+  if (element.font_family !== undefined && !(FONT_FAMILIES as readonly string[]).includes(element.font_family)) return `uses the font ${element.font_family}`;
+  if (BEYOND_SHIPPED_SCRIPTS.test(element.text ?? '')) return 'has characters drawn by fallback fonts (scripts beyond Latin, Greek, Cyrillic, or emoji)';
+  return null;
 }
 
 /** How a clip's crop becomes its box (sourceReduction). */

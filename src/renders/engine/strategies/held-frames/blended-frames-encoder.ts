@@ -15,7 +15,7 @@ export const DISTINCT_PICTURE_CRF_STEPS = 6;
 /**
  * x264 without lookahead for the distinct pictures: they arrive in bursts while the page draws,
  * and with its default 40-frame lookahead x264 would hold a slideshow's 30 pictures until the
- * last one is drawn, then encode them all after drawing (a 5.7 s tail measured on the slideshow).
+ * last one is drawn, then encode them all after drawing (a long tail on the slideshow, docs/performance-log/).
  * The macroblock tree needs the lookahead; it sees no repeats here anyway (the CRF steps stand in).
  */
 const NO_LOOKAHEAD = 'rc-lookahead=0:sync-lookahead=0:mbtree=0';
