@@ -40,11 +40,6 @@ export default tseslint.config(
       'src/migrations/**',
       'src/app.module.ts',
       'src/data-source-options.ts',
-      // TODO(issue 34): folders being rewritten on other branches; move their SQL into repositories there.
-      'src/renders/engine/**',
-      'src/renders/chunks/chunked-render.service.ts',
-      'src/batches/batches.service.ts',
-      'src/retention/retention.service.ts',
     ],
     rules: {
       'no-restricted-syntax': [
@@ -56,6 +51,30 @@ export default tseslint.config(
         {
           selector: "MethodDefinition[kind='constructor'] Identifier[typeAnnotation.typeAnnotation.typeName.name=/^(DataSource|EntityManager)$/]",
           message: 'Only *.repository.ts files (and src/infra/database) take the DataSource or an EntityManager in a constructor; use a repository, and TransactionRepository for a transaction.',
+        },
+      ],
+    },
+  },
+  {
+    // The composition is imported through its public entry, `composition/src/schema` (the package's
+    // `./schema`: pure, no React, no Node APIs), never its internals nor the Remotion entry
+    // (docs/decisions/0039-folders-without-circles.md). Tests may hold the engine against internals.
+    files: ['src/**/*.ts'],
+    ignores: [
+      'src/**/*.spec.ts',
+      // TODO(issue 34): being changed on the fonts branch; its four imports move to the entry after that merge.
+      'src/renders/engine/planner/composite-plan.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)composition/src(/(?!schema$).*)?$',
+              message: "Import the composition through its entry, composition/src/schema (export what you need from composition/src/schema/index.ts).",
+            },
+          ],
         },
       ],
     },

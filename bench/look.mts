@@ -16,7 +16,7 @@ const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname, '..');
 const { loadConfig } = require(path.join(root, 'dist/src/config/app-config.js'));
 const { RemotionRenderer } = require(path.join(root, 'dist/src/renders/engine/remotion-renderer.js'));
-const { Metrics } = require(path.join(root, 'dist/src/metrics/metrics.js'));
+const { MetricsService } = require(path.join(root, 'dist/src/metrics/metrics.service.js'));
 const { planOutput } = require(path.join(root, 'dist/src/renders/engine/output-formats.js'));
 const { probeMedia } = require(path.join(root, 'dist/src/infra/media/probe.js'));
 const { resolveRequest, validateRenderRequest } = require(path.join(root, 'dist/composition/src/schema/index.js'));
@@ -45,7 +45,7 @@ for (let b = 0; b < size; b += 1) for (let g = 0; g < size; g += 1) for (let r =
 writeFileSync(lut, `${lines.join('\n')}\n`);
 
 // The renderer counts what it draws; the queue gauges (read from the database at a scrape) are never read here.
-const renderer = new RemotionRenderer(loadConfig(), new Metrics({ query: async () => [] }));
+const renderer = new RemotionRenderer(loadConfig(), new MetricsService({ query: async () => [] }));
 await renderer.warmUp();
 const mounted = renderer.mediaServer.mount([
   { file: clip, contentType: 'video/mp4' },

@@ -6,7 +6,9 @@ import { AssetsModule } from './assets/assets.module';
 import { EventPublisher } from './jobs/event-publisher';
 import { JobEventsModule } from './job-events/job-events.module';
 import { JobsModule } from './jobs/jobs.module';
+import { WorkspaceJobsService } from './jobs/workspace-jobs.service';
 import { PlaygroundModule } from './playground/playground.module';
+import { PreviewsModule } from './previews/previews.module';
 import { RendersModule } from './renders/renders.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
@@ -32,11 +34,12 @@ import { BrandKitsModule } from './brand-kits/brand-kits.module';
 import { SystemModule } from './system/system.module';
 import { TasksModule } from './tasks/tasks.module';
 import { UploadsModule } from './uploads/uploads.module';
-import { BatchEventPublisher } from './batches/batch-event-publisher';
+import { BatchEventPublisherService } from './batches/batch-event-publisher.service';
 import { BatchesModule } from './batches/batches.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 import { PlansModule } from './workspaces/plans.module';
+import { WorkspaceJobs } from './workspaces/workspace-jobs';
 import { AdminModule } from './admin/admin.module';
 import { RetentionModule } from './retention/retention.module';
 
@@ -60,7 +63,9 @@ export class AppModule {
       { provide: APP_FILTER, useClass: AllExceptionsFilter },
       { provide: APP_PIPE, useClass: ApiValidationPipe },
       // The jobs module's port, bound here to the webhooks module's adapter (through batches, which follow their rows' ends).
-      { provide: EventPublisher, useExisting: BatchEventPublisher },
+      { provide: EventPublisher, useExisting: BatchEventPublisherService },
+      // The workspaces module's port, bound to the jobs module's adapter (a delete dequeues the workspace's jobs).
+      { provide: WorkspaceJobs, useExisting: WorkspaceJobsService },
     ];
     if (servesApi) {
       // Order matters: rate limits count unauthenticated floods too, then the key is checked.
@@ -86,6 +91,8 @@ export class AppModule {
         WebhooksModule.forRole(servesApi),
         AssetsModule.forRole(servesApi),
         RendersModule.forRole(servesApi),
+        // Right after renders: the OpenAPI document lists /v1/preview where it always has.
+        ...(servesApi ? [PreviewsModule] : []),
         TasksModule.forRole(servesApi),
         BatchesModule.forRole(servesApi),
         BrandKitsModule.forRole(servesApi),
@@ -93,7 +100,7 @@ export class AppModule {
         ...(servesApi ? [FontsApiModule, ApiKeysModule, AuthModule, WorkspacesModule, SkillsModule, FilesModule, UploadsModule, ProjectsModule, JobEventsModule, McpModule, PlaygroundModule, AdminModule] : []),
       ],
       providers: globals,
-      exports: [DATABASE_URL, RUNTIME_ROLE, EventPublisher],
+      exports: [DATABASE_URL, RUNTIME_ROLE, EventPublisher, WorkspaceJobs],
     };
   }
 }

@@ -13,11 +13,11 @@ import { hostileInputGuard, verifyJsonBytes } from './common/validation/request-
 import { EmbeddedDatabase, startEmbeddedPostgres } from './infra/database/embedded-postgres';
 import { runMigrationsOnce } from './infra/database/migrate';
 import { QueueService } from './infra/queue/queue.service';
-import { Metrics } from './metrics/metrics';
+import { MetricsService } from './metrics/metrics.service';
 import { isFilesRoute } from './infra/storage/files.controller';
 import { isCsvBatchUpload } from './batches/batch-rows';
 import { SERVICE_VERSION } from './common/build-info';
-import { OpenApiDocument } from './system/openapi-document';
+import { OpenApiDocumentService } from './system/openapi-document.service';
 import { buildOpenApiDocument } from './common/openapi/openapi-document';
 import { jsonLogger } from './common/logging/logger';
 import { RequestLogMiddleware } from './common/logging/request-log.middleware';
@@ -66,7 +66,7 @@ async function buildApp(config: AppConfig, role: Role, databaseUrl: string, embe
   // First, so that requests the body checks below refuse are logged (and carry X-Request-Id) too.
   const requestLog = new RequestLogMiddleware();
   app.use((req: Request, res: Response, next: NextFunction) => requestLog.use(req as AuthenticatedRequest, res, next));
-  app.use(app.get(Metrics).httpMiddleware);
+  app.use(app.get(MetricsService).httpMiddleware);
   // Uploads to signed /v1/files/ URLs stream to storage whatever their type; JSON there is a file.
   // Nest's types leave `verify` out because its rawBody option uses it; rawBody is off, so it passes through.
   app.useBodyParser('json', {
@@ -85,7 +85,7 @@ async function buildApp(config: AppConfig, role: Role, databaseUrl: string, embe
   }
 
   const document = buildOpenApiDocument(app);
-  app.get(OpenApiDocument).set(document);
+  app.get(OpenApiDocumentService).set(document);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'v1/openapi.json', yamlDocumentUrl: 'v1/openapi.yaml' });
 
   // Anything no route took, and errors raised outside Nest's pipeline (body parser), get the envelope too.

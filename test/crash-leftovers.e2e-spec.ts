@@ -1,9 +1,9 @@
 import { existsSync, linkSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client } from 'pg';
-import { ABANDONED_ASSET_SWEEP_QUEUE, ABANDONED_COPY_SECONDS, ABANDONED_SLOT_SECONDS, AbandonedAssets } from '../src/assets/abandoned-assets';
+import { ABANDONED_ASSET_SWEEP_QUEUE, ABANDONED_COPY_SECONDS, ABANDONED_SLOT_SECONDS, AbandonedAssetsWorker } from '../src/assets/abandoned-assets.worker';
 import { newId } from '../src/common/ids';
-import { STALE_FILE_SECONDS } from '../src/infra/storage/stale-files';
+import { STALE_FILE_SECONDS } from '../src/infra/storage/stale-files.worker';
 import { Storage } from '../src/infra/storage/storage';
 import { waitFor } from './helpers/media';
 import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
@@ -102,7 +102,7 @@ describe('crash leftovers: temporary files and abandoned upload slots', () => {
     writeFileSync(source, 'not really a video');
     await first.running.app.get(Storage).putFile(row.rows[0].storage_key, source, 'video/mp4');
 
-    // External copies as claimed by ExternalCopies: one whose copier died long ago, one whose lease
+    // External copies as claimed by ExternalCopiesService: one whose copier died long ago, one whose lease
     // lapsed a moment ago (a taker may be on its way), one being copied right now.
     const copy = async (name: string, leaseSecondsFromNow: number) => {
       const id = newId('asset');
@@ -161,7 +161,7 @@ describe('crash leftovers: temporary files and abandoned upload slots', () => {
       return null;
     });
     try {
-      expect(await first.running.app.get(AbandonedAssets).sweep()).not.toContain(id);
+      expect(await first.running.app.get(AbandonedAssetsWorker).sweep()).not.toContain(id);
     } finally {
       stat.mockRestore();
     }

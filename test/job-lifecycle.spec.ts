@@ -17,9 +17,9 @@ import { EventPublisher, JobEventType } from '../src/jobs/event-publisher';
 import { JobFailure } from '../src/jobs/job-failure';
 import { Job } from '../src/jobs/job.entity';
 import { JobRepository } from '../src/jobs/job.repository';
-import { JobRunner, JobWork } from '../src/jobs/job-runner';
-import { JobScheduler } from '../src/jobs/job-scheduler';
-import { JobStore } from '../src/jobs/job-store';
+import { JobRunnerService, JobWork } from '../src/jobs/job-runner.service';
+import { JobSchedulerService } from '../src/jobs/job-scheduler.service';
+import { JobStoreService } from '../src/jobs/job-store.service';
 import { JobsModule } from '../src/jobs/jobs.module';
 import { PlansModule } from '../src/workspaces/plans.module';
 import { Workspace } from '../src/workspaces/workspace.entity';
@@ -27,7 +27,7 @@ import { waitFor } from './helpers/media';
 import { createDatabase, dropDatabase } from './helpers/test-app';
 
 /**
- * The middle tier: the one job lifecycle (JobRunner, JobRepository, JobScheduler, pg-boss) against a
+ * The middle tier: the one job lifecycle (JobRunnerService, JobRepository, JobSchedulerService, pg-boss) against a
  * real database, without HTTP or a browser. A test work kind decides per job what each attempt does.
  */
 
@@ -95,7 +95,7 @@ describe('job lifecycle against the real database', () => {
     await moduleRef.init();
     jobs = moduleRef.get(JobRepository);
     await moduleRef.get(DataSource).query(`INSERT INTO workspaces (id, name, plan) VALUES ($1, 'Lifecycle', 'free')`, [workspace.id]);
-    const runner = moduleRef.get(JobRunner);
+    const runner = moduleRef.get(JobRunnerService);
     await runner.ensureQueues(work);
     runner.startWorkers(work, 2);
   }, 60_000);
@@ -125,14 +125,14 @@ describe('job lifecycle against the real database', () => {
         queueName: TEST_QUEUE.name,
       });
       await before?.(tx, id);
-      await moduleRef.get(JobScheduler).enqueue(tx, job, 'free');
+      await moduleRef.get(JobSchedulerService).enqueue(tx, job, 'free');
     });
     return id;
   }
 
   const ended = async (id: string): Promise<Job> => {
     const job = (await waitFor(() => jobs.findById(id), (found) => found !== null && ['completed', 'failed', 'cancelled'].includes(found.status), 60_000, 50)) as Job;
-    // The outcome event is published just after the row is written (JobRunner.publishOutcome).
+    // The outcome event is published just after the row is written (JobRunnerService.publishOutcome).
     if (job.status !== 'cancelled') await waitFor(async () => events.seen.some((event) => event.jobId === id), (seen) => seen, 10_000, 20);
     return job;
   };
@@ -193,7 +193,7 @@ describe('job lifecycle against the real database', () => {
       return { made: 'artifact' };
     });
     await waitFor(async () => started, (s) => s, 30_000, 20);
-    const cancelled = await moduleRef.get(JobStore).cancel(workspace, 'task', id);
+    const cancelled = await moduleRef.get(JobStoreService).cancel(workspace, 'task', id);
     expect(cancelled.status).toBe('cancelled');
     release();
     await waitFor(async () => discarded.length, (n) => n > 0, 30_000, 20);

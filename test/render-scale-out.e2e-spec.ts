@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
-import { WorkerPresence } from '../src/renders/chunks/worker-presence.service';
+import { WorkerPresenceService } from '../src/renders/chunks/worker-presence.service';
 import { probe } from './helpers/media';
 import { renderThroughApi } from './helpers/render-through-api';
 import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
@@ -42,7 +42,7 @@ describe('two worker processes share a split render', () => {
 
   it('with two live workers splits a long render over both; with one, draws it whole with the same frames', async () => {
     const db = api.running.app.get(DataSource);
-    const ids = workers.map((worker) => worker.running.app.get(WorkerPresence).id);
+    const ids = workers.map((worker) => worker.running.app.get(WorkerPresenceService).id);
     expect(new Set(ids).size).toBe(2);
     const live = (await db.query(`SELECT id FROM workers ORDER BY id`)) as { id: string }[];
     expect(live.map((row) => row.id)).toEqual([...ids].sort()); // the API process takes no jobs: not a worker

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Response } from 'supertest';
 import { QuotaService } from '../src/jobs/quota.service';
-import { TranscriptCache } from '../src/tasks/transcribe/transcript-cache';
+import { TranscriptCacheService } from '../src/tasks/transcribe/transcript-cache.service';
 import type { Workspace } from '../src/workspaces/workspace.entity';
 import { Client } from 'pg';
 import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
@@ -128,7 +128,7 @@ describe('what one tenant can make the service store, parse and return', () => {
     try {
       const file = path.join(folder, 'tone.wav');
       execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=1', file]);
-      const cache = app.running.app.get(TranscriptCache, { strict: false });
+      const cache = app.running.app.get(TranscriptCacheService, { strict: false });
       await expect(cache.transcript({ workspaceId: workspace.id, sourceUrl: 'https://media.example.com/other.mp4', file, signal: new AbortController().signal }))
         .rejects.toMatchObject({ code: 'quota_exceeded', message: expect.stringMatching(/transcription minutes/) });
       const rows = await sql(app, `SELECT 1 FROM transcript_cache WHERE workspace_id = $1 AND source_url = $2`, [workspace.id, 'https://media.example.com/other.mp4']);

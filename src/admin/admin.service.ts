@@ -9,8 +9,8 @@ import { closestMatch } from '../common/validation/suggest';
 import { TransactionRepository } from '../infra/database/transaction.repository';
 import { QueueService } from '../infra/queue/queue.service';
 import { JobRepository } from '../jobs/job.repository';
-import { JobScheduler } from '../jobs/job-scheduler';
-import { PlanCatalog } from '../workspaces/plan-catalog';
+import { JobSchedulerService } from '../jobs/job-scheduler.service';
+import { PlanCatalogService } from '../workspaces/plan-catalog.service';
 import { FREE_PLAN_NAME, publishPlan } from '../config/plans';
 import { SUSPENDED_JOB_CODE } from '../workspaces/suspension';
 import { UsageReport, UsageService } from '../workspaces/usage.service';
@@ -39,12 +39,12 @@ export class AdminService {
   constructor(
     private readonly transactions: TransactionRepository,
     private readonly rows: WorkspaceRepository,
-    private readonly plans: PlanCatalog,
+    private readonly plans: PlanCatalogService,
     private readonly usage: UsageService,
     private readonly apiKeys: ApiKeysService,
     private readonly workspaces: WorkspacesService,
     private readonly jobs: JobRepository,
-    private readonly scheduler: JobScheduler,
+    private readonly scheduler: JobSchedulerService,
     private readonly queues: QueueService,
     private readonly audit: AdminAuditRepository,
   ) {}

@@ -5,7 +5,7 @@ import { ApiError } from '../common/errors/api-error';
 import { newId, randomBase62 } from '../common/ids';
 import { decodeCursor, Page, toPage } from '../common/pagination/pagination';
 import { Workspace } from '../workspaces/workspace.entity';
-import { WorkspaceCaps } from '../workspaces/workspace-caps';
+import { WorkspaceCapsService } from '../workspaces/workspace-caps.service';
 import { TransactionRepository } from '../infra/database/transaction.repository';
 import { WorkspaceRepository } from '../workspaces/workspace.repository';
 import { ApiKey } from './api-key.entity';
@@ -42,7 +42,7 @@ export class ApiKeysService {
     private readonly keys: ApiKeyRepository,
     private readonly workspaces: WorkspaceRepository,
     private readonly transactions: TransactionRepository,
-    private readonly caps: WorkspaceCaps,
+    private readonly caps: WorkspaceCapsService,
   ) {}
 
   /**

@@ -8,7 +8,7 @@ import { Workspace } from '../workspaces/workspace.entity';
 import { AssetRepository } from './asset.repository';
 import { AssetDetailView } from './asset.view';
 import { AssetsService } from './assets.service';
-import { ExternalCopies, IngestFailure } from './external-copies.service';
+import { ExternalCopiesService, IngestFailure } from './external-copies.service';
 import { checkSource } from './source-checks';
 import { TransactionRepository } from '../infra/database/transaction.repository';
 
@@ -17,16 +17,16 @@ const URL_POINTER = '/url';
 
 /**
  * `POST /v1/workspace/assets`: an asset from a public URL, made by the same copy as
- * `ingest_external` (ExternalCopies: guarded fetcher, upload size cap, probe, store), so a URL is
+ * `ingest_external` (ExternalCopiesService: guarded fetcher, upload size cap, probe, store), so a URL is
  * stored once per workspace whichever way it arrives. The answer waits for the copy.
  */
 @Injectable()
-export class AssetImports {
+export class AssetImportsService {
   constructor(
     private readonly transactions: TransactionRepository,
     private readonly rows: AssetRepository,
     private readonly fetcher: GuardedFetcher,
-    private readonly copies: ExternalCopies,
+    private readonly copies: ExternalCopiesService,
     private readonly assets: AssetsService,
     private readonly idempotency: IdempotencyService,
   ) {}

@@ -11,7 +11,7 @@ import { Workspace } from '../workspaces/workspace.entity';
 import { AssetsService } from './assets.service';
 import { ListAssetsDto } from './dto/list-assets.dto';
 import { ImportAssetDto } from './dto/import-asset.dto';
-import { AssetImports } from './asset-imports.service';
+import { AssetImportsService } from './asset-imports.service';
 
 @ApiTags('assets')
 @ApiKeyAuth()
@@ -19,7 +19,7 @@ import { AssetImports } from './asset-imports.service';
 export class AssetsController {
   constructor(
     private readonly assets: AssetsService,
-    private readonly imports: AssetImports,
+    private readonly imports: AssetImportsService,
   ) {}
 
   @Get()

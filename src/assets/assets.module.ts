@@ -1,18 +1,18 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { JobsModule } from '../jobs/jobs.module';
-import { AbandonedAssets } from './abandoned-assets';
+import { AbandonedAssetsWorker } from './abandoned-assets.worker';
 import { AssetProbeWorker } from './asset-probe.worker';
 import { AssetRepository } from './asset.repository';
-import { AssetUrls } from './asset-urls';
-import { AssetImports } from './asset-imports.service';
+import { AssetUrlsService } from './asset-urls.service';
+import { AssetImportsService } from './asset-imports.service';
 import { AssetsController } from './assets.controller';
 import { AssetsService } from './assets.service';
-import { ExternalCopies } from './external-copies.service';
+import { ExternalCopiesService } from './external-copies.service';
 import { IngestWorker } from './ingest.worker';
-import { MediaIntake } from './media-intake.service';
+import { MediaIntakeService } from './media-intake.service';
 
 /**
- * Assets and media intake: renders, tasks and uploads import it for MediaIntake and AssetsService.
+ * Assets and media intake: renders, tasks and uploads import it for MediaIntakeService and AssetsService.
  * Routes only where the REST API is served; the probe, ingest and sweep queues everywhere (their
  * handlers run only in the worker roles).
  */
@@ -28,8 +28,8 @@ export class AssetsModule {
       module: AssetsModule,
       imports: [JobsModule],
       controllers: servesApi ? [AssetsController] : [],
-      providers: [AssetRepository, AssetUrls, AssetsService, AssetImports, MediaIntake, ExternalCopies, IngestWorker, AssetProbeWorker, AbandonedAssets],
-      exports: [AssetRepository, AssetUrls, AssetsService, AssetImports, MediaIntake],
+      providers: [AssetRepository, AssetUrlsService, AssetsService, AssetImportsService, MediaIntakeService, ExternalCopiesService, IngestWorker, AssetProbeWorker, AbandonedAssetsWorker],
+      exports: [AssetRepository, AssetUrlsService, AssetsService, AssetImportsService, MediaIntakeService],
     };
     AssetsModule.byRole.set(servesApi, module);
     return module;

@@ -6,12 +6,12 @@ import { QueueService } from '../infra/queue/queue.service';
 import { Storage, StoredObject } from '../infra/storage/storage';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { UploadEvents } from '../infra/storage/upload-events';
+import { UploadEventsService } from '../infra/storage/upload-events.service';
 import { Workspace } from '../workspaces/workspace.entity';
 import { Asset, AssetKind, AssetStatus } from './asset.entity';
 import { AssetRepository } from './asset.repository';
 import { isAssetStorageKey } from './asset-storage-key';
-import { AssetUrls } from './asset-urls';
+import { AssetUrlsService } from './asset-urls.service';
 import { AssetDetailView, AssetView, toAssetView } from './asset.view';
 import { ASSET_PROBE_QUEUE } from './intake-queues';
 import { TransactionRepository } from '../infra/database/transaction.repository';
@@ -24,7 +24,7 @@ const REUPLOADABLE: AssetStatus[] = ['reserved', 'present', 'unreadable'];
 
 /**
  * The workspace's assets: listing, detail, deletion, and the step from "bytes stored" to
- * "probing". Local uploads announce themselves (UploadEvents); GCS uploads go straight to Google,
+ * "probing". Local uploads announce themselves (UploadEventsService); GCS uploads go straight to Google,
  * so a reserved asset is also checked against storage whenever it is read or named in a request,
  * and probed once its bytes show up there.
  */
@@ -34,8 +34,8 @@ export class AssetsService implements OnModuleInit {
     private readonly transactions: TransactionRepository,
     private readonly storage: Storage,
     private readonly queue: QueueService,
-    private readonly urls: AssetUrls,
-    private readonly uploadEvents: UploadEvents,
+    private readonly urls: AssetUrlsService,
+    private readonly uploadEvents: UploadEventsService,
     private readonly events: EventPublisher,
     private readonly assets: AssetRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,

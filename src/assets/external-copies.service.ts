@@ -37,7 +37,7 @@ export class IngestFailure extends JobFailure<'ingest_failed' | 'codec_unsupport
  * nothing behind, so a later job tries afresh.
  */
 @Injectable()
-export class ExternalCopies {
+export class ExternalCopiesService {
   constructor(
     private readonly assets: AssetRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,

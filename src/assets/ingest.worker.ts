@@ -2,20 +2,20 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { externalSources, validateRenderRequest } from '../../composition/src/schema';
 import { mapLimited } from '../common/concurrency';
 import { QueueService } from '../infra/queue/queue.service';
-import { JobScheduler } from '../jobs/job-scheduler';
-import { JobRunner, JobWork } from '../jobs/job-runner';
+import { JobSchedulerService } from '../jobs/job-scheduler.service';
+import { JobRunnerService, JobWork } from '../jobs/job-runner.service';
 import { QuotaService } from '../jobs/quota.service';
 import { AssetsService } from './assets.service';
-import { ExternalCopies, IngestFailure } from './external-copies.service';
+import { ExternalCopiesService, IngestFailure } from './external-copies.service';
 import { INGEST_DEAD_LETTER_QUEUE, INGEST_QUEUE, INGEST_RETRY_LIMIT } from './intake-queues';
-import { MediaIntake } from './media-intake.service';
+import { MediaIntakeService } from './media-intake.service';
 
 /** Files of one job copied at once. */
 const COPY_CONCURRENCY = 3;
 
 /**
- * The `ingest` queue's work, run by the one job lifecycle (JobRunner, stage `ingesting`): copies
- * every external file of the job into storage (ExternalCopies: once per URL per workspace),
+ * The `ingest` queue's work, run by the one job lifecycle (JobRunnerService, stage `ingesting`): copies
+ * every external file of the job into storage (ExternalCopiesService: once per URL per workspace),
  * announces each new copy with `asset.ready`; the runner then moves the job to `queued` and this
  * work enqueues its render in the same transaction. A copy that fails fails the job with
  * `ingest_failed` (`codec_unsupported` when the file is undecodable); cancellation, retries and
@@ -25,11 +25,11 @@ const COPY_CONCURRENCY = 3;
 export class IngestWorker implements OnApplicationBootstrap {
   constructor(
     private readonly queue: QueueService,
-    private readonly runner: JobRunner,
-    private readonly copies: ExternalCopies,
-    private readonly intake: MediaIntake,
+    private readonly runner: JobRunnerService,
+    private readonly copies: ExternalCopiesService,
+    private readonly intake: MediaIntakeService,
     private readonly assets: AssetsService,
-    private readonly scheduler: JobScheduler,
+    private readonly scheduler: JobSchedulerService,
     private readonly quota: QuotaService,
   ) {}
 

@@ -1,4 +1,4 @@
-import { CubeParseError, MAX_LUT_BYTES, parseCube } from '../../composition/src/look/lut';
+import { CubeParseError, MAX_LUT_BYTES, parseCube } from '../../composition/src/schema';
 import { FetchError, GuardedFetcher } from '../infra/http/guarded-fetcher';
 import { SOURCE_CHECK_TIMEOUT_MS, SourceToCheck } from './source-checks';
 import { SourceFailure, sourceFailureOf } from './source-failure';

@@ -1,4 +1,4 @@
-import { checkFont } from '../fonts/font-check';
+import { checkFont } from './font-check';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ExternalSource, externalSources, MediaInfo, RenderRequest } from '../../composition/src/schema';
@@ -10,7 +10,7 @@ import { Job } from '../jobs/job.entity';
 import { Workspace } from '../workspaces/workspace.entity';
 import { Asset } from './asset.entity';
 import { AssetRepository } from './asset.repository';
-import { AssetUrls } from './asset-urls';
+import { AssetUrlsService } from './asset-urls.service';
 import { AssetsService } from './assets.service';
 import { INGEST_QUEUE } from './intake-queues';
 import { checkLut } from './lut-check';
@@ -31,13 +31,13 @@ export interface RenderIntake {
  * for the worker, each input as a local file, from storage when the service holds it.
  */
 @Injectable()
-export class MediaIntake {
+export class MediaIntakeService {
   constructor(
     private readonly rows: AssetRepository,
     private readonly fetcher: GuardedFetcher,
     private readonly storage: Storage,
     private readonly queue: QueueService,
-    private readonly urls: AssetUrls,
+    private readonly urls: AssetUrlsService,
     private readonly assets: AssetsService,
   ) {}
 

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { PlanCatalog } from '../workspaces/plan-catalog';
+import { PlanCatalogService } from '../workspaces/plan-catalog.service';
 import { ApiKeysService, CreatedApiKey } from '../api-keys/api-keys.service';
 import { newId } from '../common/ids';
 import { TransactionRepository } from '../infra/database/transaction.repository';
 import { WorkspaceRepository } from '../workspaces/workspace.repository';
 import { toWorkspaceView, WorkspaceView } from '../workspaces/workspace.view';
-import { OidcVerifier } from './oidc-verifier';
-import { SignupPolicy } from './signup-policy';
+import { OidcVerifierService } from './oidc-verifier.service';
+import { SignupPolicyService } from './signup-policy.service';
 import { normalizeEmail } from './signup.service';
 
 export interface AuthSyncResult {
@@ -21,10 +21,10 @@ export class AuthSyncService {
   constructor(
     private readonly transactions: TransactionRepository,
     private readonly workspaces: WorkspaceRepository,
-    private readonly verifier: OidcVerifier,
+    private readonly verifier: OidcVerifierService,
     private readonly apiKeys: ApiKeysService,
-    private readonly plans: PlanCatalog,
-    private readonly policy: SignupPolicy,
+    private readonly plans: PlanCatalogService,
+    private readonly policy: SignupPolicyService,
   ) {}
 
   /**

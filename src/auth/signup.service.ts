@@ -4,12 +4,12 @@ import { ApiError } from '../common/errors/api-error';
 import { newId } from '../common/ids';
 import { TransactionRepository } from '../infra/database/transaction.repository';
 import { Mailer } from '../infra/mail/mailer';
-import { PlanCatalog } from '../workspaces/plan-catalog';
+import { PlanCatalogService } from '../workspaces/plan-catalog.service';
 import { WorkspaceRepository } from '../workspaces/workspace.repository';
 import { toWorkspaceView, WorkspaceView } from '../workspaces/workspace.view';
 import { generateOtp, hashOtp, OTP_MAX_FAILED_ATTEMPTS, OTP_TTL_MS, verifyOtp } from './otp';
 import { SignupCodeRepository } from './signup-code.repository';
-import { SignupPolicy } from './signup-policy';
+import { SignupPolicyService } from './signup-policy.service';
 import { suspendedError } from '../workspaces/suspension';
 
 export interface SignupResult {
@@ -32,8 +32,8 @@ export class SignupService {
     private readonly codes: SignupCodeRepository,
     private readonly apiKeys: ApiKeysService,
     private readonly mailer: Mailer,
-    private readonly plans: PlanCatalog,
-    private readonly policy: SignupPolicy,
+    private readonly plans: PlanCatalogService,
+    private readonly policy: SignupPolicyService,
   ) {}
 
   /**

@@ -6,7 +6,7 @@ import { ApiErrors, ApiIdempotencyKey, ApiKeyAuth, ApiOk } from '../common/opena
 import { PAGE_LIMIT } from '../common/pagination/pagination';
 import { RateLimit } from '../common/rate-limit/rate-limit.guard';
 import { Workspace } from '../workspaces/workspace.entity';
-import { BatchEventStream } from './batch-event-stream';
+import { BatchEventStreamService } from './batch-event-stream.service';
 import { csvBatchInput, jsonBatchInput } from './batch-input';
 import { isCsvBatchUpload, readCsvBody } from './batch-rows';
 import { BatchesService } from './batches.service';
@@ -18,7 +18,7 @@ import { BatchCsvQueryDto, BatchDto, BatchPageDto, BatchRequestDto, BatchWithRen
 export class BatchesController {
   constructor(
     private readonly batches: BatchesService,
-    private readonly stream: BatchEventStream,
+    private readonly stream: BatchEventStreamService,
   ) {}
 
   @Post('projects/:id/batches')

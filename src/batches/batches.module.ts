@@ -3,14 +3,14 @@ import { JobsModule } from '../jobs/jobs.module';
 import { ProjectRepository } from '../projects/project.repository';
 import { RendersModule } from '../renders/renders.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
-import { BatchEventPublisher } from './batch-event-publisher';
-import { BatchEventStream } from './batch-event-stream';
+import { BatchEventPublisherService } from './batch-event-publisher.service';
+import { BatchEventStreamService } from './batch-event-stream.service';
 import { BatchRepository } from './batch.repository';
 import { BatchesController } from './batches.controller';
 import { BatchesService } from './batches.service';
 
 /**
- * Batches of project renders. Every role has the BatchEventPublisher (the application root binds
+ * Batches of project renders. Every role has the BatchEventPublisherService (the application root binds
  * the jobs module's EventPublisher to it, so a worker ending a batch's last row sends
  * `batch.completed`); the routes only where the REST API is served.
  */
@@ -25,8 +25,8 @@ export class BatchesModule {
       module: BatchesModule,
       imports: [JobsModule, WebhooksModule.forRole(servesApi), ...(servesApi ? [RendersModule.forRole(servesApi)] : [])],
       controllers: servesApi ? [BatchesController] : [],
-      providers: [BatchEventPublisher, BatchRepository, ...(servesApi ? [BatchesService, BatchEventStream, ProjectRepository] : [])],
-      exports: [BatchEventPublisher],
+      providers: [BatchEventPublisherService, BatchRepository, ...(servesApi ? [BatchesService, BatchEventStreamService, ProjectRepository] : [])],
+      exports: [BatchEventPublisherService],
     };
     BatchesModule.byRole.set(servesApi, module);
     return module;

@@ -1,24 +1,24 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { substituteVariables } from '../../composition/src/schema';
 import { ApiError, ValidationErrorItem } from '../common/errors/api-error';
+import { TransactionRepository } from '../infra/database/transaction.repository';
 import { IdempotencyService } from '../common/idempotency/idempotency.service';
 import { newId } from '../common/ids';
 import { decodeCursor, Page, toPage } from '../common/pagination/pagination';
 import { Job } from '../jobs/job.entity';
 import { JobRepository } from '../jobs/job.repository';
-import { JobScheduler } from '../jobs/job-scheduler';
-import { JobStore } from '../jobs/job-store';
+import { JobSchedulerService } from '../jobs/job-scheduler.service';
+import { JobStoreService } from '../jobs/job-store.service';
 import { JobView } from '../jobs/job.view';
 import { QuotaService } from '../jobs/quota.service';
 import { ProjectRepository } from '../projects/project.repository';
 import { Project } from '../projects/project.entity';
-import { RenderReuse } from '../renders/render-reuse';
+import { RenderReuseService } from '../renders/render-reuse.service';
 import { PreparedRender, RendersService } from '../renders/renders.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { Workspace } from '../workspaces/workspace.entity';
-import { BatchEventPublisher } from './batch-event-publisher';
+import { BatchEventPublisherService } from './batch-event-publisher.service';
 import { Batch } from './batch.entity';
 import { BatchRepository } from './batch.repository';
 import { BatchRow, checkRowVariables, rowError } from './batch-rows';
@@ -44,18 +44,18 @@ const MAX_ROW_ERRORS = 100;
 @Injectable()
 export class BatchesService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: TransactionRepository,
     private readonly batches: BatchRepository,
     private readonly projects: ProjectRepository,
     private readonly renders: RendersService,
-    private readonly reuse: RenderReuse,
+    private readonly reuse: RenderReuseService,
     private readonly quota: QuotaService,
     private readonly idempotency: IdempotencyService,
     private readonly webhooks: WebhooksService,
     private readonly jobs: JobRepository,
-    private readonly store: JobStore,
-    private readonly scheduler: JobScheduler,
-    private readonly events: BatchEventPublisher,
+    private readonly store: JobStoreService,
+    private readonly scheduler: JobSchedulerService,
+    private readonly events: BatchEventPublisherService,
   ) {}
 
   async create(workspace: Workspace, projectId: string, input: BatchInput, idempotencyKey?: string): Promise<{ replayed: boolean; body: BatchView }> {
@@ -66,7 +66,7 @@ export class BatchesService {
     const prepared = await this.prepareRows(workspace, project, input);
     const hashes = await Promise.all(prepared.map((row) => this.reuse.requestHash(workspace.id, row.request)));
 
-    const outcome = await this.db.transaction((tx) =>
+    const outcome = await this.transactions.run((tx) =>
       this.idempotency.run(
         tx,
         { workspaceId: workspace.id, scope: 'batches', key: idempotencyKey, payload: { project_id: projectId, ...input } },
@@ -133,7 +133,7 @@ export class BatchesService {
   async cancel(workspace: Workspace, id: string): Promise<BatchView> {
     const batch = await this.find(workspace, id);
     if (batch.completedAt) throw new ApiError('conflict', `Batch ${id} has already ended`, { status: batch.cancelledAt ? 'cancelled' : 'completed' });
-    await this.db.transaction(async (tx) => {
+    await this.transactions.run(async (tx) => {
       await this.batches.markCancelled(tx, id);
       for (const job of await this.jobs.lockBatchRows(tx, id, ['queued', 'ingesting'])) {
         if (await this.jobs.cancel(tx, job.id)) await this.scheduler.dequeue(tx, job);

@@ -5,7 +5,7 @@ import { QueueService } from '../infra/queue/queue.service';
 import { BRAND_KIT_QUEUE } from './brand-kit-queue';
 import { BrandKitRepository } from './brand-kit.repository';
 import { toBrandKitView } from './brand-kit.view';
-import { BrandExtractor, EXTRACTION_LIMITS, ExtractionFailure } from './brand-extractor';
+import { BrandExtractorService, EXTRACTION_LIMITS, ExtractionFailure } from './brand-extractor.service';
 
 /** Attempts after the first when the browser itself crashes (a page's own failure is final). */
 const EXTRACT_RETRY_LIMIT = 1;
@@ -21,7 +21,7 @@ export class BrandKitWorker implements OnApplicationBootstrap {
   constructor(
     private readonly queue: QueueService,
     private readonly kits: BrandKitRepository,
-    private readonly extractor: BrandExtractor,
+    private readonly extractor: BrandExtractorService,
     private readonly events: EventPublisher,
   ) {}
 

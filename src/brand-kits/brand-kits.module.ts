@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { BrandExtractor } from './brand-extractor';
+import { BrandExtractorService } from './brand-extractor.service';
 import { BrandKitRepository } from './brand-kit.repository';
 import { BrandKitWorker } from './brand-kit.worker';
 import { BrandKitsController } from './brand-kits.controller';
@@ -13,7 +13,7 @@ export class BrandKitsModule {
     return {
       module: BrandKitsModule,
       controllers: servesApi ? [BrandKitsController] : [],
-      providers: [BrandKitRepository, BrandExtractor, BrandKitWorker, ...(servesApi ? [BrandKitsService, TransactionRepository] : [])],
+      providers: [BrandKitRepository, BrandExtractorService, BrandKitWorker, ...(servesApi ? [BrandKitsService, TransactionRepository] : [])],
     };
   }
 }

@@ -9,7 +9,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { AddressPolicy } from '../infra/http/address-policy';
 import { QueueService } from '../infra/queue/queue.service';
 import { Workspace } from '../workspaces/workspace.entity';
-import { WorkspaceCaps } from '../workspaces/workspace-caps';
+import { WorkspaceCapsService } from '../workspaces/workspace-caps.service';
 import { BRAND_KIT_QUEUE } from './brand-kit-queue';
 import { BrandKitRepository } from './brand-kit.repository';
 import { BrandKitView, toBrandKitView } from './brand-kit.view';
@@ -26,7 +26,7 @@ export class BrandKitsService {
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly kits: BrandKitRepository,
     private readonly queue: QueueService,
-    private readonly caps: WorkspaceCaps,
+    private readonly caps: WorkspaceCapsService,
   ) {
     this.addressPolicy = new AddressPolicy({ allowPrivateNetwork: config.allowPrivateNetwork });
   }

@@ -66,7 +66,7 @@ export interface AppConfig {
   mcpAllowedOrigins: string[];
   /** `free` plus the plans of PLANS_FILE, and DEFAULT_PLAN (docs/operations.md). */
   plans: PlansConfig;
-  signup: SignupPolicy;
+  signup: SignupPolicyService;
   /** Bearer token of the /v1/admin/ routes (ADMIN_API_KEY, ≥ 32 characters); null: they answer 404. */
   adminApiKey: string | null;
   retention: RetentionConfig;
@@ -86,7 +86,7 @@ export interface DatabaseTimeouts {
   queryTimeoutMs: number;
 }
 
-export interface SignupPolicy {
+export interface SignupPolicyService {
   /** `closed`: POST /v1/signup is refused (403); workspaces come from the admin API or OIDC sync. */
   mode: 'open' | 'closed';
   /** Lower-cased; when non-empty, open signup takes only emails of these domains. */
@@ -370,7 +370,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const mcpAllowedOrigins = parseOrigins(str('MCP_ALLOWED_ORIGINS'), problems);
 
   const plans = loadPlans(str('PLANS_FILE') === null ? null : path.resolve(str('PLANS_FILE')!), str('DEFAULT_PLAN'), problems);
-  const signup: SignupPolicy = {
+  const signup: SignupPolicyService = {
     mode: oneOf('SIGNUP_MODE', ['open', 'closed'] as const, 'open'),
     emailDomains: parseDomains(str('SIGNUP_EMAIL_DOMAINS'), problems),
   };

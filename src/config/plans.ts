@@ -2,7 +2,7 @@
  * Plans and everything they allow. The spec's `free` plan is built in; an operator adds plans in
  * PLANS_FILE (src/config/plans-file.ts). The submit checks, the quota service, usage, the queue's
  * per-workspace concurrency and `/v1/capabilities` (limits.plans) all read the one catalog
- * (PlanCatalog). `null` means unlimited.
+ * (PlanCatalogService). `null` means unlimited.
  */
 export interface PlanLimits {
   /** Completed renders' output minutes a calendar month; queued and running ones are reserved. */

@@ -23,7 +23,7 @@ export interface LocalFontFace {
  * registry first only when the family was never used before.
  */
 @Injectable()
-export class RenderFonts {
+export class RenderFontsService {
   constructor(
     private readonly catalogue: FontCatalogueService,
     private readonly storage: Storage,

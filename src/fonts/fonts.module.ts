@@ -2,15 +2,15 @@ import { Global, Module } from '@nestjs/common';
 import { FontCacheRepository } from './font-cache.repository';
 import { FontCacheService } from './font-cache.service';
 import { FontCatalogueService } from './font-catalogue.service';
-import { RenderFonts } from './font-files';
+import { RenderFontsService } from './font-files';
 import { FontsController } from './fonts.controller';
 import { FontsService } from './fonts.service';
 
 /** Google Fonts families and font files beyond the bundled ones, for the worker and the dry run. */
 @Global()
 @Module({
-  providers: [FontCatalogueService, RenderFonts, FontCacheService, FontCacheRepository],
-  exports: [FontCatalogueService, RenderFonts, FontCacheService],
+  providers: [FontCatalogueService, RenderFontsService, FontCacheService, FontCacheRepository],
+  exports: [FontCatalogueService, RenderFontsService, FontCacheService],
 })
 export class FontsModule {}
 

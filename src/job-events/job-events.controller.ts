@@ -4,7 +4,7 @@ import { ApiErrors, ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import type { Request, Response } from 'express';
 import { CurrentWorkspace } from '../common/auth/decorators';
 import { Workspace } from '../workspaces/workspace.entity';
-import { JobEventStream } from './job-event-stream';
+import { JobEventStreamService } from './job-event-stream.service';
 
 const SUMMARY = 'Follow the job as Server-Sent Events';
 const DESCRIPTION =
@@ -24,7 +24,7 @@ const EVENT_STREAM = ApiResponse({
 @ApiKeyAuth()
 @Controller('v1')
 export class JobEventsController {
-  constructor(private readonly events: JobEventStream) {}
+  constructor(private readonly events: JobEventStreamService) {}
 
   @Get('renders/:id/events')
   @ApiTags('renders')

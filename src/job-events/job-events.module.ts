@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 import { JobsModule } from '../jobs/jobs.module';
 import { JobEventsController } from './job-events.controller';
-import { JobEventStream } from './job-event-stream';
-import { JobWakeups } from './job-wakeups';
+import { JobEventStreamService } from './job-event-stream.service';
+import { JobWakeupsService } from './job-wakeups.service';
 
 /** Live job events for API clients (served only where the REST API is). */
 @Module({
   imports: [JobsModule],
   controllers: [JobEventsController],
-  providers: [JobEventStream, JobWakeups],
+  providers: [JobEventStreamService, JobWakeupsService],
 })
 export class JobEventsModule {}

@@ -13,7 +13,7 @@ export type ProgressStage = (typeof PROGRESS_STAGES)[number];
 export const TERMINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
 
 export interface JobOutput {
-  /** Signed at read time (JobPresenter); null once retention deleted the file. */
+  /** Signed at read time (JobPresenterService); null once retention deleted the file. */
   url: string | null;
   /** When the retention sweep deleted the file (RENDER_RETENTION_DAYS); the record stays. */
   expired_at?: string;
@@ -102,7 +102,7 @@ export class Job {
   @Column('integer', { name: 'batch_row', nullable: true })
   batchRow: number | null;
 
-  /** Hash of the canonical resolved request when the render may be reused (RenderReuse); null when not. */
+  /** Hash of the canonical resolved request when the render may be reused (RenderReuseService); null when not. */
   @Column('text', { name: 'request_hash', nullable: true })
   requestHash: string | null;
 

@@ -35,7 +35,7 @@ const UNFINISHED: JobStatus[] = ['ingesting', 'queued', 'processing'];
  *       │                  │                         │  └────fail──────▶ failed
  *       └──failIngest──────┴────────cancel───────────┴────────────────▶ cancelled
  */
-/** The channel a job's end is notified on (payload: the job id); JobWakeups listens. */
+/** The channel a job's end is notified on (payload: the job id); JobWakeupsService listens. */
 export const JOB_FINISHED_CHANNEL = 'job_finished';
 
 /**

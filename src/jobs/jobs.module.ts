@@ -3,24 +3,25 @@ import { IdempotencyRepository } from '../common/idempotency/idempotency.reposit
 import { IdempotencyService } from '../common/idempotency/idempotency.service';
 import { TransactionRepository } from '../infra/database/transaction.repository';
 import { MetricsModule } from '../metrics/metrics.module';
-import { JobPresenter } from './job.presenter';
+import { JobPresenterService } from './job-presenter.service';
 import { JobRepository } from './job.repository';
-import { JobRunner } from './job-runner';
-import { JobScheduler } from './job-scheduler';
-import { JobStore } from './job-store';
+import { JobRunnerService } from './job-runner.service';
+import { JobSchedulerService } from './job-scheduler.service';
+import { JobStoreService } from './job-store.service';
 import { QuotaRepository } from './quota.repository';
 import { QuotaService } from './quota.service';
+import { WorkspaceJobsService } from './workspace-jobs.service';
 
 /**
- * What renders and tasks share: the jobs table, the one job lifecycle (JobRunner), fair
+ * What renders and tasks share: the jobs table, the one job lifecycle (JobRunnerService), fair
  * scheduling, quotas, presenting jobs, idempotent submission. Its EventPublisher port is bound by
  * the application root to the webhooks module's publisher.
  */
 @Module({
-  // JobRunner counts job outcomes; the module is global in the app, imported here for contexts built without it.
+  // JobRunnerService counts job outcomes; the module is global in the app, imported here for contexts built without it.
   imports: [MetricsModule],
-  providers: [JobRepository, JobPresenter, QuotaService, QuotaRepository, IdempotencyService, IdempotencyRepository, JobRunner, JobStore, JobScheduler, TransactionRepository],
+  providers: [JobRepository, JobPresenterService, QuotaService, QuotaRepository, IdempotencyService, IdempotencyRepository, JobRunnerService, JobStoreService, JobSchedulerService, TransactionRepository, WorkspaceJobsService],
   // TransactionRepository: the modules that submit jobs open their transactions with it.
-  exports: [JobRepository, JobPresenter, QuotaService, IdempotencyService, JobRunner, JobStore, JobScheduler, TransactionRepository],
+  exports: [JobRepository, JobPresenterService, QuotaService, IdempotencyService, JobRunnerService, JobStoreService, JobSchedulerService, TransactionRepository, WorkspaceJobsService],
 })
 export class JobsModule {}

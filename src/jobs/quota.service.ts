@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { TransactionRepository } from '../infra/database/transaction.repository';
 import { ApiError } from '../common/errors/api-error';
-import { PlanCatalog } from '../workspaces/plan-catalog';
+import { PlanCatalogService } from '../workspaces/plan-catalog.service';
 import { FREE_PLAN_NAME, type PlanLimits } from '../config/plans';
 import { billingPeriod } from '../workspaces/usage-period';
 import { Workspace } from '../workspaces/workspace.entity';
@@ -33,7 +33,7 @@ export class QuotaService {
     private readonly quotas: QuotaRepository,
     private readonly workspaces: WorkspaceRepository,
     private readonly jobs: JobRepository,
-    private readonly plans: PlanCatalog,
+    private readonly plans: PlanCatalogService,
   ) {}
 
   /** Seconds of the allowance a month under a plan; null: unlimited. */

@@ -13,7 +13,7 @@ import { SkillsService } from '../skills/skills.service';
 import { SERVICE_VERSION } from '../common/build-info';
 import { SystemService } from '../system/system.service';
 import type { Workspace } from '../workspaces/workspace.entity';
-import { McpTools } from './mcp-tools';
+import { McpToolsService } from './mcp-tools.service';
 import { PROMPTS } from './prompts';
 
 export const MCP_SERVER_NAME = 'video-render-service';
@@ -28,7 +28,7 @@ const INSTRUCTIONS =
 @Injectable()
 export class McpServerFactory {
   constructor(
-    private readonly tools: McpTools,
+    private readonly tools: McpToolsService,
     private readonly skills: SkillsService,
     private readonly system: SystemService,
   ) {}

@@ -8,7 +8,7 @@ import { Public } from '../common/auth/decorators';
 import { ApiError } from '../common/errors/api-error';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { Metrics } from './metrics';
+import { MetricsService } from './metrics.service';
 
 /**
  * `GET /metrics` in the Prometheus text format, in every role (workers are where jobs run). Not
@@ -22,7 +22,7 @@ import { Metrics } from './metrics';
 @Controller()
 export class MetricsController {
   constructor(
-    private readonly metrics: Metrics,
+    private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

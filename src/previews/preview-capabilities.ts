@@ -1,4 +1,4 @@
-import { DRY_RUN_SOURCE_BUDGET_MS } from './dry-run-sources';
+import { DRY_RUN_SOURCE_BUDGET_MS } from './dry-run-sources.service';
 import { PREVIEW_DEFAULT_SCALE, PREVIEW_LIMITS, previewRequestJsonSchema } from '../../composition/src/schema';
 
 /** The `previews` entry of GET /v1/capabilities: the modes, their defaults and limits, the schema of `preview`. */

@@ -18,7 +18,7 @@ import { QuotaService } from '../jobs/quota.service';
 import { RenderCost, renderCost } from '../renders/render-cost';
 import { RendersService, RenderSubmitOut } from '../renders/renders.service';
 import { Workspace } from '../workspaces/workspace.entity';
-import { DryRunSource, DryRunSources, SourceCheckMode, SourcesReport } from './dry-run-sources';
+import { DryRunSource, DryRunSourcesService, SourceCheckMode, SourcesReport } from './dry-run-sources.service';
 
 /** What a submit of the same body would answer instead of 202, as data. */
 export interface SubmitError {
@@ -50,7 +50,7 @@ export type PreviewOut = { status: 200; body: DryRunOut } | { status: 202 | 200;
 
 /**
  * POST /v1/preview. `dry_run` runs every check of a submit (RendersService.prepare) and reports
- * the outcome as data, writing nothing; its sources are checked and measured by DryRunSources
+ * the outcome as data, writing nothing; its sources are checked and measured by DryRunSourcesService
  * (within a short budget unless `check_sources` says otherwise), and the answer says which were.
  * The other modes submit an `is_preview` render job, which the render pipeline draws with the
  * same composition (docs/architecture.md, "Previews").
@@ -60,7 +60,7 @@ export class PreviewsService {
   constructor(
     private readonly renders: RendersService,
     private readonly quota: QuotaService,
-    private readonly sourceChecks: DryRunSources,
+    private readonly sourceChecks: DryRunSourcesService,
     private readonly fonts: FontCatalogueService,
   ) {}
 

@@ -9,7 +9,7 @@ import {
   type Variables,
 } from '../../composition/src/schema';
 import { ApiError, ValidationErrorItem } from '../common/errors/api-error';
-import { jsonPointer } from '../../composition/src/schema/suggest';
+import { jsonPointer } from '../../composition/src/schema';
 
 /** Bounds of what a project stores and an ops batch carries. */
 export const PROJECT_LIMITS = { variables: 100, variable_value_length: 10_000, ops: 500, name_length: 200 } as const;

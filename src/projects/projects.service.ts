@@ -4,7 +4,7 @@ import { newId } from '../common/ids';
 import { decodeCursor, Page, toPage } from '../common/pagination/pagination';
 import { RendersService, RenderSubmitOut } from '../renders/renders.service';
 import { Workspace } from '../workspaces/workspace.entity';
-import { WorkspaceCaps } from '../workspaces/workspace-caps';
+import { WorkspaceCapsService } from '../workspaces/workspace-caps.service';
 import { CreateProjectDto, ProjectOpsDto, ProjectRenderDto } from './dto/project.dto';
 import { Project } from './project.entity';
 import { ProjectRepository } from './project.repository';
@@ -19,7 +19,7 @@ export class ProjectsService {
     private readonly transactions: TransactionRepository,
     private readonly projects: ProjectRepository,
     private readonly renders: RendersService,
-    private readonly caps: WorkspaceCaps,
+    private readonly caps: WorkspaceCapsService,
   ) {}
 
   async create(workspace: Workspace, body: CreateProjectDto): Promise<ProjectView> {

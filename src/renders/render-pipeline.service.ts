@@ -14,32 +14,32 @@ import {
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { lutProblem } from '../assets/lut-check';
-import { MediaIntake } from '../assets/media-intake.service';
+import { MediaIntakeService } from '../assets/media-intake.service';
 import { SourceFailure } from '../assets/source-failure';
 import { Storage } from '../infra/storage/storage';
 import { Job, JobOutput, ProgressStage } from '../jobs/job.entity';
 import { QuotaService } from '../jobs/quota.service';
-import { PlanCatalog } from '../workspaces/plan-catalog';
+import { PlanCatalogService } from '../workspaces/plan-catalog.service';
 import { OutputFormat, planOutput } from './engine/output-formats';
 import { probeMedia } from '../infra/media/probe';
 import { LoudnessReport, normaliseLoudness } from '../infra/media/loudness';
 import { analyseSoundForDucking } from './engine/sound/sound-for-ducking';
-import { DrawnFile, PreviewRenderer } from '../previews/preview-renderer';
+import { DrawnFile, PreviewRendererService } from './preview-renderer.service';
 import { RemotionRenderer, RenderReport, RenderStage } from './engine/remotion-renderer';
 import { diagnosticsOf } from './engine/render-report';
 import { capViolations, renderCost } from './render-cost';
-import { CaptionSources } from './caption-sources';
+import { CaptionSourcesService } from './caption-sources.service';
 import { FontFetchError } from '../fonts/font-catalogue.service';
-import { FONT_FILE_MAX_BYTES, requestFontFaces, RenderFonts } from '../fonts/font-files';
+import { FONT_FILE_MAX_BYTES, requestFontFaces, RenderFontsService } from '../fonts/font-files';
 import { FontCacheService } from '../fonts/font-cache.service';
-import { fontProblem } from '../fonts/font-check';
+import { fontProblem } from '../assets/font-check';
 import { RenderFailure } from './render-failure';
 import { JobFailure } from '../jobs/job-failure';
 import { JobRepository } from '../jobs/job.repository';
 import { RENDER_RETRY_LIMIT } from './render-queue';
-import { ChunkedRender } from './chunks/chunked-render.service';
-import { WorkerPresence } from './chunks/worker-presence.service';
-import { isStorageFull } from '../infra/storage/storage-full';
+import { ChunkedRenderService } from './chunks/chunked-render.service';
+import { WorkerPresenceService } from './chunks/worker-presence.service';
+import { isStorageFull } from '../common/errors/storage-full';
 
 export type ProgressReporter = (stage: ProgressStage, percent: number) => void;
 
@@ -73,24 +73,24 @@ const RENDER_SHARE = [10, 95];
 const RENDER_AFTER_TRANSCRIBING_SHARE = [30, 95];
 
 /**
- * One render from request to stored artifact: bring every input in once (MediaIntake),
+ * One render from request to stored artifact: bring every input in once (MediaIntakeService),
  * probe it, serve it to the browser on loopback, render, upload. Testable without the queue.
  */
 @Injectable()
-export class RenderPipeline {
+export class RenderPipelineService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly intake: MediaIntake,
+    private readonly intake: MediaIntakeService,
     private readonly storage: Storage,
     private readonly renderer: RemotionRenderer,
     private readonly quota: QuotaService,
-    private readonly previews: PreviewRenderer,
-    private readonly captions: CaptionSources,
-    private readonly chunks: ChunkedRender,
+    private readonly previews: PreviewRendererService,
+    private readonly captions: CaptionSourcesService,
+    private readonly chunks: ChunkedRenderService,
     private readonly jobs: JobRepository,
-    private readonly plans: PlanCatalog,
-    private readonly presence: WorkerPresence,
-    private readonly fonts: RenderFonts,
+    private readonly plans: PlanCatalogService,
+    private readonly presence: WorkerPresenceService,
+    private readonly fonts: RenderFontsService,
     private readonly fontCache: FontCacheService,
   ) {}
 
@@ -195,7 +195,7 @@ export class RenderPipeline {
       });
       const inputsSeconds = seconds(performance.now() - started);
       const soundAnalysis = await analyseSoundForDucking(request, inputs, media, signal);
-      const hasCaptions = CaptionSources.hasCaptions(request);
+      const hasCaptions = CaptionSourcesService.hasCaptions(request);
       const resolvedForCost = resolveRequest(request, media);
       if (options.confirmCost) await this.assertAffordable(job, request, resolvedForCost);
       let transcripts: TranscriptWords | undefined;
@@ -286,7 +286,7 @@ export class RenderPipeline {
     const inputs: { url: string; file: string; contentType: string; info: MediaInfo; fontFamily?: string | null }[] = [];
     for (const [index, source] of distinct.entries()) {
       const file = path.join(workDir, `input-${index}${extensionOf(source.url)}`);
-      let fetched: Awaited<ReturnType<MediaIntake['fetchInput']>>;
+      let fetched: Awaited<ReturnType<MediaIntakeService['fetchInput']>>;
       try {
         fetched = await this.intake.fetchInput(job, source, file, signal);
       } catch (error) {

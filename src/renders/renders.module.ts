@@ -3,24 +3,21 @@ import { AssetsModule } from '../assets/assets.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
-import { PreviewRenderer } from '../previews/preview-renderer';
-import { PreviewsController } from '../previews/previews.controller';
-import { PreviewsService } from '../previews/previews.service';
-import { DryRunSources } from '../previews/dry-run-sources';
+import { PreviewRendererService } from './preview-renderer.service';
 import { RemotionRenderer } from './engine/remotion-renderer';
-import { RenderPipeline } from './render-pipeline.service';
-import { RenderWorker } from './render-worker.service';
+import { RenderPipelineService } from './render-pipeline.service';
+import { RenderWorker } from './render.worker';
 import { BrandKitRepository } from '../brand-kits/brand-kit.repository';
-import { RenderTemplates } from './render-template';
-import { CaptionSources } from './caption-sources';
-import { RenderReuse } from './render-reuse';
+import { RenderTemplatesService } from './render-templates.service';
+import { CaptionSourcesService } from './caption-sources.service';
+import { RenderReuseService } from './render-reuse.service';
 import { RendersController } from './renders.controller';
 import { RendersService } from './renders.service';
-import { ChunkedRender } from './chunks/chunked-render.service';
-import { ChunkRenderer } from './chunks/chunk-renderer.service';
+import { ChunkedRenderService } from './chunks/chunked-render.service';
+import { ChunkRendererService } from './chunks/chunk-renderer.service';
 import { RenderChunkRepository } from './chunks/render-chunk.repository';
-import { RenderChunkWorker } from './chunks/render-chunk-worker.service';
-import { WorkerPresence } from './chunks/worker-presence.service';
+import { RenderChunkWorker } from './chunks/render-chunk.worker';
+import { WorkerPresenceService } from './chunks/worker-presence.service';
 import { WorkerRepository } from './chunks/worker.repository';
 
 /** Routes only where the REST API is served; the queue and worker everywhere (the worker idles in `api`). */
@@ -35,11 +32,11 @@ export class RendersModule {
     const module: DynamicModule = {
       module: RendersModule,
       imports: [JobsModule, AssetsModule.forRole(servesApi), WebhooksModule.forRole(servesApi), TasksModule.forRole(servesApi)],
-      // Previews are render jobs (POST /v1/preview), drawn by the same worker.
-      controllers: servesApi ? [RendersController, PreviewsController] : [],
-      providers: [RendersService, RenderPipeline, RenderWorker, RemotionRenderer, PreviewsService, DryRunSources, PreviewRenderer, RenderTemplates, BrandKitRepository, CaptionSources, RenderReuse,
-        ChunkedRender, ChunkRenderer, RenderChunkRepository, RenderChunkWorker, WorkerPresence, WorkerRepository],
-      exports: [RendersService, RenderReuse],
+      // Previews are render jobs drawn by the same worker (PreviewRendererService); their routes are PreviewsModule's.
+      controllers: servesApi ? [RendersController] : [],
+      providers: [RendersService, RenderPipelineService, RenderWorker, RemotionRenderer, PreviewRendererService, RenderTemplatesService, BrandKitRepository, CaptionSourcesService, RenderReuseService,
+        ChunkedRenderService, ChunkRendererService, RenderChunkRepository, RenderChunkWorker, WorkerPresenceService, WorkerRepository],
+      exports: [RendersService, RenderReuseService],
     };
     RendersModule.byRole.set(servesApi, module);
     return module;

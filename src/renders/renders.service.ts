@@ -12,28 +12,28 @@ import {
   validateRenderRequest,
   Violation,
 } from '../../composition/src/schema';
-import { MediaIntake, RenderIntake } from '../assets/media-intake.service';
+import { MediaIntakeService, RenderIntake } from '../assets/media-intake.service';
 import { ApiError } from '../common/errors/api-error';
 import { IdempotencyService } from '../common/idempotency/idempotency.service';
 import { newId } from '../common/ids';
 import { Page } from '../common/pagination/pagination';
 import { Job, JobStatus } from '../jobs/job.entity';
-import { JobPresenter } from '../jobs/job.presenter';
+import { JobPresenterService } from '../jobs/job-presenter.service';
 import { JobRepository, NewJob } from '../jobs/job.repository';
 import { EventPublisher } from '../jobs/event-publisher';
-import { JobScheduler } from '../jobs/job-scheduler';
-import { JobStore } from '../jobs/job-store';
+import { JobSchedulerService } from '../jobs/job-scheduler.service';
+import { JobStoreService } from '../jobs/job-store.service';
 import { JobView } from '../jobs/job.view';
 import { QuotaService } from '../jobs/quota.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
-import { PlanCatalog } from '../workspaces/plan-catalog';
+import { PlanCatalogService } from '../workspaces/plan-catalog.service';
 import { Workspace } from '../workspaces/workspace.entity';
-import { assertPreviewFits } from '../previews/preview-job';
+import { assertPreviewFits } from './preview-job';
 import { capViolations, RenderCost, renderCost, runLimitSeconds } from './render-cost';
 import { RENDER_QUEUE } from './render-queue';
-import { CaptionSources } from './caption-sources';
-import { RenderReuse } from './render-reuse';
-import { RenderTemplates, TemplateOptions } from './render-template';
+import { CaptionSourcesService } from './caption-sources.service';
+import { RenderReuseService } from './render-reuse.service';
+import { RenderTemplatesService, TemplateOptions } from './render-templates.service';
 import { TransactionRepository } from '../infra/database/transaction.repository';
 
 export type RenderSubmitOut = JobView & { ok: boolean; violations: ReturnType<typeof truncateViolations> };
@@ -46,7 +46,7 @@ export interface SubmitOptions {
   projectVersion?: number;
   /** A preview job (POST /v1/preview): `is_preview`, never metered, ahead in the queue. */
   preview?: RenderedPreviewOptions;
-  /** Template values (project renders); see RenderTemplates. */
+  /** Template values (project renders); see RenderTemplatesService. */
   template?: TemplateOptions;
   /** A row of a batch: the batch and the row number (from 1). */
   batch?: { id: string; row: number };
@@ -82,18 +82,18 @@ export function parseRenderRequest(body: unknown): RenderRequest {
 export class RendersService {
   constructor(
     private readonly transactions: TransactionRepository,
-    private readonly scheduler: JobScheduler,
+    private readonly scheduler: JobSchedulerService,
     private readonly quota: QuotaService,
     private readonly idempotency: IdempotencyService,
-    private readonly presenter: JobPresenter,
-    private readonly jobs: JobStore,
+    private readonly presenter: JobPresenterService,
+    private readonly jobs: JobStoreService,
     private readonly jobRows: JobRepository,
-    private readonly intake: MediaIntake,
+    private readonly intake: MediaIntakeService,
     private readonly webhooks: WebhooksService,
-    private readonly templates: RenderTemplates,
-    private readonly captions: CaptionSources,
-    private readonly plans: PlanCatalog,
-    private readonly reuse: RenderReuse,
+    private readonly templates: RenderTemplatesService,
+    private readonly captions: CaptionSourcesService,
+    private readonly plans: PlanCatalogService,
+    private readonly reuse: RenderReuseService,
     private readonly events: EventPublisher,
   ) {}
 
@@ -154,7 +154,7 @@ export class RendersService {
 
   /**
    * Writes the job of a prepared render in the caller's transaction: reused at once when an
-   * identical earlier render is still stored (RenderReuse), else queued (or ingesting its sources)
+   * identical earlier render is still stored (RenderReuseService), else queued (or ingesting its sources)
    * with its estimate reserved. Call publishReused after commit for the jobs that came out completed.
    */
   async createJob(
@@ -163,7 +163,7 @@ export class RendersService {
     prepared: PreparedRender,
     requestHash: string | null,
     options: SubmitOptions,
-    // The caller's own RenderReuse.findEarlier answer, when it looked already (batches).
+    // The caller's own RenderReuseService.findEarlier answer, when it looked already (batches).
     known?: Job | null,
   ): Promise<Job> {
     const earlier = known !== undefined ? known : requestHash ? await this.reuse.findEarlier(tx, workspace.id, requestHash) : null;

@@ -28,6 +28,26 @@ export interface ExpiredAsset {
 export class RetentionRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
+  /**
+   * Runs `work` holding the session advisory lock `name` on one connection, or returns null at once
+   * when another session (on this or another instance) holds it.
+   */
+  async withSessionLock<T>(name: string, work: () => Promise<T>): Promise<T | null> {
+    const session = this.db.createQueryRunner();
+    await session.connect();
+    try {
+      const [{ locked }]: { locked: boolean }[] = await session.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [name]);
+      if (!locked) return null;
+      try {
+        return await work();
+      } finally {
+        await session.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
+      }
+    } finally {
+      await session.release();
+    }
+  }
+
   /** Completed renders whose stored output is older than `days`, after `afterId` (keyset pages). */
   async expiredOutputs(days: number, afterId: string, limit: number): Promise<ExpiredOutput[]> {
     return this.db.query(
@@ -43,7 +63,7 @@ export class RetentionRepository {
    * Expires one stored file and every render sharing it (a reused render hands out the earlier
    * render's file): the file lives as long as its youngest render, so nothing is marked while a
    * sharer is younger than `days` ('young'), nor while a queued or running job names it ('in_use').
-   * Every sharer is locked first, so a submit reusing the file (RenderReuse.findEarlier holds its
+   * Every sharer is locked first, so a submit reusing the file (RenderReuseService.findEarlier holds its
    * row FOR SHARE until it commits) either commits before the check, which then sees the new
    * render, or waits and finds the file expired. Returns the renders marked.
    */

@@ -1,6 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { AppConfig, RetentionConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Storage } from '../infra/storage/storage';
@@ -32,7 +30,6 @@ export class RetentionService {
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
-    @InjectDataSource() private readonly db: DataSource,
     private readonly rows: RetentionRepository,
     private readonly storage: Storage,
   ) {
@@ -46,23 +43,13 @@ export class RetentionService {
   /** One sweep, or null when another is running (on this or another instance). */
   async sweep(): Promise<SweepReport | null> {
     if (!this.enabled) return { renders_expired: 0, assets_deleted: 0, kept_in_use: 0 };
-    const session = this.db.createQueryRunner();
-    await session.connect();
-    try {
-      const [{ locked }]: { locked: boolean }[] = await session.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [SWEEP_LOCK]);
-      if (!locked) return null;
-      try {
-        const report = { renders_expired: 0, assets_deleted: 0, kept_in_use: 0 };
-        if (this.settings.renderDays !== null) await this.expireOutputs(this.settings.renderDays, report);
-        if (this.settings.assetDays !== null) await this.deleteAssets(this.settings.assetDays, report);
-        if (report.renders_expired + report.assets_deleted + report.kept_in_use > 0) this.logger.log(`Retention sweep: ${JSON.stringify(report)}`);
-        return report;
-      } finally {
-        await session.query('SELECT pg_advisory_unlock(hashtext($1))', [SWEEP_LOCK]);
-      }
-    } finally {
-      await session.release();
-    }
+    return this.rows.withSessionLock(SWEEP_LOCK, async () => {
+      const report = { renders_expired: 0, assets_deleted: 0, kept_in_use: 0 };
+      if (this.settings.renderDays !== null) await this.expireOutputs(this.settings.renderDays, report);
+      if (this.settings.assetDays !== null) await this.deleteAssets(this.settings.assetDays, report);
+      if (report.renders_expired + report.assets_deleted + report.kept_in_use > 0) this.logger.log(`Retention sweep: ${JSON.stringify(report)}`);
+      return report;
+    });
   }
 
   private async expireOutputs(days: number, report: SweepReport): Promise<void> {

@@ -1,7 +1,6 @@
 import {
-  audioCapabilities, catalogueFamilyNames, FONT_FAMILIES, CANVAS_LIMITS, CATALOGS, elementJsonSchemas, MAX_VIOLATIONS_RETURNED, REQUEST_LIMITS, requestJsonSchema, URL_MAX_LENGTH,
+  audioCapabilities, catalogueFamilyNames, EMOJI_FAMILIES, FONT_FAMILIES, SCRIPT_FALLBACKS, CANVAS_LIMITS, CATALOGS, elementJsonSchemas, MAX_VIOLATIONS_RETURNED, REQUEST_LIMITS, requestJsonSchema, URL_MAX_LENGTH,
 } from '../../composition/src/schema';
-import { EMOJI_FAMILIES, SCRIPT_FALLBACKS } from '../../composition/src/schema/font-fallbacks';
 import { FONT_FILE_MAX_BYTES } from '../fonts/font-files';
 import { OTP_MAX_FAILED_ATTEMPTS, OTP_TTL_MS } from '../auth/otp';
 import { PAGE_LIMIT, PAGE_MAX_BYTES } from '../common/pagination/pagination';

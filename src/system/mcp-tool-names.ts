@@ -1,5 +1,5 @@
 /**
- * The MCP tools, by name: published in /v1/capabilities. McpTools refuses to start with a tool
+ * The MCP tools, by name: published in /v1/capabilities. McpToolsService refuses to start with a tool
  * list that differs, so the catalog cannot drift from the server.
  */
 export const MCP_TOOL_NAMES = [

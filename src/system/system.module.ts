@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { DatabaseHealthRepository } from '../infra/database/database-health.repository';
-import { OpenApiDocument } from './openapi-document';
+import { OpenApiDocumentService } from './openapi-document.service';
 import { SystemController } from './system.controller';
 import { SystemService } from './system.service';
 
-@Module({ controllers: [SystemController], providers: [SystemService, OpenApiDocument, DatabaseHealthRepository], exports: [SystemService, OpenApiDocument] })
+@Module({ controllers: [SystemController], providers: [SystemService, OpenApiDocumentService, DatabaseHealthRepository], exports: [SystemService, OpenApiDocumentService] })
 export class SystemModule {}

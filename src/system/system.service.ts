@@ -6,7 +6,7 @@ import { QueueService } from '../infra/queue/queue.service';
 import { Storage } from '../infra/storage/storage';
 import { API_VERSION, readBuildInfo, SERVICE_VERSION } from '../common/build-info';
 import { buildCapabilities } from './capabilities';
-import { ReadinessRegistry } from '../infra/readiness/readiness.registry';
+import { ReadinessRegistryService } from '../infra/readiness/readiness-registry.service';
 import { diskSpaceProblem } from '../infra/storage/disk-space';
 
 type CheckState = 'ok' | 'unavailable';
@@ -22,7 +22,7 @@ export class SystemService {
     private readonly database: DatabaseHealthRepository,
     private readonly queue: QueueService,
     private readonly storage: Storage,
-    private readonly readinessChecks: ReadinessRegistry,
+    private readonly readinessChecks: ReadinessRegistryService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.buildInfo = readBuildInfo(config.commit);

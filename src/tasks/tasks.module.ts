@@ -11,7 +11,7 @@ import { TasksService } from './tasks.service';
 import { GoogleSpeechEngine } from './transcribe/engines/google-speech.engine';
 import { PocketsphinxEngine } from './transcribe/engines/pocketsphinx.engine';
 import { SpeechEngine } from './transcribe/engines/speech-engine';
-import { TranscriptCache } from './transcribe/transcript-cache';
+import { TranscriptCacheService } from './transcribe/transcript-cache.service';
 import { TranscriptCacheRepository } from './transcribe/transcript-cache.repository';
 import { TranscribeWorker } from './transcribe/transcribe.worker';
 import { TranscriptionService } from './transcribe/transcription.service';
@@ -46,11 +46,11 @@ export class TasksModule {
         TasksService,
         TranscriptionService,
         TranscribeWorker,
-        TranscriptCache,
+        TranscriptCacheService,
         TranscriptCacheRepository,
         { provide: SpeechEngine, inject: [APP_CONFIG, Storage], useFactory: speechEngineFor },
       ],
-      exports: [TranscriptCache, TasksService],
+      exports: [TranscriptCacheService, TasksService],
     };
     TasksModule.byRole.set(servesApi, module);
     return module;

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { captionPages, CAPTION_DEFAULTS, toSrt, toVtt } from '../../composition/src/schema';
-import { MediaIntake } from '../assets/media-intake.service';
+import { MediaIntakeService } from '../assets/media-intake.service';
 import { ApiError } from '../common/errors/api-error';
 import { IdempotencyService } from '../common/idempotency/idempotency.service';
 import { newId } from '../common/ids';
@@ -9,11 +9,11 @@ import { Page } from '../common/pagination/pagination';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { JobStatus } from '../jobs/job.entity';
-import { JobPresenter } from '../jobs/job.presenter';
+import { JobPresenterService } from '../jobs/job-presenter.service';
 import { JobRepository } from '../jobs/job.repository';
-import { JobScheduler } from '../jobs/job-scheduler';
+import { JobSchedulerService } from '../jobs/job-scheduler.service';
 import { QuotaService } from '../jobs/quota.service';
-import { JobStore } from '../jobs/job-store';
+import { JobStoreService } from '../jobs/job-store.service';
 import { JobView } from '../jobs/job.view';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { Workspace } from '../workspaces/workspace.entity';
@@ -35,13 +35,13 @@ export class TasksService {
   constructor(
     private readonly transactions: TransactionRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly scheduler: JobScheduler,
+    private readonly scheduler: JobSchedulerService,
     private readonly quota: QuotaService,
     private readonly idempotency: IdempotencyService,
-    private readonly presenter: JobPresenter,
-    private readonly jobs: JobStore,
+    private readonly presenter: JobPresenterService,
+    private readonly jobs: JobStoreService,
     private readonly jobRows: JobRepository,
-    private readonly intake: MediaIntake,
+    private readonly intake: MediaIntakeService,
     private readonly webhooks: WebhooksService,
   ) {}
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AssetRepository } from '../assets/asset.repository';
 import { assetStorageKey } from '../assets/asset-storage-key';
-import { AssetUrls } from '../assets/asset-urls';
+import { AssetUrlsService } from '../assets/asset-urls.service';
 import { assetKindOf, storageExtension } from '../infra/media/media-types';
 import { ApiError } from '../common/errors/api-error';
 import { AppConfig } from '../config/app-config';
@@ -10,7 +10,7 @@ import { UPLOAD_URL_TTL_SECONDS } from '../common/limits';
 import { newId } from '../common/ids';
 import { Storage } from '../infra/storage/storage';
 import { Workspace } from '../workspaces/workspace.entity';
-import { WorkspaceCaps } from '../workspaces/workspace-caps';
+import { WorkspaceCapsService } from '../workspaces/workspace-caps.service';
 import { CreateUploadDto } from './dto/create-upload.dto';
 import { TransactionRepository } from '../infra/database/transaction.repository';
 
@@ -32,9 +32,9 @@ export class UploadsService {
   constructor(
     private readonly transactions: TransactionRepository,
     private readonly storage: Storage,
-    private readonly urls: AssetUrls,
+    private readonly urls: AssetUrlsService,
     private readonly assets: AssetRepository,
-    private readonly caps: WorkspaceCaps,
+    private readonly caps: WorkspaceCapsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

@@ -5,7 +5,7 @@ import { generateSigningSecret } from './webhook-signer';
 
 /** The workspace signing secret: created on first use, replaced by a rotation (which re-keys every webhook). */
 @Injectable()
-export class SigningSecrets {
+export class SigningSecretsService {
   constructor(private readonly rows: SigningSecretRepository) {}
 
   async get(workspaceId: string, manager?: EntityManager): Promise<string> {

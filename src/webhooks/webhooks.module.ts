@@ -1,11 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { JobsModule } from '../jobs/jobs.module';
-import { DeliveryScheduler } from './delivery-scheduler';
-import { DeliveryWorker } from './delivery-worker.service';
+import { DeliverySchedulerService } from './delivery-scheduler.service';
+import { DeliveryWorker } from './delivery.worker';
 import { SigningSecretRepository } from './signing-secret.repository';
-import { SigningSecrets } from './signing-secrets.service';
+import { SigningSecretsService } from './signing-secrets.service';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
-import { WebhookEventPublisher } from './webhook-event-publisher';
+import { WebhookEventPublisherService } from './webhook-event-publisher.service';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 import { WebhookRepository } from './webhook.repository';
@@ -27,16 +27,16 @@ export class WebhooksModule {
       imports: [JobsModule],
       controllers: servesApi ? [WebhooksController] : [],
       providers: [
-        WebhookEventPublisher,
-        DeliveryScheduler,
+        WebhookEventPublisherService,
+        DeliverySchedulerService,
         DeliveryWorker,
-        SigningSecrets,
+        SigningSecretsService,
         WebhooksService,
         WebhookRepository,
         WebhookDeliveryRepository,
         SigningSecretRepository,
       ],
-      exports: [WebhookEventPublisher, WebhooksService],
+      exports: [WebhookEventPublisherService, WebhooksService],
     };
     WebhooksModule.byRole.set(servesApi, module);
     return module;

@@ -9,10 +9,10 @@ import { APP_CONFIG } from '../config/config.module';
 import { TransactionRepository } from '../infra/database/transaction.repository';
 import { AddressPolicy } from '../infra/http/address-policy';
 import { Workspace } from '../workspaces/workspace.entity';
-import { WorkspaceCaps } from '../workspaces/workspace-caps';
-import { DeliveryScheduler } from './delivery-scheduler';
+import { WorkspaceCapsService } from '../workspaces/workspace-caps.service';
+import { DeliverySchedulerService } from './delivery-scheduler.service';
 import { CreateWebhookDto, ListDeliveriesDto, UpdateWebhookDto } from './dto/webhook.dto';
-import { SigningSecrets } from './signing-secrets.service';
+import { SigningSecretsService } from './signing-secrets.service';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { isProgressEvent, SUBSCRIBABLE_EVENTS, SubscribableEvent } from './webhook-events';
 import { webhookUrlProblem } from './webhook-url';
@@ -30,10 +30,10 @@ export class WebhooksService {
     private readonly webhooks: WebhookRepository,
     private readonly deliveryRows: WebhookDeliveryRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly secrets: SigningSecrets,
-    private readonly scheduler: DeliveryScheduler,
+    private readonly secrets: SigningSecretsService,
+    private readonly scheduler: DeliverySchedulerService,
     private readonly rateLimits: RateLimitService,
-    private readonly caps: WorkspaceCaps,
+    private readonly caps: WorkspaceCapsService,
   ) {
     this.addressPolicy = new AddressPolicy({ allowPrivateNetwork: config.allowPrivateNetwork });
   }

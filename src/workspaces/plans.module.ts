@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
-import { PlanCatalog } from './plan-catalog';
-import { WorkspaceCaps } from './workspace-caps';
+import { PlanCatalogService } from './plan-catalog.service';
+import { WorkspaceCapsService } from './workspace-caps.service';
 import { WorkspaceRepository } from './workspace.repository';
 
 /**
@@ -8,5 +8,5 @@ import { WorkspaceRepository } from './workspace.repository';
  * feature reads the caller's workspace and plan.
  */
 @Global()
-@Module({ providers: [PlanCatalog, WorkspaceCaps, WorkspaceRepository], exports: [PlanCatalog, WorkspaceCaps, WorkspaceRepository] })
+@Module({ providers: [PlanCatalogService, WorkspaceCapsService, WorkspaceRepository], exports: [PlanCatalogService, WorkspaceCapsService, WorkspaceRepository] })
 export class PlansModule {}

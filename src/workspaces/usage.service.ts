@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Workspace } from './workspace.entity';
-import { PlanCatalog } from './plan-catalog';
+import { PlanCatalogService } from './plan-catalog.service';
 import { billingPeriod, rollingPeriod } from './usage-period';
 import { UsageRepository } from './usage.repository';
 
@@ -26,7 +26,7 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 export class UsageService {
   constructor(
     private readonly rows: UsageRepository,
-    private readonly plans: PlanCatalog,
+    private readonly plans: PlanCatalogService,
   ) {}
 
   async report(workspace: Workspace, period?: '7d' | '30d' | '90d'): Promise<UsageReport> {

@@ -2,10 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { TransactionRepository } from '../infra/database/transaction.repository';
 import { Storage } from '../infra/storage/storage';
-import { JobRepository } from '../jobs/job.repository';
-import { JobScheduler } from '../jobs/job-scheduler';
 import { UpdateWorkspaceDto } from './dto/update-workspace.dto';
 import { Workspace } from './workspace.entity';
+import { WorkspaceJobs } from './workspace-jobs';
 import { WorkspaceRepository } from './workspace.repository';
 import { toWorkspaceView, WorkspaceView } from './workspace.view';
 
@@ -13,10 +12,9 @@ import { toWorkspaceView, WorkspaceView } from './workspace.view';
 export class WorkspacesService {
   constructor(
     private readonly rows: WorkspaceRepository,
-    private readonly jobs: JobRepository,
+    private readonly jobs: WorkspaceJobs,
     private readonly transactions: TransactionRepository,
     private readonly storage: Storage,
-    private readonly scheduler: JobScheduler,
   ) {}
 
   async update(workspace: Workspace, changes: UpdateWorkspaceDto): Promise<WorkspaceView> {
@@ -36,7 +34,7 @@ export class WorkspacesService {
    */
   async remove(workspace: Workspace): Promise<void> {
     await this.transactions.run(async (tx) => {
-      for (const entry of await this.jobs.queuedEntries(tx, workspace.id)) await this.scheduler.dequeue(tx, entry);
+      await this.jobs.dequeueAll(tx, workspace.id);
       await this.rows.delete(tx, workspace.id);
     });
     await this.storage.deleteFolder(workspace.id);

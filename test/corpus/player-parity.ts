@@ -52,7 +52,7 @@ const CONTENT_TYPES: Record<string, string> = { '.mp4': 'video/mp4', '.png': 'im
 
 /**
  * The server side: the render engine of the running app (its composition bundle, warm browser and
- * loopback media server, as RenderPipeline uses them once a job's inputs are fetched and probed)
+ * loopback media server, as RenderPipelineService uses them once a job's inputs are fetched and probed)
  * draws the chosen frames as lossless PNG at full size, so codec loss does not count as a
  * difference. `stem(frame)` is where each frame is written.
  */

@@ -33,7 +33,7 @@ export {
 export { catalogueFamiliesOf, catalogueFamily, catalogueFamilyNames, isShippedFamily, type CatalogueFamily } from './font-families';
 export { fitFontSize, type FittedSize } from './fit-text';
 export { estimatedAutoFontSize } from './auto-font-size';
-export { fontStack } from './font-fallbacks';
+export { EMOJI_FAMILIES, fontStack, SCRIPT_FALLBACKS } from './font-fallbacks';
 export { elementJsonSchemas, previewRequestJsonSchema, requestJsonSchema } from './json-schema';
 export { audioCapabilities } from './audio-capabilities';
 export {
@@ -97,3 +97,14 @@ export {
   clipFrameRate, planPreview, PREVIEW_DEFAULT_SCALE, PREVIEW_LIMITS, PREVIEW_MODES, previewSchema, timelineSummary,
   type PreviewMode, type PreviewOptions, type PreviewPlan, type RenderedPreviewOptions,
 } from './preview';
+
+// What the server reproduces or checks natively (the engine's sound and colour, LUT uploads,
+// JSON Patch pointers): pure functions, exported here so no server file reaches into internals.
+export { anchorPixels } from './resolve';
+export { closestMatch, jsonPointer } from './suggest';
+export { CubeParseError, MAX_LUT_BYTES, parseCube } from '../look/lut';
+export { gradeSettings, isNeutral } from '../look/colour';
+export { fastGrade } from '../look/fast-grade';
+export { matteSourceIds } from '../look/matte-sources';
+export { mediaVolumeAt } from '../motion/media-volume';
+export type { SoundSpan } from '../motion/ducking';

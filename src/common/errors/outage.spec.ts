@@ -1,5 +1,5 @@
 import { QueryFailedError } from 'typeorm';
-import { StorageFullError } from '../../infra/storage/storage-full';
+import { StorageFullError } from './storage-full';
 import { remainingMs } from '../../infra/queue/hand-back';
 import { outageOf } from './outage';
 

@@ -1,4 +1,4 @@
-import { isStorageFull } from '../../infra/storage/storage-full';
+import { isStorageFull } from './storage-full';
 
 /** A failure of what the service runs on, not of the request: answered 503 with Retry-After. */
 export interface Outage {

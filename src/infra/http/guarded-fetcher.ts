@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { MAX_FILE_BYTES } from '../../common/limits';
-import { httpUrlProblem } from '../../../composition/src/schema/url-rule';
+import { httpUrlProblem } from '../../../composition/src/schema';
 import { AddressPolicy, ForbiddenRange } from './address-policy';
 
 export type FetchFailureReason =

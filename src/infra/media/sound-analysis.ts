@@ -2,7 +2,7 @@ import { lastLines, runFfmpeg } from './media-runner';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { SoundSpan } from '../../../composition/src/motion/ducking';
+import type { SoundSpan } from '../../../composition/src/schema';
 
 /**
  * One-time analysis of a source's sound for auto-ducking: decoded once by ffmpeg to 16 kHz mono,

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
-import { ReadinessRegistry } from './readiness.registry';
+import { ReadinessRegistryService } from './readiness-registry.service';
 
 /** Infrastructure: modules add the readiness checks of what they run here; `/v1/ready` runs them. */
 @Global()
-@Module({ providers: [ReadinessRegistry], exports: [ReadinessRegistry] })
+@Module({ providers: [ReadinessRegistryService], exports: [ReadinessRegistryService] })
 export class ReadinessModule {}

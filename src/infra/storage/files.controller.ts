@@ -4,14 +4,14 @@ import { Controller, Get, HttpCode, Inject, Param, Put, Req, Res } from '@nestjs
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/auth/decorators';
-import { isStorageFull } from './storage-full';
+import { isStorageFull } from '../../common/errors/storage-full';
 import { ApiError } from '../../common/errors/api-error';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { FILES_ROUTE_PREFIX, LocalStorage } from './local-storage';
 import { attachmentDisposition, ObjectTooLargeError, servedDisposition, servedInline, Storage, storageKeyProblem } from './storage';
 import type { FileGrant } from './url-signer';
-import { UploadEvents } from './upload-events';
+import { UploadEventsService } from './upload-events.service';
 
 const FILES_ROUTE = new RegExp(`^${FILES_ROUTE_PREFIX.replace(/\//g, '\\/')}`, 'i');
 
@@ -34,7 +34,7 @@ export class FilesController {
   constructor(
     private readonly storage: Storage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly uploadEvents: UploadEvents,
+    private readonly uploadEvents: UploadEventsService,
   ) {}
 
   /** Express answers HEAD through the GET route, with the headers and without the body. */

@@ -6,9 +6,9 @@ import { FilesController } from './files.controller';
 import { GcsStorage } from './gcs-storage';
 import { LocalStorage } from './local-storage';
 import { S3Storage } from './s3-storage';
-import { StaleFilesSweeper } from './stale-files';
+import { StaleFilesWorker } from './stale-files.worker';
 import { Storage } from './storage';
-import { UploadEvents } from './upload-events';
+import { UploadEventsService } from './upload-events.service';
 import { loadSigningSecret, UrlSigner } from './url-signer';
 
 export async function createStorage(config: AppConfig): Promise<Storage> {
@@ -30,8 +30,8 @@ export async function createStorage(config: AppConfig): Promise<Storage> {
  */
 @Global()
 @Module({
-  providers: [{ provide: Storage, inject: [APP_CONFIG], useFactory: createStorage }, UploadEvents, StaleFilesSweeper],
-  exports: [Storage, UploadEvents],
+  providers: [{ provide: Storage, inject: [APP_CONFIG], useFactory: createStorage }, UploadEventsService, StaleFilesWorker],
+  exports: [Storage, UploadEventsService],
 })
 export class StorageModule {}
 

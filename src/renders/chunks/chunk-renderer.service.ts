@@ -7,16 +7,16 @@ import { APP_CONFIG } from '../../config/config.module';
 import { Storage } from '../../infra/storage/storage';
 import { JobFailure } from '../../jobs/job-failure';
 import { isHandBack } from '../../infra/queue/hand-back';
-import { isStorageFull } from '../../infra/storage/storage-full';
+import { isStorageFull } from '../../common/errors/storage-full';
 import { Job } from '../../jobs/job.entity';
 import { JobRepository } from '../../jobs/job.repository';
 import { OutputFormat, planOutput } from '../engine/output-formats';
 import { RemotionRenderer } from '../engine/remotion-renderer';
 import { RenderFailure } from '../render-failure';
-import { RenderPipeline } from '../render-pipeline.service';
+import { RenderPipelineService } from '../render-pipeline.service';
 import { chunkFolder, chunkKey } from './chunked-render.service';
 import { RenderChunkRepository } from './render-chunk.repository';
-import { WorkerPresence } from './worker-presence.service';
+import { WorkerPresenceService } from './worker-presence.service';
 
 /**
  * `done`: rendered and stored. `skipped`: nothing to do (done already, alive in another worker, or
@@ -35,15 +35,15 @@ const HEARTBEAT_INTERVAL_MS = 1000;
  * longer processing (cancelled) it stops.
  */
 @Injectable()
-export class ChunkRenderer {
+export class ChunkRendererService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly jobs: JobRepository,
     private readonly chunks: RenderChunkRepository,
-    private readonly pipeline: RenderPipeline,
+    private readonly pipeline: RenderPipelineService,
     private readonly renderer: RemotionRenderer,
     private readonly storage: Storage,
-    private readonly presence: WorkerPresence,
+    private readonly presence: WorkerPresenceService,
   ) {}
 
   /**

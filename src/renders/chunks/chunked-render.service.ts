@@ -1,8 +1,7 @@
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { TransactionRepository } from '../../infra/database/transaction.repository';
 import { QueueService } from '../../infra/queue/queue.service';
 import { ObjectNotFoundError, Storage } from '../../infra/storage/storage';
 import { JobFailure } from '../../jobs/job-failure';
@@ -37,9 +36,9 @@ export function chunkFolder(job: Pick<Job, 'workspaceId' | 'id'>): string {
  * path does. A retried parent finds its chunks already done and queues only the others.
  */
 @Injectable()
-export class ChunkedRender {
+export class ChunkedRenderService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: TransactionRepository,
     private readonly chunks: RenderChunkRepository,
     private readonly queue: QueueService,
     private readonly storage: Storage,
@@ -50,7 +49,7 @@ export class ChunkedRender {
     const { resolved, signal } = args;
     const total = resolved.durationInFrames;
     const ranges = plan.chunks ?? [[0, total - 1]];
-    const { staleKeys } = await this.db.transaction(async (tx) => {
+    const { staleKeys } = await this.transactions.run(async (tx) => {
       const planned = await this.chunks.plan(tx, job.id, ranges);
       // Queued with the rows: a chunk is never recorded without its queue entry.
       for (const chunk of planned.chunks) {

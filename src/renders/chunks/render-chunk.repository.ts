@@ -16,7 +16,7 @@ export interface RenderChunk {
   outputKey: string | null;
   error: JobError | null;
   renderSeconds: number | null;
-  /** The worker process that last took it (WorkerPresence.id). */
+  /** The worker process that last took it (WorkerPresenceService.id). */
   workerId: string | null;
 }
 

@@ -14,8 +14,8 @@ const STALE_SECONDS = 3 * BEAT_SECONDS;
  * worker is live to take chunks. Its id names it on the chunks it draws.
  */
 @Injectable()
-export class WorkerPresence implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('WorkerPresence');
+export class WorkerPresenceService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('WorkerPresenceService');
   /** Host name and process id, and a random tail: a restarted container may reuse both. */
   readonly id = `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   private timer: NodeJS.Timeout | null = null;

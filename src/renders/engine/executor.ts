@@ -1,4 +1,4 @@
-import type { Metrics } from '../../metrics/metrics';
+import type { MetricsService } from '../../metrics/metrics.service';
 import type { BrowserHost } from './browser/browser-host';
 import type { RenderPlan, StrategyName } from './planner/render-plan';
 import type { RenderArgs } from './render-args';
@@ -25,7 +25,7 @@ export const STRATEGIES: { [N in StrategyName]: PictureStrategy<N> } = {
  * second at the next render).
  */
 export async function executePlan(
-  deps: { browser: BrowserHost; sound: SoundMaker; metrics: Pick<Metrics, 'videoRendered'> },
+  deps: { browser: BrowserHost; sound: SoundMaker; metrics: Pick<MetricsService, 'videoRendered'> },
   args: RenderArgs,
   plan: RenderPlan,
 ): Promise<RenderReport> {

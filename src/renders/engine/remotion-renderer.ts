@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { Metrics } from '../../metrics/metrics';
+import { MetricsService } from '../../metrics/metrics.service';
 import { BrowserHost } from './browser/browser-host';
 import { executePlan } from './executor';
 import { MediaServer } from './media-server';
@@ -31,7 +31,7 @@ export class RemotionRenderer implements OnModuleDestroy {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly metrics: Metrics,
+    private readonly metrics: MetricsService,
   ) {
     this.browser = new BrowserHost(config.render);
     this.sound = new SoundMaker(config.render, this.browser, this.mediaServer);
@@ -51,7 +51,7 @@ export class RemotionRenderer implements OnModuleDestroy {
     return this.warm;
   }
 
-  /** The plan of a render: its sources probed where the plan depends on them, then planRender; `workers`: live worker processes (WorkerPresence). */
+  /** The plan of a render: its sources probed where the plan depends on them, then planRender; `workers`: live worker processes (WorkerPresenceService). */
   async plan(args: RenderArgs, workers = 1): Promise<RenderPlan> {
     const render = this.config.render;
     const whole = args.plan.kind === 'video' && !args.frameRange && (args.scale ?? 1) === 1;

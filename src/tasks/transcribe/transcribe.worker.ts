@@ -2,19 +2,19 @@ import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { QueueService } from '../../infra/queue/queue.service';
-import { JobRunner, JobWork } from '../../jobs/job-runner';
+import { JobRunnerService, JobWork } from '../../jobs/job-runner.service';
 import { PocketsphinxEngine } from './engines/pocketsphinx.engine';
 import { SpeechEngine } from './engines/speech-engine';
 import { TRANSCRIBE_DEAD_LETTER_QUEUE, TRANSCRIBE_QUEUE, TRANSCRIBE_RETRY_LIMIT } from './transcribe-queue';
 import { TranscriptionService } from './transcription.service';
 
-/** The `transcribe` queue's handler, kept thin: the shared JobRunner around TranscriptionService. */
+/** The `transcribe` queue's handler, kept thin: the shared JobRunnerService around TranscriptionService. */
 @Injectable()
 export class TranscribeWorker implements OnApplicationBootstrap {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly queue: QueueService,
-    private readonly runner: JobRunner,
+    private readonly runner: JobRunnerService,
     private readonly transcription: TranscriptionService,
     private readonly engine: SpeechEngine,
   ) {}

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
-import { MediaIntake } from '../../assets/media-intake.service';
+import { MediaIntakeService } from '../../assets/media-intake.service';
 import { SourceFailure } from '../../assets/source-failure';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -26,7 +26,7 @@ const FETCH_SHARE = [0, 10];
 const RECOGNITION_SHARE = [20, 95];
 
 /**
- * One transcribe task from source to result: bring the source in (MediaIntake, as renders do),
+ * One transcribe task from source to result: bring the source in (MediaIntakeService, as renders do),
  * check it holds audio, extract 16 kHz mono PCM with ffmpeg, recognise it with the configured
  * engine, and run the requested analyses. Testable without the queue.
  */
@@ -34,7 +34,7 @@ const RECOGNITION_SHARE = [20, 95];
 export class TranscriptionService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly intake: MediaIntake,
+    private readonly intake: MediaIntakeService,
     private readonly engine: SpeechEngine,
     private readonly quota: QuotaService,
   ) {}

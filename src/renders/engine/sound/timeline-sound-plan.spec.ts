@@ -1,5 +1,4 @@
-import { resolveRequest, type MediaInfo, type RenderRequest } from '../../../../composition/src/schema';
-import { mediaVolumeAt } from '../../../../composition/src/motion/media-volume';
+import { mediaVolumeAt, resolveRequest, type MediaInfo, type RenderRequest } from '../../../../composition/src/schema';
 import { clipSourceSamples, clipTrack, frameSamplePosition, frameSound, frameSourceSeconds, mixTracks, type SoundTrack } from './browser-sound-rules';
 import { timelineSoundPlan, type SoundClip } from './timeline-sound-plan';
 

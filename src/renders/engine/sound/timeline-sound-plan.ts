@@ -1,6 +1,4 @@
-import type { CompositionProps, ResolvedRequest } from '../../../../composition/src/schema';
-import { matteSourceIds } from '../../../../composition/src/look/matte-sources';
-import { mediaVolumeAt } from '../../../../composition/src/motion/media-volume';
+import { matteSourceIds, mediaVolumeAt, type CompositionProps, type ResolvedRequest } from '../../../../composition/src/schema';
 
 /**
  * What the timeline's sound is made of, read from the resolved request alone (pure): one clip per

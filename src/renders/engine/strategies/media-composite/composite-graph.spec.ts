@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { gradeSettings } from '../../../../../composition/src/look/colour';
-import { fastGrade } from '../../../../../composition/src/look/fast-grade';
+import { fastGrade, gradeSettings } from '../../../../../composition/src/schema';
+// The composition's own effect (React side, not in the entry): the test holds the ffmpeg grade against it.
 import { applyFast } from '../../../../../composition/src/look/grade-effect';
 import { bilinearOntoBox, compositeArgs, compositeRegions, gradeFilters, libyuvBt709, libyuvBt709Graph } from './composite-graph';
 import type { CompositeClip, CompositePlan } from '../../planner/composite-plan';
