@@ -61,7 +61,8 @@ fi
 # The commit is a label; it reaches GET /v1/version only when GIT_COMMIT is set, because as a
 # build argument it would rebuild the build stage on every commit, source change or not.
 commit="$(git rev-parse HEAD 2>/dev/null || true)"
-build=(build --network host --label "org.opencontainers.image.revision=$commit" -t "$tag" -f Dockerfile .)
+# Vite opens every font file of the playground at once: more than the engine's default open-file limit.
+build=(build --network host --ulimit nofile=16384:16384 --label "org.opencontainers.image.revision=$commit" -t "$tag" -f Dockerfile .)
 [ -n "${GIT_COMMIT:-}" ] && build+=(--build-arg "GIT_COMMIT=$GIT_COMMIT")
 # A machine behind a TLS-inspecting proxy trusts its CA through NODE_EXTRA_CA_CERTS (BUILD_CA_FILE
 # overrides): npm in the build trusts the same, as a build secret that no layer keeps.
