@@ -60,11 +60,7 @@ export default tseslint.config(
     // `./schema`: pure, no React, no Node APIs), never its internals nor the Remotion entry
     // (docs/decisions/0039-folders-without-circles.md). Tests may hold the engine against internals.
     files: ['src/**/*.ts'],
-    ignores: [
-      'src/**/*.spec.ts',
-      // TODO(issue 34): being changed on the fonts branch; its four imports move to the entry after that merge.
-      'src/renders/engine/planner/composite-plan.ts',
-    ],
+    ignores: ['src/**/*.spec.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,8 +1,4 @@
-import { blendedFrames, drawnFrames, FONT_FAMILIES, type TextElement, type BlendedFrames, type CompositionProps, type DrawnFrames, type ResolvedRequest, type ResolvedVideo, type VideoElement } from '../../../../composition/src/schema';
-import { anchorPixels } from '../../../../composition/src/schema/resolve';
-import { gradeSettings, isNeutral } from '../../../../composition/src/look/colour';
-import { fastGrade } from '../../../../composition/src/look/fast-grade';
-import { matteSourceIds } from '../../../../composition/src/look/matte-sources';
+import { anchorPixels, blendedFrames, drawnFrames, fastGrade, FONT_FAMILIES, gradeSettings, isNeutral, matteSourceIds, type TextElement, type BlendedFrames, type CompositionProps, type DrawnFrames, type ResolvedRequest, type ResolvedVideo, type VideoElement } from '../../../../composition/src/schema';
 import type { OutputPlan } from '../output-formats';
 
 /**
