@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { glyphGrid, inkOf, inkOverlap, saturatedPixels } from './helpers/glyphs';
+import { glyphGrid, inkOf, inkOverlap, inkRuns, saturatedPixels } from './helpers/glyphs';
 import { frameAt, serveFolder, waitFor, type FolderServer, type Frame } from './helpers/media';
 import { openPlayer, type PlayerPage } from './helpers/player';
 import { renderThroughApi } from './helpers/render-through-api';
@@ -68,12 +68,22 @@ describe('fonts and text (through the REST API and the Player)', () => {
     // missing glyph draws (a box, or nothing in headless Chromium).
     const missing = [{ label: 'missing (Toto)', text: '\u{1e290}' }, { label: 'missing (Kawi)', text: '\u{11f04}' }];
     const cells = glyphGrid([...glyphs, ...emoji, ...missing], 9, CELL);
+    // Right-to-left lines below the grid, each a lone letter then a wide run of Latin or digits: read
+    // right to left, the letter stands at the right end (left to right it would stand at the left).
+    const rtl = [
+      { label: 'Hebrew then Latin', text: 'ש WWWWW' },
+      { label: 'Arabic then Latin', text: 'ع WWWWW' },
+      { label: 'Hebrew then digits', text: 'ש 123456' },
+    ].map((line, index) => ({ ...line, y: (4 + index) * CELL + CELL / 2 }));
     const request = {
       width: 9 * CELL,
-      height: 4 * CELL,
+      height: 7 * CELL,
       output_format: 'png',
       background_color: '#000000',
-      elements: cells.map((cell) => ({ type: 'text', text: cell.text, x: cell.x, y: cell.y, font_size: 24, fill_color: '#ffffff' })),
+      elements: [
+        ...cells.map((cell) => ({ type: 'text', text: cell.text, x: cell.x, y: cell.y, font_size: 24, fill_color: '#ffffff' })),
+        ...rtl.map((line) => ({ type: 'text', text: line.text, x: (9 * CELL) / 2, y: line.y, font_size: 24, fill_color: '#ffffff' })),
+      ],
     };
     const { file } = await renderThroughApi(app, key, outputs, 'scripts', request);
     if (process.env.FONTS_KEEP) copyFileSync(file, path.join(process.env.FONTS_KEEP, 'scripts.png'));
@@ -95,6 +105,13 @@ describe('fonts and text (through the REST API and the Player)', () => {
         .filter((cell) => saturatedPixels(frame, cell, CELL) < 30)
         .map((cell) => `${side}: ${cell.label} ${cell.text} has ${saturatedPixels(frame, cell, CELL)} saturated px`);
       expect(monochrome).toEqual([]);
+      const misordered = rtl.flatMap((line) => {
+        const words = inkRuns(frame, { top: line.y - CELL / 2, bottom: line.y + CELL / 2, width: request.width }, 4);
+        const widths = words.map((word) => word.end - word.start + 1);
+        // Two words, the lone letter (the narrower) on the right.
+        return words.length === 2 && widths[1] < widths[0] ? [] : [`${side}: ${line.label} "${line.text}" drawn as words ${JSON.stringify(widths)} from the left`];
+      });
+      expect(misordered).toEqual([]);
     }
   }, 240_000);
 

@@ -50,3 +50,20 @@ export function saturatedPixels(frame: Frame, cell: { x: number; y: number }, si
   }
   return count;
 }
+
+/** Runs of inked columns in the band of rows [top, bottom), gaps up to `mergeGap` px joined: the words of a line, left to right. */
+export function inkRuns(frame: Frame, band: { top: number; bottom: number; width: number }, mergeGap: number): { start: number; end: number }[] {
+  const runs: { start: number; end: number }[] = [];
+  for (let x = 0; x < band.width; x += 1) {
+    let lit = false;
+    for (let y = band.top; y < band.bottom && !lit; y += 1) {
+      const [r, g, b] = frame.at(x, y);
+      lit = Math.max(r, g, b) > 96;
+    }
+    if (!lit) continue;
+    const last = runs[runs.length - 1];
+    if (last && x - last.end <= mergeGap + 1) last.end = x;
+    else runs.push({ start: x, end: x });
+  }
+  return runs;
+}

@@ -52,16 +52,16 @@ export const TextLayer: React.FC<{ element: ResolvedText }> = ({ element }) => {
           letterSpacing: style.letterSpacing,
           textTransform: style.textTransform,
           whiteSpace: style.wrap ? 'pre-wrap' : 'pre',
-          // Each paragraph takes its direction from its first strong character: Arabic and Hebrew
-          // read right to left, with Latin words and digits placed inside them as readers expect.
-          unicodeBidi: 'plaintext',
           overflowWrap: 'break-word',
           // The stroke is drawn twice as wide under the fill, so stroke_width shows outside the glyphs.
           WebkitTextStroke: style.strokeColor ? `${2 * style.strokeWidth}px ${style.strokeColor}` : undefined,
           paintOrder: 'stroke fill',
         }}
       >
-        <div ref={content}>
+        {/* Each paragraph takes its direction from its first strong character: Arabic and Hebrew read
+            right to left, with Latin words and digits inside them as readers expect. unicode-bidi is
+            not inherited: it goes on the block that holds the text. */}
+        <div ref={content} style={{ unicodeBidi: 'plaintext' }}>
           <span
             style={
               style.backgroundColor
