@@ -3,13 +3,13 @@ import { EntityManager } from 'typeorm';
 import { substituteVariables } from '../../composition/src/schema';
 import { ApiError, ValidationErrorItem } from '../common/errors/api-error';
 import { TransactionRepository } from '../infra/database/transaction.repository';
-import { IdempotencyService } from '../common/idempotency/idempotency.service';
 import { newId } from '../common/ids';
 import { decodeCursor, Page, toPage } from '../common/pagination/pagination';
 import { Job } from '../jobs/job.entity';
 import { JobRepository } from '../jobs/job.repository';
 import { JobSchedulerService } from '../jobs/job-scheduler.service';
 import { JobStoreService } from '../jobs/job-store.service';
+import { JobSubmissionService } from '../jobs/job-submission.service';
 import { JobView } from '../jobs/job.view';
 import { QuotaService } from '../jobs/quota.service';
 import { ProjectRepository } from '../projects/project.repository';
@@ -50,7 +50,7 @@ export class BatchesService {
     private readonly renders: RendersService,
     private readonly reuse: RenderReuseService,
     private readonly quota: QuotaService,
-    private readonly idempotency: IdempotencyService,
+    private readonly submission: JobSubmissionService,
     private readonly webhooks: WebhooksService,
     private readonly jobs: JobRepository,
     private readonly store: JobStoreService,
@@ -66,42 +66,40 @@ export class BatchesService {
     const prepared = await this.prepareRows(workspace, project, input);
     const hashes = await Promise.all(prepared.map((row) => this.reuse.requestHash(workspace.id, row.request)));
 
-    const outcome = await this.transactions.run((tx) =>
-      this.idempotency.run(
-        tx,
-        { workspaceId: workspace.id, scope: 'batches', key: idempotencyKey, payload: { project_id: projectId, ...input } },
-        async () => {
-          // Each distinct request once: an earlier stored render, or the first row that renders it.
-          const earlier = new Map<string, Job | null>();
-          for (const hash of new Set(hashes.filter((h): h is string => h !== null))) earlier.set(hash, await this.reuse.findEarlier(tx, workspace.id, hash));
-          const renders = prepared.filter((_, index) => !isRepeat(hashes, index) && !(hashes[index] && earlier.get(hashes[index]!)));
-          // What the batch will render fits the month's render minutes, or nothing is queued (402).
-          await this.quota.reserve(tx, 'render', workspace, renders.reduce((sum, row) => sum + row.cost.billedSeconds, 0));
-          const batch = await this.batches.insert(tx, {
-            id: newId('batch'),
-            workspaceId: workspace.id,
-            projectId: project.id,
-            projectVersion: project.version,
-            rowCount: prepared.length,
-            outputFilename: input.output_filename ?? null,
-            metadata: input.metadata ?? {},
-            webhookUrl: input.webhook_url ?? null,
-          });
-          const leaders = new Map<string, Job>();
-          for (const [index, row] of prepared.entries()) {
-            const hash = hashes[index];
-            const options = { projectId: project.id, projectVersion: project.version, batch: { id: batch.id, row: index + 1 }, quotaReserved: true };
-            const leader = hash ? leaders.get(hash) : undefined;
-            if (leader) {
-              await this.renders.createFollower(tx, workspace, row, hash!, options, leader);
-              continue;
-            }
-            const job = await this.renders.createJob(tx, workspace, row, hash, options, hash ? earlier.get(hash) : null);
-            if (hash && job.status !== 'completed') leaders.set(hash, job);
+    const outcome = await this.submission.idempotent(
+      workspace,
+      { scope: 'batches', key: idempotencyKey, payload: { project_id: projectId, ...input } },
+      async (tx) => {
+        // Each distinct request once: an earlier stored render, or the first row that renders it.
+        const earlier = new Map<string, Job | null>();
+        for (const hash of new Set(hashes.filter((h): h is string => h !== null))) earlier.set(hash, await this.reuse.findEarlier(tx, workspace.id, hash));
+        const renders = prepared.filter((_, index) => !isRepeat(hashes, index) && !(hashes[index] && earlier.get(hashes[index]!)));
+        // What the batch will render fits the month's render minutes, or nothing is queued (402).
+        await this.quota.reserve(tx, 'render', workspace, renders.reduce((sum, row) => sum + row.cost.billedSeconds, 0));
+        const batch = await this.batches.insert(tx, {
+          id: newId('batch'),
+          workspaceId: workspace.id,
+          projectId: project.id,
+          projectVersion: project.version,
+          rowCount: prepared.length,
+          outputFilename: input.output_filename ?? null,
+          metadata: input.metadata ?? {},
+          webhookUrl: input.webhook_url ?? null,
+        });
+        const leaders = new Map<string, Job>();
+        for (const [index, row] of prepared.entries()) {
+          const hash = hashes[index];
+          const options = { projectId: project.id, projectVersion: project.version, batch: { id: batch.id, row: index + 1 }, quotaReserved: true };
+          const leader = hash ? leaders.get(hash) : undefined;
+          if (leader) {
+            await this.renders.createFollower(tx, workspace, row, hash!, options, leader);
+            continue;
           }
-          return this.present(batch, tx);
-        },
-      ),
+          const job = await this.renders.createJob(tx, workspace, row, hash, options, hash ? earlier.get(hash) : null);
+          if (hash && job.status !== 'completed') leaders.set(hash, job);
+        }
+        return this.present(batch, tx);
+      },
     );
     if (!outcome.replayed) {
       const reused = await this.jobs.listBatchRows(outcome.body.id, 'completed');

@@ -8,20 +8,21 @@ import { JobRepository } from './job.repository';
 import { JobRunnerService } from './job-runner.service';
 import { JobSchedulerService } from './job-scheduler.service';
 import { JobStoreService } from './job-store.service';
+import { JobSubmissionService } from './job-submission.service';
 import { QuotaRepository } from './quota.repository';
 import { QuotaService } from './quota.service';
 import { WorkspaceJobsService } from './workspace-jobs.service';
 
 /**
  * What renders and tasks share: the jobs table, the one job lifecycle (JobRunnerService), fair
- * scheduling, quotas, presenting jobs, idempotent submission. Its EventPublisher port is bound by
+ * scheduling, quotas, presenting jobs, the one job submission (JobSubmissionService). Its EventPublisher port is bound by
  * the application root to the webhooks module's publisher.
  */
 @Module({
   // JobRunnerService counts job outcomes; the module is global in the app, imported here for contexts built without it.
   imports: [MetricsModule],
-  providers: [JobRepository, JobPresenterService, QuotaService, QuotaRepository, IdempotencyService, IdempotencyRepository, JobRunnerService, JobStoreService, JobSchedulerService, TransactionRepository, WorkspaceJobsService],
+  providers: [JobRepository, JobPresenterService, QuotaService, QuotaRepository, IdempotencyService, IdempotencyRepository, JobRunnerService, JobStoreService, JobSchedulerService, JobSubmissionService, TransactionRepository, WorkspaceJobsService],
   // TransactionRepository: the modules that submit jobs open their transactions with it.
-  exports: [JobRepository, JobPresenterService, QuotaService, IdempotencyService, JobRunnerService, JobStoreService, JobSchedulerService, TransactionRepository, WorkspaceJobsService],
+  exports: [JobRepository, JobPresenterService, QuotaService, IdempotencyService, JobRunnerService, JobStoreService, JobSchedulerService, JobSubmissionService, TransactionRepository, WorkspaceJobsService],
 })
 export class JobsModule {}

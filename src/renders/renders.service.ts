@@ -14,17 +14,15 @@ import {
 } from '../../composition/src/schema';
 import { MediaIntakeService, RenderIntake } from '../assets/media-intake.service';
 import { ApiError } from '../common/errors/api-error';
-import { IdempotencyService } from '../common/idempotency/idempotency.service';
 import { newId } from '../common/ids';
 import { Page } from '../common/pagination/pagination';
 import { Job, JobStatus } from '../jobs/job.entity';
 import { JobPresenterService } from '../jobs/job-presenter.service';
 import { JobRepository, NewJob } from '../jobs/job.repository';
 import { EventPublisher } from '../jobs/event-publisher';
-import { JobSchedulerService } from '../jobs/job-scheduler.service';
 import { JobStoreService } from '../jobs/job-store.service';
+import { JobSubmissionService, JobWrite } from '../jobs/job-submission.service';
 import { JobView } from '../jobs/job.view';
-import { QuotaService } from '../jobs/quota.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { PlanCatalogService } from '../workspaces/plan-catalog.service';
 import { Workspace } from '../workspaces/workspace.entity';
@@ -34,7 +32,6 @@ import { RENDER_QUEUE } from './render-queue';
 import { CaptionSourcesService } from './caption-sources.service';
 import { RenderReuseService } from './render-reuse.service';
 import { RenderTemplatesService, TemplateOptions } from './render-templates.service';
-import { TransactionRepository } from '../infra/database/transaction.repository';
 
 export type RenderSubmitOut = JobView & { ok: boolean; violations: ReturnType<typeof truncateViolations> };
 
@@ -81,10 +78,7 @@ export function parseRenderRequest(body: unknown): RenderRequest {
 @Injectable()
 export class RendersService {
   constructor(
-    private readonly transactions: TransactionRepository,
-    private readonly scheduler: JobSchedulerService,
-    private readonly quota: QuotaService,
-    private readonly idempotency: IdempotencyService,
+    private readonly submission: JobSubmissionService,
     private readonly presenter: JobPresenterService,
     private readonly jobs: JobStoreService,
     private readonly jobRows: JobRepository,
@@ -134,19 +128,14 @@ export class RendersService {
     const isPreview = options.preview !== undefined;
     const requestHash = isPreview ? null : await this.reuse.requestHash(workspace.id, prepared.request);
 
-    const outcome = await this.transactions.run(async (tx) =>
-      this.idempotency.run(
-        tx,
-        // A preview's key is its own: the same render body previewed is not the same request.
-        isPreview
-          ? { workspaceId: workspace.id, scope: 'previews', key: options.idempotencyKey, payload: { body, preview: options.preview } }
-          : { workspaceId: workspace.id, scope: 'renders', key: options.idempotencyKey, payload: options.idempotencyPayload ?? body },
-        async () => {
-          const job = await this.createJob(tx, workspace, prepared, requestHash, options);
-          const view = await this.presenter.present(job);
-          return { ...view, ok: prepared.ok, violations: truncateViolations(prepared.violations) };
-        },
-      ),
+    const outcome = await this.submission.submit(
+      workspace,
+      // A preview's key is its own: the same render body previewed is not the same request.
+      isPreview
+        ? { scope: 'previews', key: options.idempotencyKey, payload: { body, preview: options.preview } }
+        : { scope: 'renders', key: options.idempotencyKey, payload: options.idempotencyPayload ?? body },
+      (tx) => this.jobWrite(tx, workspace, prepared, requestHash, options),
+      async (job): Promise<RenderSubmitOut> => ({ ...(await this.presenter.present(job)), ok: prepared.ok, violations: truncateViolations(prepared.violations) }),
     );
     if (!outcome.replayed && outcome.body.status === 'completed') await this.publishReused([outcome.body.id]);
     return outcome;
@@ -166,20 +155,32 @@ export class RendersService {
     // The caller's own RenderReuseService.findEarlier answer, when it looked already (batches).
     known?: Job | null,
   ): Promise<Job> {
+    return this.submission.write(tx, workspace, await this.jobWrite(tx, workspace, prepared, requestHash, options, known));
+  }
+
+  /** What createJob writes: a reused row, or a row with its estimate reserved, queued or waiting for its sources. */
+  private async jobWrite(
+    tx: EntityManager,
+    workspace: Workspace,
+    prepared: PreparedRender,
+    requestHash: string | null,
+    options: SubmitOptions,
+    known?: Job | null,
+  ): Promise<JobWrite> {
     const earlier = known !== undefined ? known : requestHash ? await this.reuse.findEarlier(tx, workspace.id, requestHash) : null;
-    if (earlier) return this.insertReused(tx, workspace, prepared.request, options, requestHash!, earlier);
+    if (earlier) return this.reusedWrite(workspace, prepared.request, options, requestHash!, earlier);
     const isPreview = options.preview !== undefined;
     const reserved = isPreview ? 0 : prepared.cost.billedSeconds;
-    if (!isPreview && !options.quotaReserved) await this.quota.reserve(tx, 'render', workspace, reserved);
-    // External files to copy first: the job waits in `ingesting` for the ingest queue.
-    const job = await this.insertJob(tx, workspace, prepared.request, options, prepared.ingest ? 'ingesting' : 'queued', {
-      reservedSeconds: reserved,
-      runLimitSeconds: runLimitSeconds(prepared.cost),
-      requestHash,
-    });
-    if (prepared.ingest) await this.intake.enqueueIngest(tx, job.id);
-    else await this.scheduler.enqueue(tx, job, workspace.plan);
-    return job;
+    return {
+      reserve: isPreview || options.quotaReserved ? undefined : { allowance: 'render', seconds: reserved },
+      // External files to copy first: the job waits in `ingesting` for the ingest queue.
+      row: this.jobRow(workspace, prepared.request, options, prepared.ingest ? 'ingesting' : 'queued', {
+        reservedSeconds: reserved,
+        runLimitSeconds: runLimitSeconds(prepared.cost),
+        requestHash,
+      }),
+      dispatch: prepared.ingest ? (ingestTx, job) => this.intake.enqueueIngest(ingestTx, job.id) : 'schedule',
+    };
   }
 
   /**
@@ -187,11 +188,14 @@ export class RendersService {
    * entry or reserved minutes, it ends when the leader does, with its output (JobRepository.complete).
    */
   createFollower(tx: EntityManager, workspace: Workspace, prepared: PreparedRender, requestHash: string, options: SubmitOptions, leader: Job): Promise<Job> {
-    return this.insertJob(tx, workspace, prepared.request, options, 'queued', {
-      reservedSeconds: 0,
-      runLimitSeconds: runLimitSeconds(prepared.cost),
-      requestHash,
-      reuseOf: leader.id,
+    return this.submission.write(tx, workspace, {
+      row: this.jobRow(workspace, prepared.request, options, 'queued', {
+        reservedSeconds: 0,
+        runLimitSeconds: runLimitSeconds(prepared.cost),
+        requestHash,
+        reuseOf: leader.id,
+      }),
+      dispatch: 'none',
     });
   }
 
@@ -204,9 +208,9 @@ export class RendersService {
   }
 
   /** A completed job handing out the earlier render's stored output; no render minutes are counted. */
-  private insertReused(tx: EntityManager, workspace: Workspace, request: RenderRequest, options: SubmitOptions, requestHash: string, earlier: Job): Promise<Job> {
+  private reusedWrite(workspace: Workspace, request: RenderRequest, options: SubmitOptions, requestHash: string, earlier: Job): JobWrite {
     const now = new Date();
-    return this.insertJob(tx, workspace, request, options, 'completed', {
+    const row = this.jobRow(workspace, request, options, 'completed', {
       reservedSeconds: 0,
       runLimitSeconds: null,
       requestHash,
@@ -217,17 +221,17 @@ export class RendersService {
       startedAt: now,
       completedAt: now,
     });
+    return { row, dispatch: 'none' };
   }
 
-  private async insertJob(
-    tx: EntityManager,
+  private jobRow(
     workspace: Workspace,
     request: RenderRequest,
     options: SubmitOptions,
     status: Extract<JobStatus, 'ingesting' | 'queued' | 'completed'>,
     fields: Partial<NewJob>,
-  ): Promise<Job> {
-    return this.jobRows.insert(tx, {
+  ): NewJob {
+    return {
       id: newId('render'),
       workspaceId: workspace.id,
       kind: 'render',
@@ -245,7 +249,7 @@ export class RendersService {
       batchRow: options.batch?.row ?? null,
       queueName: RENDER_QUEUE.name,
       ...fields,
-    });
+    };
   }
 
   async get(workspace: Workspace, id: string): Promise<JobView> {

@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { captionPages, CAPTION_DEFAULTS, toSrt, toVtt } from '../../composition/src/schema';
 import { MediaIntakeService } from '../assets/media-intake.service';
 import { ApiError } from '../common/errors/api-error';
-import { IdempotencyService } from '../common/idempotency/idempotency.service';
 import { newId } from '../common/ids';
 import { MAX_JOB_ATTEMPT_SECONDS } from '../common/limits';
 import { Page } from '../common/pagination/pagination';
@@ -11,9 +10,8 @@ import { APP_CONFIG } from '../config/config.module';
 import { JobStatus } from '../jobs/job.entity';
 import { JobPresenterService } from '../jobs/job-presenter.service';
 import { JobRepository } from '../jobs/job.repository';
-import { JobSchedulerService } from '../jobs/job-scheduler.service';
-import { QuotaService } from '../jobs/quota.service';
 import { JobStoreService } from '../jobs/job-store.service';
+import { JobSubmissionService } from '../jobs/job-submission.service';
 import { JobView } from '../jobs/job.view';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { Workspace } from '../workspaces/workspace.entity';
@@ -22,7 +20,6 @@ import { RemoveBackgroundRequestDto, TranscribeRequestDto } from './dto/transcri
 import { ENGINE_CAPABILITIES, TaskType, taskTypeOfPath } from './task-types';
 import { assertEngineCanDo, transcribeOptionsOf } from './transcribe/transcribe-options';
 import { TRANSCRIBE_QUEUE } from './transcribe/transcribe-queue';
-import { TransactionRepository } from '../infra/database/transaction.repository';
 
 /** One attempt of a transcription: start-up plus three times the audio, well above the recogniser's real-time factor (docs/performance.md). */
 export function transcribeRunLimitSeconds(audioSeconds: number): number {
@@ -33,11 +30,8 @@ export function transcribeRunLimitSeconds(audioSeconds: number): number {
 @Injectable()
 export class TasksService {
   constructor(
-    private readonly transactions: TransactionRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly scheduler: JobSchedulerService,
-    private readonly quota: QuotaService,
-    private readonly idempotency: IdempotencyService,
+    private readonly submission: JobSubmissionService,
     private readonly presenter: JobPresenterService,
     private readonly jobs: JobStoreService,
     private readonly jobRows: JobRepository,
@@ -55,10 +49,12 @@ export class TasksService {
     const audioSeconds = known?.duration ?? 0;
     const request = { ...body } as Record<string, unknown>;
 
-    return this.transactions.run(async (tx) =>
-      this.idempotency.run(tx, { workspaceId: workspace.id, scope: 'tasks', key: idempotencyKey, payload: { task_type: 'transcribe', ...request } }, async () => {
-        await this.quota.reserve(tx, 'transcribe', workspace, audioSeconds, known?.duration == null);
-        const job = await this.jobRows.insert(tx, {
+    return this.submission.submit(
+      workspace,
+      { scope: 'tasks', key: idempotencyKey, payload: { task_type: 'transcribe', ...request } },
+      () => ({
+        reserve: { allowance: 'transcribe', seconds: audioSeconds, lengthUnknown: known?.duration == null },
+        row: {
           id: newId('task'),
           workspaceId: workspace.id,
           kind: 'task',
@@ -73,10 +69,10 @@ export class TasksService {
           queueName: TRANSCRIBE_QUEUE.name,
           reservedSeconds: audioSeconds,
           runLimitSeconds: audioSeconds > 0 ? transcribeRunLimitSeconds(audioSeconds) : null,
-        });
-        await this.scheduler.enqueue(tx, job, workspace.plan);
-        return this.presenter.present((await this.jobRows.findById(job.id, tx))!);
+        },
       }),
+      // Read back after the queue entry is written, so the answer is the row as committed.
+      async (job, tx) => this.presenter.present((await this.jobRows.findById(job.id, tx))!),
     );
   }
 
