@@ -33,20 +33,20 @@ export interface BenchService {
 }
 
 /**
- * A fresh database on the server of DATABASE_URL (dropped by `drop`), so runs never meet other
- * data; without DATABASE_URL, undefined: the service starts its embedded PostgreSQL.
+ * A fresh database on the server of `server` (default DATABASE_URL; dropped by `drop`), so runs
+ * never meet other data; without one, undefined: the service starts its embedded PostgreSQL.
  */
-export async function freshDatabase(name: string): Promise<{ url: string | undefined; drop(): Promise<void> }> {
-  if (!process.env.DATABASE_URL) return { url: undefined, drop: async () => undefined };
+export async function freshDatabase(name: string, server = process.env.DATABASE_URL): Promise<{ url: string | undefined; drop(): Promise<void> }> {
+  if (!server) return { url: undefined, drop: async () => undefined };
   const database = `bench_${name}_${process.pid}`;
   const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    const client = new pg.Client({ connectionString: server });
     await client.connect();
     await client.query(sql);
     await client.end();
   };
   await admin(`CREATE DATABASE ${database}`);
-  const url = new URL(process.env.DATABASE_URL);
+  const url = new URL(server);
   url.pathname = `/${database}`;
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`) };
 }
@@ -72,25 +72,7 @@ export async function startBenchService(options: { name: string; dataDir: string
   });
   const service = await createApp(config, 'all');
   await service.app.listen(port, '127.0.0.1');
-  const api = `http://127.0.0.1:${port}`;
-  // The benches block this process's event loop (execFileSync: PSNR, probes) while the server's
-  // keep-alive timer runs out, so a pooled connection can be closed under the next request:
-  // each request gets a connection of its own.
-  const caller = (key?: string) => async (method: string, route: string, body?: unknown) => {
-    const res = await fetch(api + route, {
-      method,
-      headers: { 'content-type': 'application/json', connection: 'close', ...(key ? { authorization: `Bearer ${key}` } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: await res.json() };
-  };
-  const email = 'bench@example.com';
-  const signup = await caller()('POST', '/v1/signup', { workspace_name: 'bench', email });
-  const mailDir = path.join(config.dataDir, 'mail');
-  const code = /verification code is (\d{6})/.exec(readFileSync(path.join(mailDir, readdirSync(mailDir)[0]), 'utf8'))![1];
-  const key = signup.body.api_key.key as string;
-  const call = caller(key);
-  await call('POST', '/v1/signup/verify', { email, code });
+  const { key, call } = await signUp(`http://127.0.0.1:${port}`, path.join(config.dataDir, 'mail'));
   return {
     config,
     databaseUrl: service.databaseUrl,
@@ -111,6 +93,31 @@ export async function startBenchService(options: { name: string; dataDir: string
       await database.drop();
     },
   };
+}
+
+/**
+ * Signs up and verifies a workspace on the service at `api` (its file mailer writing to
+ * `mailDir`); returns its key and a caller of its routes.
+ */
+export async function signUp(api: string, mailDir: string): Promise<{ key: string; call: BenchService['call'] }> {
+  // The benches block this process's event loop (execFileSync: PSNR, probes) while the server's
+  // keep-alive timer runs out, so a pooled connection can be closed under the next request:
+  // each request gets a connection of its own.
+  const caller = (key?: string) => async (method: string, route: string, body?: unknown) => {
+    const res = await fetch(api + route, {
+      method,
+      headers: { 'content-type': 'application/json', connection: 'close', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  const email = 'bench@example.com';
+  const signup = await caller()('POST', '/v1/signup', { workspace_name: 'bench', email });
+  const code = /verification code is (\d{6})/.exec(readFileSync(path.join(mailDir, readdirSync(mailDir)[0]), 'utf8'))![1];
+  const key = signup.body.api_key.key as string;
+  const call = caller(key);
+  await call('POST', '/v1/signup/verify', { email, code });
+  return { key, call };
 }
 
 /**

@@ -13,13 +13,15 @@
 // turn, and the CPU target is read off the median of the pairs' ratios: on 2 vCPUs a render's CPU
 // seconds move by ±5 % from run to run with what the other core does, as much as the chunks cost.
 // BENCH_CHUNKS_SECONDS shortens the timeline for a quick look (default 60); BENCH_CHUNKS_PINNED=false
-// leaves out the one-core cases.
+// leaves out the one-core cases. Last, the same chunks drawn by two worker containers of the image
+// (bench/chunks-containers.mts; BENCH_CHUNKS_CONTAINERS=false leaves them out).
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { printTable, processTree, root, serveFiles, startBenchService, treeCpuSeconds } from './bench-service.mts';
+import { renderWithContainers } from './chunks-containers.mts';
 
 const seconds = Number(process.env.BENCH_CHUNKS_SECONDS ?? 60);
 const pinnedCases = process.env.BENCH_CHUNKS_PINNED !== 'false';
@@ -51,8 +53,9 @@ async function renderThroughService(request: object): Promise<Diagnostics> {
   }
 }
 
+// reuse: false, or every case after the first would be answered with the first one's file.
 const request = (duration: number, width = 1920, height = 1080) => ({
-  width, height, frame_rate: 30, duration, background_gradient: 'linear-gradient(90deg, #1d4ed8, #9333ea)',
+  reuse: false, width, height, frame_rate: 30, duration, background_gradient: 'linear-gradient(90deg, #1d4ed8, #9333ea)',
   custom_animations: { element: [{ name: 'glide', keyframes: [{ offset: 0, x: 0 }, { offset: 1, x: width - 200 }] }] },
   elements: [
     { type: 'shape', fill_color: '#ffcc00', x: 0, y: '40%', width: 200, height: 200, motion: [{ custom: 'glide', time: 0, duration, easing: 'linear' }] },
@@ -157,13 +160,29 @@ for (const { label, frames, second, pinned, group, segmented } of cases) {
   ]);
   console.error(`done: ${rows.at(-1)!.join(' | ')}`); // long runs: each row as soon as it is measured
 }
+if (helper) await stopSecondWorker();
+const containers = await renderWithContainers({ server: service.databaseUrl, request: request(seconds), warmup: request(1, 320, 180), chunkFrames });
+const containersLabel = `${chunkCount} chunks, 2 worker containers`;
+if ('skipped' in containers) {
+  rows.push([`${containersLabel}: skipped (${containers.skipped})`, '', '', '', '', '', '', '']);
+} else {
+  const wholes = wholeRuns.get('shared')!;
+  const { wall, cpu, diagnostics } = containers;
+  rows.push([
+    `${containersLabel}, ${containers.limit} (chunks per worker: ${containers.chunksPerWorker.join(' + ')})`,
+    wall.toFixed(1), cpu.toFixed(1), diagnostics.render_path, String(diagnostics.drawing_tabs ?? '–'),
+    diagnostics.chunk_seconds ? diagnostics.chunk_seconds.map((s) => s.toFixed(1)).join(' / ') : '–',
+    diagnostics.join_seconds !== undefined ? diagnostics.join_seconds.toFixed(1) : '–',
+    `${(wall / median(wholes.map((w) => w.wall))).toFixed(2)} / ${(cpu / median(wholes.map((w) => w.cpu))).toFixed(2)}`,
+  ]);
+}
+console.error(`done: ${rows.at(-1)!.join(' | ')}`);
 if (pairRuns > 1) {
   rows.push([
     `${chunkCount} chunks, 1 worker process: median of ${pairRuns} pairs`, '', '', '', '', '', '',
     `${median(pairRatios.map((r) => r.wall)).toFixed(2)} / ${median(pairRatios.map((r) => r.cpu)).toFixed(2)}`,
   ]);
 }
-helper?.kill('SIGTERM');
 await db.end();
 await service.close();
 files.close();

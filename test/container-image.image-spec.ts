@@ -6,14 +6,12 @@ import { promisify } from 'node:util';
 import { Client } from 'pg';
 import request from 'supertest';
 import { PROJECT_ROOT } from '../src/config/paths';
+import { containerEngine, IMAGE, IMAGE_UID, startServiceContainer, stopContainers, waitReady } from './helpers/containers';
 import { probe, waitFor } from './helpers/media';
 import { freePort } from './helpers/service-process';
 import { bearer, createDatabase, dropDatabase, signupVerified, TestApp } from './helpers/test-app';
 
 const run = promisify(execFile);
-const IMAGE = 'video-render-service:local';
-/** The image's user (Dockerfile `useradd --uid`), which must own the data volume. */
-const IMAGE_UID = 10001;
 const CHUNK_FRAMES = 30;
 
 /** Every frame of a video as rgb24. */
@@ -44,19 +42,16 @@ describe('the container image (api + two workers)', () => {
   const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-image-out-'));
   const prefix = `vrs-e2e-${process.pid}`;
   const names = { api: `${prefix}-api`, workerA: `${prefix}-worker-a`, workerB: `${prefix}-worker-b` };
-  // runc, cgroupfs and no default ulimits: what podman needs on this kind of machine (scripts/build-image.sh).
-  const containersConf = path.join(tmpdir(), `${prefix}-containers.conf`);
-  const engine = (args: string[], timeout = 120_000) =>
-    run('podman', ['--runtime', 'runc', ...args], { env: { ...process.env, CONTAINERS_CONF: containersConf }, timeout, maxBuffer: 16 * 1024 * 1024 });
+  const containers = containerEngine(prefix);
+  const engine = containers.podman;
   let databaseUrl: string;
   let api: TestApp;
   let apiPort: number;
 
   beforeAll(async () => {
-    writeFileSync(containersConf, '[containers]\ndefault_ulimits = []\n[engine]\ncgroup_manager = "cgroupfs"\nruntime = "runc"\n');
     // The first build takes minutes (npm install, the build); later ones reuse every layer.
     const built = await run('bash', [path.join(PROJECT_ROOT, 'scripts', 'build-image.sh'), IMAGE], {
-      env: { ...process.env, CONTAINERS_CONF: containersConf },
+      env: { ...process.env, CONTAINERS_CONF: containers.conf },
       timeout: 30 * 60_000,
       maxBuffer: 64 * 1024 * 1024,
     });
@@ -78,34 +73,21 @@ describe('the container image (api + two workers)', () => {
       LOG_FORMAT: 'text',
       LOG_LEVEL: 'warn',
     };
-    const start = (name: string, role: string, port: number) =>
-      engine([
-        'run', '-d', '--rm', '--name', name, '--network', 'host', '--shm-size', '512m', '-v', `${dataDir}:/data`,
-        ...Object.entries({ ...common, ROLE: role, PORT: String(port) }).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
-        IMAGE,
-      ]);
+    const start = (name: string, role: 'api' | 'worker', port: number) => startServiceContainer(containers, { name, role, port, dataDir, env: common });
     const workerPorts = [await freePort(), await freePort()];
     // All three at once on the empty database: one migrates, the others wait for it.
     await Promise.all([start(names.api, 'api', apiPort), start(names.workerA, 'worker', workerPorts[0]), start(names.workerB, 'worker', workerPorts[1])]);
-    for (const port of [apiPort, ...workerPorts]) {
-      await waitFor(
-        () => fetch(`http://127.0.0.1:${port}/v1/ready`).then((r) => r.status, () => 0),
-        (status) => status === 200,
-        120_000,
-        250,
-      );
-    }
+    for (const port of [apiPort, ...workerPorts]) await waitReady(port);
     api = { url: `http://127.0.0.1:${apiPort}`, http: request(`http://127.0.0.1:${apiPort}`), dataDir } as TestApp;
   }, 35 * 60_000);
 
   afterAll(async () => {
     // SIGTERM, then SIGKILL after 10 s, as a container platform stops them.
-    await engine(['stop', '-t', '10', '--ignore', ...Object.values(names)]).catch(() => undefined);
-    await engine(['rm', '-f', '--ignore', ...Object.values(names)]).catch(() => undefined);
+    await stopContainers(containers, Object.values(names));
     if (databaseUrl) await dropDatabase(databaseUrl);
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(outputs, { recursive: true, force: true });
-    rmSync(containersConf, { force: true });
+    containers.dispose();
   }, 60_000);
 
   it('runs as a non-root user with the Debian packages the service needs', async () => {
