@@ -1682,7 +1682,7 @@ export interface components {
             /** @description What a submit refuses, or what the render would fail with (`codec_unsupported`) */
             error: components["schemas"]["SourceProblem"] | null;
             /** @enum {string} */
-            kind: "video" | "audio" | "image" | "background" | "watermark" | "lut";
+            kind: "video" | "audio" | "image" | "background" | "watermark" | "lut" | "font";
             /** @description Its length and size are in `media`, as the render will measure them */
             measured: boolean;
             /** @description Why it was not checked or not measured */
