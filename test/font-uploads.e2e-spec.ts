@@ -113,7 +113,7 @@ describe('uploaded font files', () => {
     expect((await app.http.get(`/v1/workspace/assets/${octet.body.asset_id}`).set(bearer(key)).expect(200)).body.kind).toBe('font');
   }, 120_000);
 
-  it("another workspace's font asset reads as missing: 404 on the asset, 422 source_not_found in a render and a brand kit", async () => {
+  it("another workspace's font asset reads as missing: 404 on the asset, 422 source_not_found in a render (brand kits: below)", async () => {
     await app.http.get(`/v1/workspace/assets/${fontId}`).set(bearer(otherKey)).expect(404);
     const render = await app.http.post('/v1/renders').set(bearer(otherKey)).send({ ...canvas, fonts: [{ source_url: fontUrl }], elements: [line('Hi', 5, 'Merriweather')] });
     expect(render.status).toBe(422);
