@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { fakeRegistry, renamedFont } from './helpers/font-registry';
 import { glyphGrid, inkOf, inkOverlap, inkRuns, saturatedPixels } from './helpers/glyphs';
 import { frameAt, serveFolder, waitFor, type FolderServer, type Frame } from './helpers/media';
 import { openPlayer, type PlayerPage } from './helpers/player';
@@ -250,60 +248,3 @@ describe('fonts and text (through the REST API and the Player)', () => {
     expect(registry.hits('lobster').tarball).toBe(fetched + 1);
   }, 240_000);
 });
-
-/**
- * A stand-in for the npm registry on loopback: `@fontsource/lobster` (Playfair Display's latin
- * regular file under the name "Lobster") and `@fontsource/pacifico` (Oswald's, as "Pacifico"),
- * fonts already on disk, counting requests per package.
- */
-async function fakeRegistry(work: string) {
-  const families = [
-    { id: 'lobster', family: 'Lobster', file: require.resolve('@fontsource/playfair-display/files/playfair-display-latin-400-normal.woff2') },
-    { id: 'pacifico', family: 'Pacifico', file: require.resolve('@fontsource/oswald/files/oswald-latin-400-normal.woff2') },
-  ];
-  const hits: Record<string, { packument: number; tarball: number }> = {};
-  for (const { id, family, file } of families) {
-    const root = path.join(work, 'registry', id, 'package');
-    mkdirSync(path.join(root, 'files'), { recursive: true });
-    copyFileSync(file, path.join(root, 'files', `${id}-latin-400-normal.woff2`));
-    writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: `@fontsource/${id}`, version: '5.2.8' }));
-    writeFileSync(
-      path.join(root, '400.css'),
-      `/* ${id}-latin-400-normal */\n@font-face {\n  font-family: '${family}';\n  font-style: normal;\n  font-display: swap;\n  font-weight: 400;\n` +
-        `  src: url(./files/${id}-latin-400-normal.woff2) format('woff2');\n  unicode-range: U+0000-00FF,U+0131,U+0152-0153;\n}\n`,
-    );
-    execFileSync('tar', ['-czf', path.join(work, 'registry', `${id}.tgz`), '-C', path.join(work, 'registry', id), 'package']);
-    hits[id] = { packument: 0, tarball: 0 };
-  }
-  const server = createServer((req, res) => {
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const packument = /^\/@fontsource%2f([a-z-]+)$/.exec(req.url ?? '');
-    const tarball = /^\/([a-z-]+)\.tgz$/.exec(req.url ?? '');
-    if (packument && hits[packument[1]]) {
-      const id = packument[1];
-      hits[id].packument += 1;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: `@fontsource/${id}`, 'dist-tags': { latest: '5.2.8' }, versions: { '5.2.8': { dist: { tarball: `${base}/${id}.tgz` } } } }));
-    } else if (tarball && hits[tarball[1]]) {
-      hits[tarball[1]].tarball += 1;
-      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(readFileSync(path.join(work, 'registry', `${tarball[1]}.tgz`)));
-    } else {
-      res.writeHead(404).end('{}');
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    hits: (id: string) => ({ ...hits[id] }),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** A TrueType file whose family name (every record, Mac and Windows encodings) is replaced by one of the same length. */
-function renamedFont(file: string, from: string, to: string): Buffer {
-  const bytes = readFileSync(file);
-  const utf16 = (text: string) => Buffer.from(text, 'utf16le').swap16();
-  for (const [a, b] of [[Buffer.from(from, 'latin1'), Buffer.from(to, 'latin1')], [utf16(from), utf16(to)]]) {
-    for (let at = bytes.indexOf(a); at !== -1; at = bytes.indexOf(a, at + 1)) b.copy(bytes, at);
-  }
-  return bytes;
-}

@@ -10,14 +10,14 @@ import { ObjectNotFoundError, Storage } from '../infra/storage/storage';
 import { AssetRepository } from './asset.repository';
 import { AssetsService } from './assets.service';
 import { ASSET_PROBE_QUEUE } from './intake-queues';
-import { probeAsset } from './probe-asset';
+import { probeAsset, probeFontAsset } from './probe-asset';
 
 /** Attempts after the first when reading the bytes fails unexpectedly (storage or database trouble). */
 const PROBE_RETRY_LIMIT = 3;
 
 /**
  * The `asset-probe` queue's handler: reads uploaded bytes with ffprobe and records duration, size
- * and codecs (a probed value replaces a client-supplied one). A readable asset is announced with
+ * and codecs (a probed value replaces a client-supplied one); a font upload is read as a font. A readable asset is announced with
  * `asset.ready`, the signal to retry a request refused with `asset_not_ready`.
  */
 @Injectable()
@@ -69,6 +69,17 @@ export class AssetProbeWorker implements OnApplicationBootstrap {
         return;
       }
       const size = (await this.storage.stat(asset.storageKey))?.size ?? null;
+      if (asset.kind === 'font') {
+        const font = await probeFontAsset(file);
+        if (!font.readable) {
+          await this.rows.markUnreadable(asset.id, size, font.problem, font.code);
+          return;
+        }
+        const present = await this.rows.markFontPresent(asset.id, size, font.family);
+        const read = present ? await this.rows.findById(asset.id) : null;
+        if (read) await this.assets.announceReady(read, null);
+        return;
+      }
       const probe = await probeAsset(file, asset.kind);
       if (!probe.readable) {
         await this.rows.markUnreadable(asset.id, size, probe.problem);

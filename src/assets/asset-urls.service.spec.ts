@@ -1,6 +1,6 @@
 import type { AppConfig } from '../config/app-config';
 import { AssetUrlsService } from './asset-urls.service';
-import { assetKindOf, CONTENT_TYPE_PATTERN, storageExtension } from '../infra/media/media-types';
+import { assetKindOf, CONTENT_TYPE_PATTERN, storageExtension, uploadKindOf } from '../infra/media/media-types';
 
 const ID = 'asset_01KAB2C3D4E5F6G7H8J9K0MNPQ';
 const urls = (publicBaseUrl: string) => new AssetUrlsService({ publicBaseUrl } as AppConfig);
@@ -42,5 +42,14 @@ describe('media types', () => {
     expect(['video/mp4', 'video/mp4; codecs="avc1"', 'video', 'video/mp4\r\nX: y', 'video /mp4'].map((t) => CONTENT_TYPE_PATTERN.test(t))).toEqual([
       true, true, false, false, false,
     ]);
+  });
+
+  it('takes font uploads by their type, or by a font extension when the type says nothing', () => {
+    const kinds = [
+      ['font/woff2', null], ['Font/TTF', null], ['application/font-woff', null], ['application/x-font-ttf', null], ['application/vnd.ms-opentype', null],
+      ['application/octet-stream', 'Brand.OTF'], ['application/octet-stream', 'brand.pdf'], ['application/pdf', 'brand.ttf'], ['image/png', 'logo.woff2'],
+    ].map(([type, name]) => uploadKindOf(type as string, name));
+    expect(kinds).toEqual(['font', 'font', 'font', 'font', 'font', 'font', null, null, 'image']);
+    expect(storageExtension(null, 'font/woff2')).toBe('.woff2');
   });
 });

@@ -1,22 +1,23 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { MediaKind } from '../infra/media/media-types';
+import type { UploadKind } from '../infra/media/media-types';
 
-export type AssetKind = MediaKind;
+/** video, audio, image, or font (uploaded font files only: never ingested or imported). */
+export type AssetKind = UploadKind;
 
 /**
  * Where an asset is in its life:
  * - `reserved`: an upload slot exists; no bytes have been seen in storage yet.
  * - `probing`: the bytes are stored; ffprobe has not read them yet.
  * - `ingesting`: an external file is being copied in for a render (`ingest_external`).
- * - `present`: stored and probed.
- * - `unreadable`: stored, but ffprobe could not decode them as their kind, or they were larger
+ * - `present`: stored and probed (a font: read as a font).
+ * - `unreadable`: stored, but ffprobe could not decode them as their kind (a font: not a font), or they were larger
  *   than the upload limit (an S3 upload that declared no size; the bytes are then deleted).
  */
 export const ASSET_STATUSES = ['reserved', 'probing', 'ingesting', 'present', 'unreadable'] as const;
 export type AssetStatus = (typeof ASSET_STATUSES)[number];
 
-/** Why an asset is `unreadable`, as its view and the requests naming it say. */
-export const ASSET_ERROR_CODES = ['codec_unsupported', 'source_too_large'] as const;
+/** Why an asset is `unreadable`, as its view and the requests naming it say (`invalid_source`: a font upload that is not a font). */
+export const ASSET_ERROR_CODES = ['codec_unsupported', 'source_too_large', 'invalid_source'] as const;
 export type AssetErrorCode = (typeof ASSET_ERROR_CODES)[number];
 
 /** bigint columns come back from pg as strings; sizes stay far below 2^53. */
@@ -60,6 +61,10 @@ export class Asset {
   /** Seconds; client-supplied at reservation until the probe replaces it. */
   @Column('double precision', { nullable: true })
   duration: number | null;
+
+  /** A font's family name, read from the file (`name` table) when it landed; null for media. */
+  @Column('text', { name: 'font_family', nullable: true })
+  fontFamily: string | null;
 
   @Column('integer', { nullable: true })
   width: number | null;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { rowsAffected } from '../common/rows-affected';
-import { Asset, AssetKind, AssetStatus } from './asset.entity';
+import { Asset, AssetErrorCode, AssetKind, AssetStatus } from './asset.entity';
 
 /** What a probe or a finished copy learned of the file. */
 export interface ProbedFacts {
@@ -56,7 +56,8 @@ export class AssetRepository {
       .createQueryBuilder('a')
       .where('a.workspaceId = :ws', { ws: workspaceId })
       .andWhere(`a.status IN ('reserved', 'probing', 'present')`)
-      .andWhere(`(a.kind = 'image' OR a.duration IS NOT NULL)`)
+      // Fonts once read as fonts: nothing else tells them usable.
+      .andWhere(`(a.kind = 'image' OR (a.kind = 'font' AND a.status = 'present') OR (a.kind IN ('video', 'audio') AND a.duration IS NOT NULL))`)
       .orderBy('a.id', 'DESC')
       .take(query.limit + 1);
     if (query.kind) builder.andWhere('a.kind = :kind', { kind: query.kind });
@@ -109,12 +110,26 @@ export class AssetRepository {
     );
   }
 
-  /** probing → unreadable (the file is not media the service can decode). */
-  async markUnreadable(id: string, sizeBytes: number | null, problem: string): Promise<boolean> {
+  /** probing → present for a font file, with the family named inside it. */
+  async markFontPresent(id: string, sizeBytes: number | null, family: string | null): Promise<boolean> {
     return rowsAffected(
       await this.db.query(
-        `UPDATE assets SET status = 'unreadable', size_bytes = $2, probe_error = $3, updated_at = now() WHERE id = $1 AND status = 'probing'`,
-        [id, sizeBytes, problem],
+        `UPDATE assets SET status = 'present', size_bytes = $2, font_family = $3, updated_at = now() WHERE id = $1 AND status = 'probing'`,
+        [id, sizeBytes, family],
+      ),
+    );
+  }
+
+  /**
+   * probing → unreadable: the file is not media the service can decode (code null, read as
+   * `codec_unsupported`), or a font upload is not a font (`invalid_source`).
+   */
+  async markUnreadable(id: string, sizeBytes: number | null, problem: string, code: AssetErrorCode | null = null): Promise<boolean> {
+    return rowsAffected(
+      await this.db.query(
+        `UPDATE assets SET status = 'unreadable', size_bytes = $2, probe_error = $3, error_code = $4, font_family = NULL, updated_at = now()
+         WHERE id = $1 AND status = 'probing'`,
+        [id, sizeBytes, problem, code],
       ),
     );
   }

@@ -12,6 +12,8 @@ export interface AssetView {
   ingested_from: string | null;
   size_bytes: number | null;
   duration: number | null;
+  /** A font's family name, read from the file: what `font_family` names when its `fonts` entry gives no `family`. */
+  font_family: string | null;
   width: number | null;
   height: number | null;
   video_codec: string | null;
@@ -38,6 +40,7 @@ export function toAssetView(asset: Asset, sourceUrl: string): AssetView {
     ingested_from: asset.ingestedFrom,
     size_bytes: asset.sizeBytes,
     duration: asset.duration,
+    font_family: asset.fontFamily,
     width: asset.width,
     height: asset.height,
     video_codec: asset.videoCodec,

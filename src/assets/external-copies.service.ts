@@ -9,7 +9,7 @@ import { JobFailure } from '../jobs/job-failure';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { GuardedFetcher } from '../infra/http/guarded-fetcher';
-import { assetKindOf, contentTypeOfExtension, extensionOfName, isWebPage } from '../infra/media/media-types';
+import { assetKindOf, contentTypeOfExtension, extensionOfName, isWebPage, type MediaKind } from '../infra/media/media-types';
 import { Storage } from '../infra/storage/storage';
 import { Asset, AssetKind } from './asset.entity';
 import { AssetRepository } from './asset.repository';
@@ -97,7 +97,8 @@ export class ExternalCopiesService {
         throw new IngestFailure('ingest_failed', `The source at ${source.pointer} is a web page (${download.contentType}), not a media file; it was not copied into storage`);
       }
       const contentType = download.contentType ?? contentTypeOfExtension(path.extname(asset.storageKey)) ?? 'application/octet-stream';
-      const kind = assetKindOf(contentType) ?? asset.kind;
+      // A copy is claimed with a media kind (kindOfSource); fonts are never copied.
+      const kind = assetKindOf(contentType) ?? (asset.kind as MediaKind);
       const probe = await probeAsset(file, kind);
       if (!probe.readable) {
         throw new IngestFailure(

@@ -51,7 +51,10 @@ export class MediaIntakeService {
     if (!ingest) this.assertTrimmed(request);
     const sources = externalSources(request);
     const media: Record<string, MediaInfo> = {};
-    for (const source of sources.filter((s) => this.isHosted(s.url))) media[source.url] = await this.readyAsset(workspace.id, source);
+    for (const source of sources.filter((s) => this.isHosted(s.url))) {
+      const asset = await this.readyAsset(workspace.id, source);
+      if (asset.kind !== 'font') media[source.url] = mediaInfoOf(asset);
+    }
 
     let toFetch = sources.filter((s) => !this.isHosted(s.url));
     if (ingest && toFetch.length > 0) {
@@ -64,7 +67,23 @@ export class MediaIntakeService {
     toFetch = toFetch.filter((s) => s.kind !== 'lut' && s.kind !== 'font');
     const failure = (await firstFailingSource(this.fetcher, toFetch)) ?? (await firstFailingLut(this.fetcher, luts));
     if (failure) throw new ApiError(failure.code, failure.message, { pointer: failure.pointer });
-    return { request: { ...request, ingest_external: ingest }, ingest: ingest && toFetch.length > 0, media };
+    return { request: { ...(await this.withUploadedFontFamilies(workspace.id, request)), ingest_external: ingest }, ingest: ingest && toFetch.length > 0, media };
+  }
+
+  /**
+   * The request with each `fonts` entry that names an uploaded font without `family` given the
+   * family read from the file when it landed, so the dry run, the worker and the font cache all
+   * see the family it registers (never a catalogue family of the same name). A database read only.
+   */
+  async withUploadedFontFamilies(workspaceId: string, request: RenderRequest): Promise<RenderRequest> {
+    if (!request.fonts?.some((font) => !font.family && this.isHosted(font.source_url))) return request;
+    const fonts = [];
+    for (const font of request.fonts) {
+      const assetId = font.family ? null : this.urls.assetIdOf(font.source_url);
+      const asset = assetId ? await this.rows.findInWorkspace(workspaceId, assetId) : null;
+      fonts.push(asset?.kind === 'font' && asset.status === 'present' && asset.fontFamily ? { ...font, family: asset.fontFamily } : font);
+    }
+    return { ...request, fonts };
   }
 
   /**
@@ -83,7 +102,10 @@ export class MediaIntakeService {
    * known of a stored asset (its duration), null for an external URL.
    */
   async prepareSource(workspace: Workspace, source: ExternalSource): Promise<MediaInfo | null> {
-    if (this.isHosted(source.url)) return this.readyAsset(workspace.id, source);
+    if (this.isHosted(source.url)) {
+      const asset = await this.readyAsset(workspace.id, source);
+      return asset.kind === 'font' ? null : mediaInfoOf(asset);
+    }
     const failure = await firstFailingSource(this.fetcher, [source]);
     if (failure) throw new ApiError(failure.code, failure.message, { pointer: failure.pointer });
     return null;
@@ -148,15 +170,23 @@ export class MediaIntakeService {
 
   /**
    * An asset named in a request: usable once its bytes are stored and either probed or, for video
-   * and audio, given a client-supplied duration (usable at once, without waiting for a probe).
+   * and audio, given a client-supplied duration (usable at once, without waiting for a probe). A
+   * font asset serves only `fonts`, and `fonts` only a font asset.
    */
-  private async readyAsset(workspaceId: string, source: ExternalSource): Promise<MediaInfo> {
+  private async readyAsset(workspaceId: string, source: ExternalSource): Promise<Asset> {
     const assetId = this.urls.assetIdOf(source.url)!;
     const found = await this.rows.findInWorkspace(workspaceId, assetId);
     if (!found) {
       // Another workspace's asset reads exactly like a missing one.
       throw new ApiError('source_not_found', `The source at ${source.pointer} names asset ${assetId}, which this workspace does not have`, {
         pointer: source.pointer,
+      });
+    }
+    if ((found.kind === 'font') !== (source.kind === 'font')) {
+      const wanted = source.kind === 'font' ? 'a font file (upload it with a font content_type)' : `a ${source.kind === 'audio' ? 'audio' : 'picture or video'} file`;
+      throw new ApiError('invalid_source', `The source at ${source.pointer} names asset ${found.id}, a ${found.kind} asset; it must be ${wanted}`, {
+        pointer: source.pointer,
+        asset_id: found.id,
       });
     }
     const asset = await this.assets.refreshReserved(found);
@@ -168,16 +198,16 @@ export class MediaIntakeService {
       );
     switch (asset.status) {
       case 'present':
-        return mediaInfoOf(asset);
+        return asset;
       case 'probing':
-        if (asset.kind !== 'image' && asset.duration !== null) return mediaInfoOf(asset);
-        throw notReady('is still being probed');
+        if ((asset.kind === 'video' || asset.kind === 'audio') && asset.duration !== null) return asset;
+        throw notReady(asset.kind === 'font' ? 'is still being read' : 'is still being probed');
       case 'reserved':
         throw notReady('has no uploaded bytes yet (PUT them to its upload_url)');
       case 'ingesting':
         throw notReady('is still being copied into storage');
       case 'unreadable':
-        throw new ApiError(asset.errorCode ?? 'codec_unsupported', `Asset ${asset.id} at ${source.pointer} ${asset.errorCode === 'source_too_large' ? 'was refused' : 'cannot be decoded'}: ${asset.probeError}`, {
+        throw new ApiError(asset.errorCode ?? 'codec_unsupported', `Asset ${asset.id} at ${source.pointer} ${asset.errorCode === 'source_too_large' ? 'was refused' : asset.kind === 'font' ? 'cannot be used' : 'cannot be decoded'}: ${asset.probeError}`, {
           pointer: source.pointer,
           asset_id: asset.id,
         });

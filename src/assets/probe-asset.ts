@@ -1,3 +1,6 @@
+import { readFile, stat } from 'node:fs/promises';
+import { readFontFile } from '../fonts/font-file';
+import { FONT_FILE_MAX_BYTES } from '../fonts/font-files';
 import { probeMedia } from '../infra/media/probe';
 import type { AssetKind } from './asset.entity';
 
@@ -10,7 +13,7 @@ export type AssetProbe =
  * duration, audio a sound stream and a duration, an image a picture (its duration, if any, is not
  * an image's).
  */
-export async function probeAsset(file: string, kind: AssetKind): Promise<AssetProbe> {
+export async function probeAsset(file: string, kind: Exclude<AssetKind, 'font'>): Promise<AssetProbe> {
   const probed = await probeMedia(file);
   if (!probed) return { readable: false, problem: 'ffprobe found no audio or video stream it can decode' };
   if ((kind === 'video' || kind === 'image') && !probed.has_video) {
@@ -26,4 +29,20 @@ export async function probeAsset(file: string, kind: AssetKind): Promise<AssetPr
     videoCodec: probed.video_codec,
     audioCodec: probed.audio_codec,
   };
+}
+
+export type FontProbe = { readable: true; family: string | null } | { readable: false; code: 'invalid_source' | 'source_too_large'; problem: string };
+
+/**
+ * A font upload read as the request's `fonts` are read (src/fonts/font-file.ts: header, table
+ * directory, `name` table), so a renamed picture is refused when it lands, not when it is drawn.
+ */
+export async function probeFontAsset(file: string): Promise<FontProbe> {
+  const size = (await stat(file)).size;
+  if (size > FONT_FILE_MAX_BYTES) return { readable: false, code: 'source_too_large', problem: `The font file has ${size} bytes, more than ${FONT_FILE_MAX_BYTES / 1024 / 1024} MB` };
+  try {
+    return { readable: true, family: readFontFile(await readFile(file)).family };
+  } catch (error) {
+    return { readable: false, code: 'invalid_source', problem: `The file is not a font: ${(error as Error).message}` };
+  }
 }

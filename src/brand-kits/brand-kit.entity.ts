@@ -4,7 +4,14 @@ export type BrandKitStatus = 'extracting' | 'ready' | 'failed';
 export type CornerFeel = 'sharp' | 'soft' | 'pill';
 export type PaletteRole = 'primary' | 'secondary' | 'accent' | 'bg' | 'ink';
 export type Palette = Partial<Record<PaletteRole, string>>;
-export type BrandFonts = Partial<Record<'heading' | 'body', string>>;
+/** A font file of the kit: an uploaded font asset, registered under `family` in renders naming the kit. */
+export interface BrandFontFile {
+  family: string;
+  source_url: string;
+  weight?: number;
+  style?: 'normal' | 'italic';
+}
+export type BrandFonts = Partial<Record<'heading' | 'body', string>> & { files?: BrandFontFile[] };
 
 export interface BrandKitError {
   code: string;

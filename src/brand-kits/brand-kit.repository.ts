@@ -58,6 +58,20 @@ export class BrandKitRepository {
     );
   }
 
+  /**
+   * A ready or failed kit's name and fonts, as its owner sets them (an extraction still running
+   * would overwrite them: false then, as for a missing kit).
+   */
+  async update(workspaceId: string, id: string, change: { name?: string; fonts?: BrandFonts; confidence?: Record<string, number> }): Promise<boolean> {
+    return rowsAffected(
+      await this.db.query(
+        `UPDATE brand_kits SET name = COALESCE($3, name), fonts = COALESCE($4::jsonb, fonts), confidence = confidence || COALESCE($5::jsonb, '{}'::jsonb), updated_at = now()
+         WHERE id = $1 AND workspace_id = $2 AND status <> 'extracting'`,
+        [id, workspaceId, change.name ?? null, change.fonts ? JSON.stringify(change.fonts) : null, change.confidence ? JSON.stringify(change.confidence) : null],
+      ),
+    );
+  }
+
   /** extracting → failed. */
   async markFailed(id: string, error: BrandKitError): Promise<boolean> {
     return rowsAffected(

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiNoContent, ApiOk } from '../common/openapi/api-docs.decorators';
 import { BrandKitDto, BrandKitPageDto } from './dto/brand-kit.response';
@@ -7,7 +7,7 @@ import { CurrentWorkspace } from '../common/auth/decorators';
 import { PAGE_LIMIT } from '../common/pagination/pagination';
 import { Workspace } from '../workspaces/workspace.entity';
 import { BrandKitsService } from './brand-kits.service';
-import { CreateBrandKitDto, ListBrandKitsDto } from './dto/brand-kit.dto';
+import { CreateBrandKitDto, ListBrandKitsDto, UpdateBrandKitDto } from './dto/brand-kit.dto';
 
 @ApiTags('brand-kits')
 @ApiKeyAuth()
@@ -38,6 +38,20 @@ export class BrandKitsController {
   @ApiErrors(404)
   get(@CurrentWorkspace() ws: Workspace, @Param('id') id: string) {
     return this.kits.get(ws, id);
+  }
+
+  @Patch(':id')
+  @ApiOperation({
+    summary: "Rename a brand kit or set its fonts",
+    description:
+      '`fonts` replaces heading, body and `files` together. Each file is an uploaded font of this workspace (POST /v1/uploads with a font content_type, read as a font once it lands); ' +
+      'its `family` defaults to the name inside the file. A render with `brand_kit_id` registers the files in its `fonts`, so `{{brand.fonts.heading}}` draws with them. ' +
+      '409 while the kit is still extracting.',
+  })
+  @ApiOk(200, BrandKitDto, 'The brand kit as changed')
+  @ApiErrors(404, 409, 422)
+  update(@CurrentWorkspace() ws: Workspace, @Param('id') id: string, @Body() body: UpdateBrandKitDto) {
+    return this.kits.update(ws, id, body);
   }
 
   @Delete(':id')

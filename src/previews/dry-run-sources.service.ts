@@ -101,7 +101,8 @@ export class DryRunSourcesService {
    */
   async check(workspace: Workspace, parsed: RenderRequest, mode: SourceCheckMode, report: SourcesReport): Promise<RenderIntake> {
     // The ingest decision and the out_point rule come first, as in a submit.
-    const base = this.intake.prepareWithoutSources(workspace, parsed);
+    const prepared = this.intake.prepareWithoutSources(workspace, parsed);
+    const base = { ...prepared, request: await this.intake.withUploadedFontFamilies(workspace.id, prepared.request) };
     const sources = externalSources(base.request);
     report.reached = true;
     if (mode === 'none') {

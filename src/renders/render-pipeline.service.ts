@@ -302,7 +302,8 @@ export class RenderPipelineService {
         const facts = fontProblem(bytes, source.pointer);
         if (facts instanceof SourceFailure) throw new RenderFailure(facts.code, facts.message);
         const extension = { truetype: 'ttf', opentype: 'otf', woff: 'woff', woff2: 'woff2' }[facts.format];
-        await this.fontCache.keepCustom(bytes, file, extension, `font/${extension}`);
+        // An uploaded font already lives in storage as an asset; only fetched ones are kept.
+        if (!this.intake.isHosted(source.url)) await this.fontCache.keepCustom(bytes, file, extension, `font/${extension}`);
         inputs.push({ url: source.url, file, contentType: `font/${extension}`, info: {}, fontFamily: facts.family });
         progress((index + 1) / distinct.length);
         continue;

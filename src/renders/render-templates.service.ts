@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { brandVariables, substituteVariables, type Placeholder, type Variables, type Violation } from '../../composition/src/schema';
 import { BrandKitRepository } from '../brand-kits/brand-kit.repository';
+import type { BrandFontFile } from '../brand-kits/brand-kit.entity';
 import { ApiError } from '../common/errors/api-error';
 import { Workspace } from '../workspaces/workspace.entity';
 
@@ -17,7 +18,7 @@ export interface TemplateOptions {
 
 /**
  * Fills a render request's placeholders before it is validated: project variables and, when the
- * request names `brand_kit_id`, the brand kit's values. A placeholder left without a value is a
+ * request names `brand_kit_id`, the brand kit's values (and its font files, added to `fonts`). A placeholder left without a value is a
  * 422 naming it and where it is.
  */
 @Injectable()
@@ -31,7 +32,7 @@ export class RenderTemplatesService {
     const values = { ...(options.variables ?? {}), ...(brand?.variables ?? {}) };
     const filled = substituteVariables(body, values, options.variables ? {} : { only: (name) => name.startsWith('brand.') });
     if (!filled.ok) throw missingVariables(filled.missing, prefix, Boolean(options.variables));
-    return { body: filled.value, notes: brand ? fontNotes(body, brand.fallbacks, prefix) : [] };
+    return { body: withBrandFontFiles(filled.value, brand?.files ?? []), notes: brand ? fontNotes(body, brand.fallbacks, prefix) : [] };
   }
 
   private async brandValues(workspace: Workspace, body: unknown, prefix: string) {
@@ -48,8 +49,24 @@ export class RenderTemplatesService {
         { type: 'value_error', loc: ['body', 'brand_kit_id'], msg: `Brand kit ${id} is ${kit.status}, not ready; wait for brand_kit.ready`, pointer },
       ]);
     }
-    return brandVariables({ palette: kit.palette, fonts: kit.fonts, logo_url: kit.logoUrl, corner_feel: kit.cornerFeel });
+    return { ...brandVariables({ palette: kit.palette, fonts: kit.fonts, logo_url: kit.logoUrl, corner_feel: kit.cornerFeel }), files: kit.fonts.files ?? [] };
   }
+}
+
+/**
+ * The kit's font files registered in the request's `fonts` (after the request's own, each file
+ * once), so the families `{{brand.fonts.…}}` gives draw with them. A `fonts` that is not a list is
+ * left for the schema to refuse.
+ */
+function withBrandFontFiles(body: unknown, files: BrandFontFile[]): unknown {
+  if (files.length === 0 || body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const own = (body as { fonts?: unknown }).fonts;
+  if (own !== undefined && own !== null && !Array.isArray(own)) return body;
+  const fonts = [...((own as { source_url?: unknown; family?: unknown }[] | null | undefined) ?? [])];
+  for (const file of files) {
+    if (!fonts.some((font) => font?.source_url === file.source_url && font?.family === file.family)) fonts.push({ ...file });
+  }
+  return { ...body, fonts };
 }
 
 function missingVariables(missing: Placeholder[], prefix: string, isProject: boolean): ApiError {

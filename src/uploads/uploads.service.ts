@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AssetRepository } from '../assets/asset.repository';
 import { assetStorageKey } from '../assets/asset-storage-key';
 import { AssetUrlsService } from '../assets/asset-urls.service';
-import { assetKindOf, storageExtension } from '../infra/media/media-types';
+import { storageExtension, uploadKindOf } from '../infra/media/media-types';
 import { ApiError } from '../common/errors/api-error';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -39,13 +39,13 @@ export class UploadsService {
   ) {}
 
   async reserve(workspace: Workspace, body: CreateUploadDto): Promise<UploadSlot> {
-    const kind = assetKindOf(body.content_type);
+    const kind = uploadKindOf(body.content_type, body.filename ?? null);
     if (!kind) {
       throw ApiError.validation([
         {
           type: 'value_error',
           loc: ['body', 'content_type'],
-          msg: `content_type must be a video/…, audio/… or image/… type (got "${body.content_type}")`,
+          msg: `content_type must be a video/…, audio/…, image/… or font type (font/ttf, font/otf, font/woff, font/woff2, application/font-…; application/octet-stream with a .ttf, .otf, .woff or .woff2 filename) (got "${body.content_type}")`,
           pointer: '/content_type',
         },
       ]);
@@ -69,10 +69,10 @@ export class UploadsService {
         storageKey: key,
         contentType: body.content_type,
         name: body.filename ?? key,
-        // A duration means nothing for an image, pixels nothing for audio.
-        duration: kind === 'image' ? null : (body.duration ?? null),
-        width: kind === 'audio' ? null : (body.width ?? null),
-        height: kind === 'audio' ? null : (body.height ?? null),
+        // A duration means nothing for an image or a font, pixels nothing for audio or a font.
+        duration: kind === 'image' || kind === 'font' ? null : (body.duration ?? null),
+        width: kind === 'audio' || kind === 'font' ? null : (body.width ?? null),
+        height: kind === 'audio' || kind === 'font' ? null : (body.height ?? null),
       });
     });
     return { asset_id: id, upload_url: upload.url, source_url: this.urls.sourceUrl(id), expires_at: upload.expires_at };

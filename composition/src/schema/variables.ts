@@ -69,7 +69,8 @@ function walkStrings(value: unknown, path: (string | number)[], visit: (text: st
 /** Variables a brand kit provides, named `brand.…` (only the fields it extracted). */
 export interface BrandVariableSource {
   palette?: Partial<Record<'primary' | 'secondary' | 'accent' | 'bg' | 'ink', string>>;
-  fonts?: Partial<Record<'heading' | 'body', string>>;
+  /** `files`: the kit's font files (uploaded fonts); their families are used as they are. */
+  fonts?: Partial<Record<'heading' | 'body', string>> & { files?: { family: string }[] };
   logo_url?: string | null;
   corner_feel?: string | null;
 }
@@ -82,7 +83,7 @@ export interface BrandFontFallback {
 
 /**
  * `brand.palette.primary`, `brand.fonts.heading`, `brand.logo_url`, `brand.corner_feel`, … . A font
- * stack's first shipped or Google Fonts family is used as it is; otherwise the nearest shipped
+ * stack's first family of the kit's font files, shipped or Google Fonts is used as it is; otherwise the nearest shipped
  * family, and each swap is reported.
  */
 export function brandVariables(kit: BrandVariableSource): { variables: Variables; fallbacks: BrandFontFallback[] } {
@@ -92,7 +93,7 @@ export function brandVariables(kit: BrandVariableSource): { variables: Variables
   for (const field of ['heading', 'body'] as const) {
     const requested = kit.fonts?.[field];
     if (!requested) continue;
-    const used = usableFontFamily(requested);
+    const used = usableFontFamily(requested, (kit.fonts?.files ?? []).map((file) => file.family));
     variables[`brand.fonts.${field}`] = used;
     if (!fontStackNames(requested).some((name) => name.toLowerCase() === used.toLowerCase())) fallbacks.push({ field, requested, used });
   }
@@ -101,9 +102,14 @@ export function brandVariables(kit: BrandVariableSource): { variables: Variables
   return { variables, fallbacks };
 }
 
-/** The first family of a name or CSS font stack that a render can draw (shipped or Google Fonts), else the nearest shipped one. */
-export function usableFontFamily(requested: string): string {
+/**
+ * The first family of a name or CSS font stack that a render can draw (one of `own`, the kit's
+ * font files, shipped or Google Fonts), else the nearest shipped one.
+ */
+export function usableFontFamily(requested: string, own: string[] = []): string {
   for (const name of fontStackNames(requested)) {
+    const file = own.find((family) => family.toLowerCase() === name.toLowerCase());
+    if (file) return file;
     const shipped = FONT_FAMILIES.find((family) => family.toLowerCase() === name.toLowerCase());
     if (shipped) return shipped;
     const catalogued = catalogueFamily(name) ?? catalogueFamilyNames().map((family) => catalogueFamily(family)!).find((entry) => entry.family.toLowerCase() === name.toLowerCase());

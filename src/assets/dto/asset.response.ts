@@ -1,11 +1,14 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { PageDto } from '../../common/openapi/page.dto';
-import { MEDIA_KINDS, MediaKind } from '../../infra/media/media-types';
+import { UPLOAD_KINDS, UploadKind } from '../../infra/media/media-types';
 import { ASSET_ERROR_CODES, ASSET_STATUSES, AssetErrorCode, AssetStatus } from '../asset.entity';
 
 @ApiSchema({ name: 'AssetError' })
 export class AssetErrorDto {
-  @ApiProperty({ enum: ASSET_ERROR_CODES, description: '`codec_unsupported` (the probe could not decode the bytes) or `source_too_large` (they were above the upload limit and were deleted)' })
+  @ApiProperty({
+    enum: ASSET_ERROR_CODES,
+    description: '`codec_unsupported` (the probe could not decode the bytes), `source_too_large` (they were above the upload limit and were deleted) or `invalid_source` (a font upload that is not a TrueType, OpenType, WOFF or WOFF2 font)',
+  })
   code: AssetErrorCode;
 
   @ApiProperty()
@@ -17,8 +20,8 @@ export class AssetDto {
   @ApiProperty({ example: 'asset_01JD8Z3N5Q7W9X2Y4A6B8C0D1E' })
   id: string;
 
-  @ApiProperty({ enum: MEDIA_KINDS })
-  kind: MediaKind;
+  @ApiProperty({ enum: UPLOAD_KINDS, description: '`font`: an uploaded font file, for the `fonts` of a render request and brand kits' })
+  kind: UploadKind;
 
   @ApiProperty({ example: 'intro.mp4' })
   name: string;
@@ -40,6 +43,9 @@ export class AssetDto {
 
   @ApiProperty({ type: 'number', nullable: true, description: 'Seconds (video and audio)' })
   duration: number | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'A font: the family name inside the file (what `font_family` names when the `fonts` entry gives no `family`)', example: 'DejaVu Serif' })
+  font_family: string | null;
 
   @ApiProperty({ type: 'integer', nullable: true })
   width: number | null;

@@ -19,13 +19,31 @@ export class BrandPaletteDto {
   ink?: string;
 }
 
+@ApiSchema({ name: 'BrandFontFile' })
+export class BrandFontFileResponseDto {
+  @ApiProperty({ example: 'Acme Sans' })
+  family: string;
+
+  @ApiProperty({ description: "The uploaded font's `source_url`" })
+  source_url: string;
+
+  @ApiPropertyOptional({ type: 'integer', example: 400 })
+  weight?: number;
+
+  @ApiPropertyOptional({ enum: ['normal', 'italic'] })
+  style?: string;
+}
+
 @ApiSchema({ name: 'BrandFonts' })
 export class BrandFontsDto {
-  @ApiPropertyOptional({ description: 'The font (family or CSS stack) the page uses; templates get its first shipped or Google Fonts family, else the nearest shipped one', example: 'Montserrat' })
+  @ApiPropertyOptional({ description: 'The font (family or CSS stack) the page uses; templates get its first family of `files`, shipped or Google Fonts, else the nearest shipped one', example: 'Montserrat' })
   heading?: string;
 
   @ApiPropertyOptional({ example: 'Inter' })
   body?: string;
+
+  @ApiPropertyOptional({ type: () => [BrandFontFileResponseDto], description: 'Uploaded font files (set with PATCH); a render naming the kit registers them in its `fonts`' })
+  files?: BrandFontFileResponseDto[];
 }
 
 @ApiSchema({ name: 'BrandKitError' })

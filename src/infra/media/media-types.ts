@@ -2,6 +2,14 @@
 export const MEDIA_KINDS = ['video', 'audio', 'image'] as const;
 export type MediaKind = (typeof MEDIA_KINDS)[number];
 
+/** What an upload may be: media, or a font file (TrueType, OpenType, WOFF, WOFF2) for the request's `fonts`. */
+export const UPLOAD_KINDS = [...MEDIA_KINDS, 'font'] as const;
+export type UploadKind = (typeof UPLOAD_KINDS)[number];
+
+/** Font files' types: font/… (registered) and the older application/… ones servers and tools still send. */
+const FONT_TYPE = /^(?:font\/|application\/(?:x-)?font-|application\/vnd\.ms-opentype$)/;
+const FONT_EXTENSIONS = new Set(['.ttf', '.otf', '.woff', '.woff2']);
+
 /** `type/subtype` with optional parameters, printable ASCII only: it travels in a URL and a header. */
 export const CONTENT_TYPE_PATTERN = /^[A-Za-z0-9][\w!#$&^.+-]*\/[A-Za-z0-9][\w!#$&^.+-]*(\s*;[\x20-\x7e]*)?$/;
 
@@ -29,6 +37,10 @@ const EXTENSION_BY_TYPE: Record<string, string> = {
   'image/webp': '.webp',
   'image/avif': '.avif',
   'image/svg+xml': '.svg',
+  'font/ttf': '.ttf',
+  'font/otf': '.otf',
+  'font/woff': '.woff',
+  'font/woff2': '.woff2',
 };
 
 const TYPE_BY_EXTENSION: Record<string, string> = Object.fromEntries(
@@ -44,6 +56,20 @@ export function essenceOf(contentType: string): string {
 export function assetKindOf(contentType: string): MediaKind | null {
   const top = essenceOf(contentType).split('/')[0];
   return top === 'video' || top === 'audio' || top === 'image' ? top : null;
+}
+
+/**
+ * The kind of an upload: media by its type, a font by a font type, or by a font extension when the
+ * type says nothing (`application/octet-stream`). Null for anything else. The bytes are checked
+ * once they land (ffprobe for media, the font reader for fonts).
+ */
+export function uploadKindOf(contentType: string, filename: string | null): UploadKind | null {
+  const media = assetKindOf(contentType);
+  if (media) return media;
+  const essence = essenceOf(contentType);
+  if (FONT_TYPE.test(essence)) return 'font';
+  if (essence === 'application/octet-stream' && filename && FONT_EXTENSIONS.has(extensionOfName(filename))) return 'font';
+  return null;
 }
 
 /** `.mp4` from a file name or URL path ending in one, lower-cased; '' when there is none. */

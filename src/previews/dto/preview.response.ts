@@ -99,7 +99,7 @@ export class DryRunSourceDto {
   @ApiProperty()
   url: string;
 
-  @ApiProperty({ enum: ['video', 'audio', 'image', 'background', 'watermark', 'lut'] })
+  @ApiProperty({ enum: ['video', 'audio', 'image', 'background', 'watermark', 'lut', 'font'] })
   kind: string;
 
   @ApiProperty({

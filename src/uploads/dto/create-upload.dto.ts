@@ -1,18 +1,30 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsNumber, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 
+/** `text` matched in any case, written out so the OpenAPI `pattern` (which has no flags) says the same. */
+const anyCase = (text: string) => [...text].map((c) => (/[a-z]/.test(c) ? `[${c.toUpperCase()}${c}]` : c.replace(/\./g, '\\.'))).join('');
+
 /**
- * CONTENT_TYPE_PATTERN with the type's first part one of the media assetKindOf takes (any case):
- * one pattern, so the OpenAPI document can state it as one `pattern`.
+ * CONTENT_TYPE_PATTERN with the type's first part one of the media assetKindOf takes, `font/`, or
+ * an `application/` type fonts are served with (any case): one pattern, so the OpenAPI document can
+ * state it as one `pattern`. uploadKindOf says which subtypes are taken.
  */
-const MEDIA_CONTENT_TYPE_PATTERN = /^(?:[Vv][Ii][Dd][Ee][Oo]|[Aa][Uu][Dd][Ii][Oo]|[Ii][Mm][Aa][Gg][Ee])\/[A-Za-z0-9][\w!#$&^.+-]*(\s*;[\x20-\x7e]*)?$/;
+const UPLOAD_CONTENT_TYPE_PATTERN = new RegExp(
+  `^(?:(?:${['video', 'audio', 'image', 'font'].map(anyCase).join('|')})/[A-Za-z0-9][\\w!#$&^.+-]*` +
+    `|${anyCase('application')}/(?:${anyCase('font-')}|${anyCase('x-font-')})[A-Za-z0-9][\\w!#$&^.+-]*` +
+    `|${anyCase('application')}/(?:${anyCase('vnd.ms-opentype')}|${anyCase('octet-stream')}))(\\s*;[\\x20-\\x7e]*)?$`,
+);
 
 export class CreateUploadDto {
-  @ApiProperty({ description: 'MIME type of the file: video/…, audio/… or image/…; the PUT must send exactly this Content-Type', example: 'video/mp4' })
+  @ApiProperty({
+    description:
+      'MIME type of the file: video/…, audio/…, image/…, or a font (font/ttf, font/otf, font/woff, font/woff2, application/font-…, or application/octet-stream with a .ttf, .otf, .woff or .woff2 filename); the PUT must send exactly this Content-Type',
+    example: 'video/mp4',
+  })
   @IsString()
   @MinLength(3)
   @MaxLength(255)
-  @Matches(MEDIA_CONTENT_TYPE_PATTERN, { message: 'content_type must be a video/…, audio/… or image/… MIME type such as video/mp4' })
+  @Matches(UPLOAD_CONTENT_TYPE_PATTERN, { message: 'content_type must be a video/…, audio/…, image/… or font MIME type such as video/mp4 or font/woff2' })
   content_type: string;
 
   @ApiPropertyOptional({ description: 'Sets the stored extension and the asset display name', example: 'intro.mp4', maxLength: 255 })

@@ -251,7 +251,11 @@ export interface paths {
         delete: operations["BrandKitsController_remove"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename a brand kit or set its fonts
+         * @description `fonts` replaces heading, body and `files` together. Each file is an uploaded font of this workspace (POST /v1/uploads with a font content_type, read as a font once it lands); its `family` defaults to the name inside the file. A render with `brand_kit_id` registers the files in its `fonts`, so `{{brand.fonts.heading}}` draws with them. 409 while the kit is still extracting.
+         */
+        patch: operations["BrandKitsController_update"];
         trace?: never;
     };
     "/v1/capabilities": {
@@ -1182,13 +1186,21 @@ export interface components {
             duration: number | null;
             /** @description Set when the bytes could not be decoded (`unreadable`) */
             error: components["schemas"]["AssetError"] | null;
+            /**
+             * @description A font: the family name inside the file (what `font_family` names when the `fonts` entry gives no `family`)
+             * @example DejaVu Serif
+             */
+            font_family: string | null;
             height: number | null;
             /** @example asset_01JD8Z3N5Q7W9X2Y4A6B8C0D1E */
             id: string;
             /** @description The external URL this is the stored copy of (`ingest_external`); null for uploads */
             ingested_from: string | null;
-            /** @enum {string} */
-            kind: "video" | "audio" | "image";
+            /**
+             * @description `font`: an uploaded font file, for the `fonts` of a render request and brand kits
+             * @enum {string}
+             */
+            kind: "video" | "audio" | "image" | "font";
             /** @example intro.mp4 */
             name: string;
             size_bytes: number | null;
@@ -1218,13 +1230,21 @@ export interface components {
             duration: number | null;
             /** @description Set when the bytes could not be decoded (`unreadable`) */
             error: components["schemas"]["AssetError"] | null;
+            /**
+             * @description A font: the family name inside the file (what `font_family` names when the `fonts` entry gives no `family`)
+             * @example DejaVu Serif
+             */
+            font_family: string | null;
             height: number | null;
             /** @example asset_01JD8Z3N5Q7W9X2Y4A6B8C0D1E */
             id: string;
             /** @description The external URL this is the stored copy of (`ingest_external`); null for uploads */
             ingested_from: string | null;
-            /** @enum {string} */
-            kind: "video" | "audio" | "image";
+            /**
+             * @description `font`: an uploaded font file, for the `fonts` of a render request and brand kits
+             * @enum {string}
+             */
+            kind: "video" | "audio" | "image" | "font";
             /** @example intro.mp4 */
             name: string;
             size_bytes: number | null;
@@ -1243,10 +1263,10 @@ export interface components {
         };
         AssetError: {
             /**
-             * @description `codec_unsupported` (the probe could not decode the bytes) or `source_too_large` (they were above the upload limit and were deleted)
+             * @description `codec_unsupported` (the probe could not decode the bytes), `source_too_large` (they were above the upload limit and were deleted) or `invalid_source` (a font upload that is not a TrueType, OpenType, WOFF or WOFF2 font)
              * @enum {string}
              */
-            code: "codec_unsupported" | "source_too_large";
+            code: "codec_unsupported" | "source_too_large" | "invalid_source";
             message: string;
         };
         AssetPage: {
@@ -1371,12 +1391,54 @@ export interface components {
             updated_at: string;
             webhook_url: string | null;
         };
+        BrandFontFile: {
+            /** @example Acme Sans */
+            family: string;
+            /** @description The uploaded font's `source_url` */
+            source_url: string;
+            /** @enum {string} */
+            style?: "normal" | "italic";
+            /** @example 400 */
+            weight?: number;
+        };
+        BrandFontFileInput: {
+            /**
+             * @description The name text elements use; omitted: the family name inside the file
+             * @example Acme Sans
+             */
+            family?: string;
+            /** @description An uploaded font's `source_url` (POST /v1/uploads with a font content_type), of this workspace */
+            source_url: string;
+            /**
+             * @default normal
+             * @enum {string}
+             */
+            style?: "normal" | "italic";
+            /** @default 400 */
+            weight?: number;
+        };
         BrandFonts: {
             /** @example Inter */
             body?: string;
+            /** @description Uploaded font files (set with PATCH); a render naming the kit registers them in its `fonts` */
+            files?: components["schemas"]["BrandFontFile"][];
             /**
-             * @description The font (family or CSS stack) the page uses; templates get its first shipped or Google Fonts family, else the nearest shipped one
+             * @description The font (family or CSS stack) the page uses; templates get its first family of `files`, shipped or Google Fonts, else the nearest shipped one
              * @example Montserrat
+             */
+            heading?: string;
+        };
+        BrandFontsInput: {
+            /**
+             * @description Family (or CSS stack) for {{brand.fonts.body}}
+             * @example Inter
+             */
+            body?: string;
+            /** @description Uploaded font files; a render naming the kit registers them in its `fonts` */
+            files?: components["schemas"]["BrandFontFileInput"][];
+            /**
+             * @description Family (or CSS stack) for {{brand.fonts.heading}}: one of `files`, a shipped or a Google Fonts family
+             * @example Acme Sans
              */
             heading?: string;
         };
@@ -1543,7 +1605,7 @@ export interface components {
         };
         CreateUpload: {
             /**
-             * @description MIME type of the file: video/…, audio/… or image/…; the PUT must send exactly this Content-Type
+             * @description MIME type of the file: video/…, audio/…, image/…, or a font (font/ttf, font/otf, font/woff, font/woff2, application/font-…, or application/octet-stream with a .ttf, .otf, .woff or .woff2 filename); the PUT must send exactly this Content-Type
              * @example video/mp4
              */
             content_type: string;
@@ -1620,7 +1682,7 @@ export interface components {
             /** @description What a submit refuses, or what the render would fail with (`codec_unsupported`) */
             error: components["schemas"]["SourceProblem"] | null;
             /** @enum {string} */
-            kind: "video" | "audio" | "image" | "background" | "watermark" | "lut";
+            kind: "video" | "audio" | "image" | "background" | "watermark" | "lut" | "font";
             /** @description Its length and size are in `media`, as the render will measure them */
             measured: boolean;
             /** @description Why it was not checked or not measured */
@@ -4878,6 +4940,11 @@ export interface components {
             /** @description true: every key of the workspace is refused (403) from its next request and its queued jobs are cancelled; running ones finish. false: lifts it */
             suspended?: boolean;
         };
+        UpdateBrandKit: {
+            /** @description Replaces the kit's fonts (heading, body and files) as a whole */
+            fonts?: components["schemas"]["BrandFontsInput"];
+            name?: string;
+        };
         UpdateWebhook: {
             /** @description A disabled webhook receives no new events, and its pending retries stop */
             enabled?: boolean;
@@ -5129,7 +5196,10 @@ export type SchemaBatchCounts = components['schemas']['BatchCounts'];
 export type SchemaBatchPage = components['schemas']['BatchPage'];
 export type SchemaBatchRequest = components['schemas']['BatchRequest'];
 export type SchemaBatchWithRenders = components['schemas']['BatchWithRenders'];
+export type SchemaBrandFontFile = components['schemas']['BrandFontFile'];
+export type SchemaBrandFontFileInput = components['schemas']['BrandFontFileInput'];
 export type SchemaBrandFonts = components['schemas']['BrandFonts'];
+export type SchemaBrandFontsInput = components['schemas']['BrandFontsInput'];
 export type SchemaBrandKit = components['schemas']['BrandKit'];
 export type SchemaBrandKitError = components['schemas']['BrandKitError'];
 export type SchemaBrandKitPage = components['schemas']['BrandKitPage'];
@@ -5185,6 +5255,7 @@ export type SchemaTimeline = components['schemas']['Timeline'];
 export type SchemaTimelineElement = components['schemas']['TimelineElement'];
 export type SchemaTranscribeRequest = components['schemas']['TranscribeRequest'];
 export type SchemaUpdateAdminWorkspace = components['schemas']['UpdateAdminWorkspace'];
+export type SchemaUpdateBrandKit = components['schemas']['UpdateBrandKit'];
 export type SchemaUpdateWebhook = components['schemas']['UpdateWebhook'];
 export type SchemaUpdateWorkspace = components['schemas']['UpdateWorkspace'];
 export type SchemaUploadSlot = components['schemas']['UploadSlot'];
@@ -6631,6 +6702,88 @@ export interface operations {
             };
             /** @description No such resource in this workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Invalid request; `details.errors` lists each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    BrandKitsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBrandKit"];
+            };
+        };
+        responses: {
+            /** @description The brand kit as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrandKit"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed for this key or account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such resource in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the resource state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10423,7 +10576,7 @@ export interface operations {
             query?: {
                 /** @description Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page. */
                 cursor?: string;
-                kind?: "video" | "audio" | "image";
+                kind?: "video" | "audio" | "image" | "font";
                 limit?: number;
             };
             header?: never;
