@@ -1642,7 +1642,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            code: "invalid_code" | "unauthorized" | "quota_exceeded" | "email_not_verified" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "invalid_request" | "unsupported_feature" | "invalid_source" | "source_not_found" | "source_too_large" | "asset_not_ready" | "codec_unsupported" | "rate_limited" | "internal" | "unavailable" | "storage_full";
+            code: "invalid_code" | "unauthorized" | "quota_exceeded" | "email_not_verified" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "invalid_request" | "unsupported_feature" | "invalid_source" | "source_not_found" | "source_too_large" | "asset_not_ready" | "codec_unsupported" | "rate_limited" | "internal" | "unavailable" | "storage_full" | "storage_unavailable";
             /** @description Machine-readable details; for `invalid_request`, `errors` (ValidationErrorItem[]) and, when cut short, `errors_total` */
             details?: {
                 errors?: components["schemas"]["ValidationErrorItem"][];
@@ -5249,7 +5249,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -5330,7 +5330,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -5421,7 +5421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -5524,7 +5524,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -5607,7 +5607,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -5688,7 +5688,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -5784,7 +5784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -5846,7 +5846,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -5926,7 +5926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -5993,7 +5993,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6149,7 +6149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6222,7 +6222,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6300,7 +6300,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6369,7 +6369,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6431,7 +6431,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6511,7 +6511,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6580,7 +6580,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6647,7 +6647,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6687,7 +6687,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6756,7 +6756,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6796,7 +6796,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6894,7 +6894,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7024,7 +7024,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7086,7 +7086,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7166,7 +7166,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7237,7 +7237,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7304,7 +7304,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7458,7 +7458,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7549,7 +7549,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7690,7 +7690,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7793,7 +7793,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7927,7 +7927,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7996,7 +7996,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8074,7 +8074,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8143,7 +8143,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8219,7 +8219,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8427,7 +8427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8488,7 +8488,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8560,7 +8560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8624,7 +8624,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8693,7 +8693,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8771,7 +8771,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8858,7 +8858,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8927,7 +8927,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9003,7 +9003,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9097,7 +9097,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9195,7 +9195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9289,7 +9289,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9423,7 +9423,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9503,7 +9503,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9543,7 +9543,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9605,7 +9605,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9685,7 +9685,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9754,7 +9754,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9821,7 +9821,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9903,7 +9903,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9977,7 +9977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10056,7 +10056,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10125,7 +10125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10220,7 +10220,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10278,7 +10278,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10334,7 +10334,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10405,7 +10405,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10468,7 +10468,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10593,7 +10593,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10662,7 +10662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10738,7 +10738,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10807,7 +10807,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10868,7 +10868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
