@@ -3,8 +3,12 @@
 // it held up) against the built service (`node dist/src/main.js all`, a process of its own) while
 // its worker renders beside it. Prints p50/p99/max per 5 s window and overall, and the service's
 // own event-loop delay and GC pauses from /metrics. READ_TAIL_SECONDS (default 30), READ_TAIL_RATE
-// (default 500), READ_TAIL_ROLE (`all`, or `split`: an api and a worker process). Set DATABASE_URL
-// to use a running PostgreSQL (a scratch database is created on it and dropped afterwards).
+// (default 500), READ_TAIL_ROLE (`all`, or `split`: an api and a worker process), READ_TAIL_WORKER
+// (`busy`: renders beside the reads, the default; `idle`: none, and the reads begin once the one
+// render they read has finished), READ_TAIL_PROBE=1 (bench/read-tail-probe.mjs in the service: per
+// second of the first 15, its request time, pool waits and connections, statements, loop delay, GC).
+// Set DATABASE_URL to use a running PostgreSQL (a scratch database is created on it and dropped
+// afterwards).
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -19,11 +23,14 @@ const { Client } = require('pg');
 const SECONDS = Number(process.env.READ_TAIL_SECONDS ?? 30);
 const RATE = Number(process.env.READ_TAIL_RATE ?? 500);
 const SPLIT = process.env.READ_TAIL_ROLE === 'split';
+const IDLE = process.env.READ_TAIL_WORKER === 'idle';
+const PROBE = process.env.READ_TAIL_PROBE === '1';
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-read-tail-'));
 const port = 19000 + Math.floor(Math.random() * 1000);
 const api = `http://127.0.0.1:${port}`;
 const metricsToken = randomBytes(16).toString('hex');
+const probeFile = path.join(dataDir, 'probe.jsonl');
 
 let scratch: { server: string; name: string } | null = null;
 let databaseUrl = '';
@@ -40,9 +47,11 @@ if (process.env.DATABASE_URL) {
 }
 
 const start = (role: string, listen: number): ChildProcess =>
-  spawn(process.execPath, [path.join(root, 'dist/src/main.js'), role], {
+  spawn(process.execPath, [...(PROBE ? ['--import', path.join(root, 'bench/read-tail-probe.mjs')] : []), path.join(root, 'dist/src/main.js'), role], {
+    cwd: root,
     env: {
       ...process.env,
+      READ_TAIL_PROBE_FILE: `${probeFile}.${role}`,
       DATABASE_URL: databaseUrl,
       DATA_DIR: dataDir,
       PORT: String(listen),
@@ -107,9 +116,12 @@ try {
   // Distinct each time (RENDER_REUSE would otherwise answer a repeat from the first one's output).
   const small = () => ({ width: 320, height: 180, duration: 2, frame_rate: 30, background_color: '#223344', elements: [{ type: 'text', text: `tail ${randomBytes(4).toString('hex')}`, font_size: 40, fill_color: '#ffffff' }] });
   const target = (await call('POST', '/v1/renders', small(), key)).body.id as string;
+  if (IDLE) {
+    while (!['completed', 'failed'].includes((await call('GET', `/v1/renders/${target}`, undefined, key)).body.status)) await new Promise((r) => setTimeout(r, 250));
+  }
 
   // The worker beside the reads: a small render whenever the last one ended.
-  let running = true;
+  let running = !IDLE;
   let rendered = 0;
   const worker = (async () => {
     while (running) {
@@ -127,6 +139,7 @@ try {
   const latencies: { due: number; took: number }[] = [];
   let errors = 0;
   const began = performance.now();
+  const beganAt = Date.now();
   const total = SECONDS * RATE;
   const pending: Promise<void>[] = [];
   for (let i = 0; i < total; i++) {
@@ -156,11 +169,12 @@ try {
   const all = latencies.map((l) => l.took).sort((a, b) => a - b);
   rows.push(['all', String(all.length), ms(quantile(all, 0.5)), ms(quantile(all, 0.99)), ms(all[all.length - 1])]);
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  console.log(`\nGET /v1/renders/{id} at ${RATE}/s for ${SECONDS} s, ${SPLIT ? 'api and worker processes' : 'one process (all)'}, ${rendered} renders beside it, ${errors} errors`);
+  console.log(`\nGET /v1/renders/{id} at ${RATE}/s for ${SECONDS} s, ${SPLIT ? 'api and worker processes' : 'one process (all)'}, ${IDLE ? 'worker idle' : `${rendered} renders beside it`}, ${errors} errors`);
   for (const row of rows) console.log(row.map((cell, c) => cell.padStart(widths[c])).join('  '));
   console.log(
     `service: event-loop delay p99 ${ms(after.loopP99)} ms, max ${ms(after.loopMax)} ms (since start); GC ${ms((after.gcSeconds - before.gcSeconds) * 1000)} ms during the run`,
   );
+  if (PROBE) printProbe(beganAt);
 } finally {
   for (const service of services) service.kill('SIGTERM');
   await Promise.all(services.map((s) => new Promise((r) => (s.exitCode !== null ? r(null) : s.once('exit', r)))));
@@ -172,4 +186,26 @@ try {
     await admin.end();
   }
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** The probe's seconds around the start of the reads (s = seconds since the first was due). */
+function printProbe(beganAt: number): void {
+  for (const role of SPLIT ? ['api', 'worker'] : ['all']) {
+    let lines: Record<string, number | null>[];
+    try {
+      lines = readFileSync(`${probeFile}.${role}`, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    } catch {
+      continue;
+    }
+    const columns = ['s', 'requests', 'http_p99', 'http_max', 'acquire_p99', 'acquire_max', 'connections_opened', 'connections', 'waiting_max', 'query_p99', 'query_max', 'loop_p99', 'loop_max', 'gc_max', 'gc_sum'];
+    const rows = [columns];
+    for (const line of lines) {
+      const s = Math.round(((line.at as number) - beganAt) / 1000);
+      if (s < -2 || s > 15) continue;
+      rows.push(columns.map((c) => (c === 's' ? String(s) : String(line[c] ?? '-'))));
+    }
+    const widths = columns.map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+    console.log(`\nprobe (${role}), per second; ms`);
+    for (const row of rows) console.log(row.map((cell, c) => cell.padStart(widths[c])).join(' '));
+  }
 }

@@ -11,6 +11,7 @@ import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { answerClientErrorsWithEnvelope } from './common/errors/client-error';
 import { hostileInputGuard, verifyJsonBytes } from './common/validation/request-input';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './infra/database/embedded-postgres';
+import { DatabaseHealthRepository } from './infra/database/database-health.repository';
 import { runMigrationsOnce } from './infra/database/migrate';
 import { QueueService } from './infra/queue/queue.service';
 import { MetricsService } from './metrics/metrics.service';
@@ -99,6 +100,7 @@ async function buildApp(config: AppConfig, role: Role, databaseUrl: string, embe
   // worker process missing a handler must not start.
   await app.init();
   app.get(QueueService).assertEveryQueueHandled();
+  await app.get(DatabaseHealthRepository, { strict: false }).warmPool();
 
   return {
     app,

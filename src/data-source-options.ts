@@ -58,6 +58,8 @@ export function dataSourceOptions(url: string, timeouts?: { connectTimeoutMs: nu
     // The app migrates before it builds, under a lock (src/infra/database/migrate.ts).
     migrationsRun: false,
     synchronize: false,
-    extra: { max: 10, ...(timeouts ? poolTimeouts(timeouts) : {}) },
+    // Idle connections are kept (0: never closed): the pool is opened at start (warmPool) and a
+    // burst after a quiet spell should not wait for new backends.
+    extra: { max: 10, idleTimeoutMillis: 0, ...(timeouts ? poolTimeouts(timeouts) : {}) },
   };
 }

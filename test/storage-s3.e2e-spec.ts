@@ -1,11 +1,13 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { AddressInfo, createServer } from 'node:net';
+import { AddressInfo, connect, createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { DataSource } from 'typeorm';
 import { S3Storage } from '../src/infra/storage/s3-storage';
 import { ObjectTooLargeError, Storage } from '../src/infra/storage/storage';
 import { makeVideo, probe, waitFor } from './helpers/media';
@@ -115,10 +117,22 @@ describe('S3 storage against Ceph RGW', () => {
     expect(tooLarge.body.error).toMatchObject({ code: 'source_too_large' });
   });
 
-  it('is refused by the store when a URL was signed with another secret', async () => {
-    const forged = new S3Storage({ bucket: BUCKET, endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: ACCESS_KEY, secretAccessKey: 'not-the-secret' } });
-    const upload = await forged.signedUploadUrl(`${workspaceId}/assets/forged.mp4`, 'video/mp4', 600);
-    const put = await fetch(upload.url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: readFileSync(clip) });
+  it('is refused by the store when a URL was signed with another secret; the driver will not sign an upload with it', async () => {
+    const forgedCredentials = { accessKeyId: ACCESS_KEY, secretAccessKey: 'not-the-secret' };
+    const forged = new S3Storage({ bucket: BUCKET, endpoint, region: 'us-east-1', forcePathStyle: true, credentials: forgedCredentials });
+    // The driver probes the bucket before signing an upload, and the store refuses its key.
+    await expect(forged.signedUploadUrl(`${workspaceId}/assets/forged.mp4`, 'video/mp4', 600)).rejects.toMatchObject({
+      name: 'StorageUnavailableError',
+      permanent: true,
+      message: expect.stringContaining('refused the credentials (SignatureDoesNotMatch)'),
+    });
+    const forgedClient = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: forgedCredentials });
+    const uploadUrl = await getSignedUrl(forgedClient, new PutObjectCommand({ Bucket: BUCKET, Key: `${workspaceId}/assets/forged.mp4`, ContentType: 'video/mp4' }), {
+      expiresIn: 600,
+      signableHeaders: new Set(['content-type']),
+    });
+    forgedClient.destroy();
+    const put = await fetch(uploadUrl, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: readFileSync(clip) });
     expect(put.status).toBe(403);
     expect(await put.text()).toContain('<Code>SignatureDoesNotMatch</Code>');
     const read = await forged.signedReadUrl(`${workspaceId}/assets/${assetId}.mp4`, 600, { contentType: 'video/mp4' });
@@ -217,12 +231,78 @@ describe('S3 storage against Ceph RGW', () => {
           const res = await broken.http.get('/v1/ready').expect(503);
           expect(res.body).toMatchObject({ status: 'unavailable', checks: { database: 'ok', storage: 'unavailable' } });
           expect(res.body.messages.storage).toMatch(message);
+          // Signing is offline, so the upload route asks the store first: a 503 naming the fix, not a URL that fails at the store.
+          const { key: brokenKey } = await signupVerified(broken);
+          const slot = await broken.http.post('/v1/uploads').set(bearer(brokenKey)).send({ content_type: 'video/mp4', size_bytes: 1000 });
+          expect(slot.status).toBe(503);
+          expect(slot.headers['retry-after']).toBe(overrides.S3_ENDPOINT ? '10' : '60');
+          expect(slot.body.error.code).toBe('storage_unavailable');
+          expect(slot.body.error.message).toContain(res.body.messages.storage);
+          expect(slot.body.error.message).not.toContain(overrides.AWS_SECRET_ACCESS_KEY ?? SECRET_KEY);
         } finally {
           await broken.close();
         }
       }),
     );
   });
+
+  it('fails a render whose bucket is gone at once with storage_unavailable, and one whose store is down after its attempts, then renders once both are back', async () => {
+    // The store behind a proxy this test can take down: connections are cut while `down`.
+    let down = false;
+    const open = new Set<Socket>();
+    const proxy = createServer((client) => {
+      if (down) return client.destroy();
+      open.add(client);
+      client.on('close', () => open.delete(client));
+      const upstream = connect(Number(new URL(endpoint).port), '127.0.0.1');
+      client.pipe(upstream).pipe(client);
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxied = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const worker = await startTestApp({ role: 'all', env: env({ S3_BUCKET: 'gone', S3_ENDPOINT: proxied }) });
+    try {
+      const { key: workerKey } = await signupVerified(worker);
+      const db = worker.running.app.get(DataSource);
+      const render = async () => {
+        const submitted = await worker.http.post('/v1/renders').set(bearer(workerKey)).send({ width: 32, height: 32, output_format: 'png', background_color: '#336699' }).expect(202);
+        const job = await waitFor(
+          async () => (await worker.http.get(`/v1/renders/${submitted.body.id}`).set(bearer(workerKey)).expect(200)).body,
+          (current) => ['completed', 'failed', 'cancelled'].includes(current.status),
+          120_000,
+          200,
+        );
+        const [row] = await db.query('SELECT attempts FROM jobs WHERE id = $1', [job.id]);
+        return { job, attempts: row.attempts as number };
+      };
+
+      const missing = await render();
+      expect(missing.job).toMatchObject({ status: 'failed', error: { code: 'storage_unavailable' } });
+      expect(missing.job.error.message).toBe(
+        `Render failed: the service's storage is misconfigured (not retried). S3 bucket "gone" does not exist at ${proxied}: create it, or correct S3_BUCKET`,
+      );
+      expect(missing.attempts).toBe(1);
+
+      down = true;
+      for (const socket of open) socket.destroy(); // the SDK's kept-alive connections too
+      const unreachable = await render();
+      expect(unreachable.job).toMatchObject({ status: 'failed', error: { code: 'storage_unavailable' } });
+      expect(unreachable.job.error.message).toMatch(
+        new RegExp(`^Render failed: the service's storage did not answer in 3 attempts\\. S3 endpoint ${proxied.replace(/\./g, '\\.')} cannot be reached \\((E[A-Z]+|TimeoutError)\\): check S3_ENDPOINT and the network$`),
+      );
+      expect(unreachable.attempts).toBe(3);
+
+      down = false;
+      await s3.send(new CreateBucketCommand({ Bucket: 'gone' }));
+      const back = await render();
+      expect(back.job).toMatchObject({ status: 'completed', error: null, output: { width: 32, height: 32 } });
+      expect(back.attempts).toBe(1);
+    } finally {
+      await worker.close();
+      proxy.close();
+    }
+  }, 240_000);
 });
 
 function freePort(): Promise<number> {

@@ -9,6 +9,7 @@ import type { JobPayload, QueueDefinition } from '../infra/queue/queue-definitio
 import { QueueService } from '../infra/queue/queue.service';
 import { isHandBack, remainingMs } from '../infra/queue/hand-back';
 import { isStorageFull } from '../common/errors/storage-full';
+import { storageFailureMessage, storageUnavailableOf } from '../common/errors/storage-unavailable';
 import { MetricsService } from '../metrics/metrics.service';
 import { JobFailure } from './job-failure';
 import { PlanCatalogService } from '../workspaces/plan-catalog.service';
@@ -163,6 +164,14 @@ export class JobRunnerService {
         await this.fail(job, stage, 'storage_full', `${work.label} failed: the service's storage is full; try again once space is freed`);
         return;
       }
+      // Storage that refuses the service (missing bucket, wrong key) is named and not retried; one
+      // that does not answer is retried, and named once the attempts are spent.
+      const storage = storageUnavailableOf(error);
+      if (storage && (storage.permanent || queued.retryCount >= work.retryLimit)) {
+        this.logger.error(`${work.label} ${job.id} failed, storage unavailable: ${storage.message} (${causeOf(storage)})`);
+        await this.fail(job, stage, 'storage_unavailable', storageFailureMessage(work.label, storage, queued.retryCount + 1));
+        return;
+      }
       if (queued.retryCount < work.retryLimit) {
         this.logger.warn(`${work.label} ${job.id} attempt ${queued.retryCount + 1} failed, will retry: ${(error as Error).message}`);
         this.metrics.jobRetried(work.kind);
@@ -197,4 +206,10 @@ export class JobRunnerService {
       this.logger.error(`Could not publish ${type} for ${jobId}: ${(error as Error).message}`);
     }
   }
+}
+
+/** The driver's own words behind a storage failure, for the log only. */
+function causeOf(error: Error): string {
+  const cause = error.cause as { name?: string; message?: string } | undefined;
+  return cause ? `${cause.name ?? 'Error'}: ${cause.message ?? ''}` : 'no cause';
 }

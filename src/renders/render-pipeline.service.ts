@@ -40,6 +40,7 @@ import { RENDER_RETRY_LIMIT } from './render-queue';
 import { ChunkedRenderService } from './chunks/chunked-render.service';
 import { WorkerPresenceService } from './chunks/worker-presence.service';
 import { isStorageFull } from '../common/errors/storage-full';
+import { storageUnavailableOf } from '../common/errors/storage-unavailable';
 
 export type ProgressReporter = (stage: ProgressStage, percent: number) => void;
 
@@ -141,7 +142,8 @@ export class RenderPipelineService {
       // A split render that ends for good (cancelled, failing, or on its last attempt) stops its
       // chunks and leaves no chunk files; one the queue will retry keeps those done.
       const lastAttempt = job.attempts > RENDER_RETRY_LIMIT;
-      if (error instanceof JobFailure || isStorageFull(error) || lastAttempt || !(await this.jobs.hasStatus(job.id, 'processing'))) await this.chunks.abandon(job);
+      const ends = error instanceof JobFailure || isStorageFull(error) || storageUnavailableOf(error)?.permanent || lastAttempt;
+      if (ends || !(await this.jobs.hasStatus(job.id, 'processing'))) await this.chunks.abandon(job);
       throw error;
     } finally {
       unmount();

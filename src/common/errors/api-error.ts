@@ -20,6 +20,7 @@ export const ERROR_STATUS = {
   internal: 500,
   unavailable: 503,
   storage_full: 503,
+  storage_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

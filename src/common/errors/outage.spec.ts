@@ -1,5 +1,6 @@
 import { QueryFailedError } from 'typeorm';
 import { StorageFullError } from './storage-full';
+import { StorageUnavailableError } from './storage-unavailable';
 import { remainingMs } from '../../infra/queue/hand-back';
 import { outageOf } from './outage';
 
@@ -16,6 +17,18 @@ describe('outages', () => {
     for (const error of [new StorageFullError(), Object.assign(new Error('write failed'), { code: 'ENOSPC' }), new Error('ffmpeg: No space left on device'), new Error('wrapped', { cause: Object.assign(new Error('x'), { code: 'EDQUOT' }) })]) {
       expect(outageOf(error)).toMatchObject({ code: 'storage_full' });
     }
+  });
+
+  it('names a refusing or silent storage driver storage_unavailable, before the database words its cause carries', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9000'), { code: 'ECONNREFUSED' });
+    const down = new StorageUnavailableError(false, 'S3 endpoint http://s3 cannot be reached (ECONNREFUSED): check S3_ENDPOINT and the network', { cause: refused });
+    expect(outageOf(down)).toEqual({
+      code: 'storage_unavailable',
+      message: "The service's storage is not answering; the request was not completed. S3 endpoint http://s3 cannot be reached (ECONNREFUSED): check S3_ENDPOINT and the network",
+      retryAfterSeconds: 10,
+    });
+    const misconfigured = new Error('upload failed', { cause: new StorageUnavailableError(true, 'S3 bucket "b" does not exist at http://s3: create it, or correct S3_BUCKET') });
+    expect(outageOf(misconfigured)).toMatchObject({ code: 'storage_unavailable', message: expect.stringMatching(/^The service's storage is misconfigured;.*correct S3_BUCKET$/), retryAfterSeconds: 60 });
   });
 
   it('leaves other errors alone (a bug stays a 500)', () => {

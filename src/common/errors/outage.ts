@@ -1,8 +1,9 @@
 import { isStorageFull } from './storage-full';
+import { storageRetryAfterSeconds, storageUnavailableOf } from './storage-unavailable';
 
 /** A failure of what the service runs on, not of the request: answered 503 with Retry-After. */
 export interface Outage {
-  code: 'unavailable' | 'storage_full';
+  code: 'unavailable' | 'storage_full' | 'storage_unavailable';
   message: string;
   retryAfterSeconds: number;
 }
@@ -22,11 +23,18 @@ const DATABASE_STATES = /^(57014|57P0[123]|53300|08\d{3})$/;
 
 /**
  * Whether `error` is an outage: the database stalled or unreachable (every pool has connect and
- * statement timeouts, so a stall surfaces here within seconds), or the disk full. Null otherwise.
+ * statement timeouts, so a stall surfaces here within seconds), the disk full, or the storage
+ * driver refusing or not answering (checked first: an S3 endpoint's ECONNREFUSED is not the database's).
+ * Null otherwise.
  */
 export function outageOf(error: unknown): Outage | null {
   if (isStorageFull(error)) {
     return { code: 'storage_full', message: "The service's storage is full; nothing was stored. Try again once space is freed", retryAfterSeconds: 60 };
+  }
+  const storage = storageUnavailableOf(error);
+  if (storage) {
+    const what = storage.permanent ? 'is misconfigured' : 'is not answering';
+    return { code: 'storage_unavailable', message: `The service's storage ${what}; the request was not completed. ${storage.message}`, retryAfterSeconds: storageRetryAfterSeconds(storage) };
   }
   for (let current = error, depth = 0; current && depth < 5; depth++) {
     const { code, message, driverError, cause } = current as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };

@@ -129,15 +129,17 @@ function addInputErrors(document: OpenAPIObject): void {
 }
 
 /**
- * Any route can meet an outage of what the service runs on: a stalled database (`unavailable`)
- * or a full disk (`storage_full`) is a 503 with Retry-After, never a hang or a 500.
+ * Any route can meet an outage of what the service runs on: a stalled database (`unavailable`),
+ * a full disk (`storage_full`) or a storage driver that refuses or does not answer
+ * (`storage_unavailable`) is a 503 with Retry-After, never a hang or a 500.
  */
 function addOutageErrors(document: OpenAPIObject): void {
   for (const item of Object.values(document.paths)) {
     for (const operation of [item.get, item.put, item.post, item.delete, item.patch]) {
       if (!operation || operation.responses['503']) continue;
       operation.responses['503'] = {
-        description: 'The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds',
+        description:
+          'The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds',
         headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } },
         content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
       };

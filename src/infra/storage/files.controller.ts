@@ -5,6 +5,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/auth/decorators';
 import { isStorageFull } from '../../common/errors/storage-full';
+import { storageUnavailableOf } from '../../common/errors/storage-unavailable';
 import { ApiError } from '../../common/errors/api-error';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -104,7 +105,7 @@ export class FilesController {
         req.resume();
         throw tooLarge(limit);
       }
-      if (isStorageFull(error)) {
+      if (isStorageFull(error) || storageUnavailableOf(error)) {
         req.resume(); // as for 413: the client reads the 503 once its body is drained
         throw error;
       }

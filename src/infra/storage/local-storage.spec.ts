@@ -1,8 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
-import { LocalStorage } from './local-storage';
+import { outageOf } from '../../common/errors/outage';
+import { StorageUnavailableError } from '../../common/errors/storage-unavailable';
+import { LocalStorage, localFailureOf } from './local-storage';
 import { ObjectNotFoundError, ObjectTooLargeError } from './storage';
 import { UrlSigner } from './url-signer';
 
@@ -92,5 +95,33 @@ describe('LocalStorage', () => {
 
   it('is ready when its folder is writable', async () => {
     expect(await storage.check()).toBe(true);
+  });
+
+  it('names a read-only storage folder as a permanent storage failure, and leaves a missing source file alone', async () => {
+    // A real read-only mount: the tests run as root, whom file modes do not stop.
+    const readOnly = path.join(dir, 'ro');
+    mkdirSync(readOnly);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=1m', 'tmpfs', readOnly]);
+    try {
+      const locked = new LocalStorage(readOnly, signer, 'https://api.example.com');
+      const source = path.join(dir, 'in.txt');
+      writeFileSync(source, 'hello');
+      const failure = await locked.putFile('ws_1/a.txt', source, 'text/plain').catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(StorageUnavailableError);
+      expect(failure).toMatchObject({
+        permanent: true,
+        message: `The storage folder ${readOnly} cannot be written (EROFS): give the service's user write access to DATA_DIR, or mount it read-write`,
+      });
+      expect(outageOf(failure)).toMatchObject({ code: 'storage_unavailable', retryAfterSeconds: 60 });
+      await expect(storage.putFile('ws_1/a.txt', path.join(dir, 'missing.txt'), 'text/plain')).rejects.toMatchObject({ code: 'ENOENT' });
+    } finally {
+      execFileSync('umount', [readOnly]);
+    }
+  });
+
+  it('classifies a failing disk as transient and other errors not at all', () => {
+    expect(localFailureOf(Object.assign(new Error('i/o error'), { code: 'EIO' }), '/data/storage')).toMatchObject({ permanent: false });
+    expect(localFailureOf(Object.assign(new Error('no space'), { code: 'ENOSPC' }), '/data/storage')).toBeNull();
+    expect(localFailureOf(new Error('bug'), '/data/storage')).toBeNull();
   });
 });

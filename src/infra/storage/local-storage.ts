@@ -15,6 +15,7 @@ import {
   StoredObject,
 } from './storage';
 import { FileGrant, UrlSigner } from './url-signer';
+import { StorageUnavailableError } from '../../common/errors/storage-unavailable';
 
 /** Where the service serves local files; signed URLs point here (files.controller.ts). */
 export const FILES_ROUTE_PREFIX = '/v1/files/';
@@ -47,13 +48,15 @@ export class LocalStorage extends Storage {
 
   async putFile(key: string, localPath: string, contentType: string): Promise<{ size: number }> {
     assertStorageKey(key);
-    return this.commit(key, contentType, (temp) => copyFile(localPath, temp));
+    return this.guard(() => this.commit(key, contentType, (temp) => copyFile(localPath, temp)));
   }
 
   async putStream(key: string, body: Readable, contentType: string, options: { maxBytes?: number } = {}): Promise<{ size: number }> {
     assertStorageKey(key);
     const limit = new ByteLimit(options.maxBytes ?? Number.POSITIVE_INFINITY);
-    return this.commit(key, contentType, (temp) => pipeline(body, limit, createWriteStream(temp, { flags: 'wx' })));
+    let bodyFailed = false;
+    body.once('error', () => (bodyFailed = true));
+    return this.guard(() => this.commit(key, contentType, (temp) => pipeline(body, limit, createWriteStream(temp, { flags: 'wx' }))), () => bodyFailed);
   }
 
   async downloadTo(key: string, localPath: string): Promise<void> {
@@ -64,14 +67,18 @@ export class LocalStorage extends Storage {
       // A hard link costs nothing whatever the size (work folders share the disk with storage);
       // stored objects are replaced by rename, never rewritten, so the link cannot see a change.
       // Readers must not write to the file. Another filesystem gets a copy.
-      await link(this.pathOf(key), temp).catch(async (error) => {
-        if (error.code !== 'EXDEV' && error.code !== 'EPERM') throw error;
-        await copyFile(this.pathOf(key), temp);
+      await this.guard(async () => {
+        try {
+          await link(this.pathOf(key), temp).catch(async (error) => {
+            if (error.code !== 'EXDEV' && error.code !== 'EPERM') throw error;
+            await copyFile(this.pathOf(key), temp);
+          });
+          await rename(temp, localPath);
+        } catch (error) {
+          if (error.code === 'ENOENT' || error.code === 'ENOTDIR') throw new ObjectNotFoundError(key);
+          throw error;
+        }
       });
-      await rename(temp, localPath);
-    } catch (error) {
-      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') throw new ObjectNotFoundError(key);
-      throw error;
     } finally {
       await rm(temp, { force: true });
     }
@@ -79,28 +86,34 @@ export class LocalStorage extends Storage {
 
   async stat(key: string): Promise<StoredObject | null> {
     assertStorageKey(key);
-    let size: number;
-    try {
-      const info = await stat(this.pathOf(key));
-      if (!info.isFile()) return null;
-      size = info.size;
-    } catch (error) {
-      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
-      throw error;
-    }
-    return { size, contentType: (await this.readMeta(key))?.contentType ?? null };
+    return this.guard(async () => {
+      let size: number;
+      try {
+        const info = await stat(this.pathOf(key));
+        if (!info.isFile()) return null;
+        size = info.size;
+      } catch (error) {
+        if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
+        throw error;
+      }
+      return { size, contentType: (await this.readMeta(key))?.contentType ?? null };
+    });
   }
 
   async delete(key: string): Promise<void> {
     assertStorageKey(key);
-    await rm(this.pathOf(key), { force: true });
-    await rm(this.metaPathOf(key), { force: true });
+    await this.guard(async () => {
+      await rm(this.pathOf(key), { force: true });
+      await rm(this.metaPathOf(key), { force: true });
+    });
   }
 
   async deleteFolder(prefix: string): Promise<void> {
     assertStorageKey(prefix);
-    await rm(this.pathOf(prefix), { recursive: true, force: true });
-    await rm(path.join(this.metaDir, ...prefix.split('/')), { recursive: true, force: true });
+    await this.guard(async () => {
+      await rm(this.pathOf(prefix), { recursive: true, force: true });
+      await rm(path.join(this.metaDir, ...prefix.split('/')), { recursive: true, force: true });
+    });
   }
 
   /** The files route reads the stored type itself, so `contentType` is not needed here. */
@@ -136,6 +149,10 @@ export class LocalStorage extends Storage {
     return (await this.check()) ? null : `Cannot create or write to the storage folder ${this.root}: check DATA_DIR and its permissions`;
   }
 
+  protected override failureOf(error: unknown): StorageUnavailableError | null {
+    return localFailureOf(error, this.root);
+  }
+
   /** Whether `signature` was made by this service for exactly this grant (expiry is the caller's check). */
   verifyGrant(grant: FileGrant, signature: string): boolean {
     return this.signer.verify(grant, signature);
@@ -150,13 +167,13 @@ export class LocalStorage extends Storage {
   }
 
   private async commit(key: string, contentType: string, write: (temp: string) => Promise<unknown>): Promise<{ size: number }> {
-    await mkdir(this.tempDir, { recursive: true });
+    await makeFolder(this.tempDir);
     const temp = path.join(this.tempDir, randomBytes(12).toString('hex'));
     try {
       await write(temp);
       const { size } = await stat(temp);
       const target = this.pathOf(key);
-      await mkdir(path.dirname(target), { recursive: true });
+      await makeFolder(path.dirname(target));
       // The type first: whoever sees the new bytes also sees their type.
       await this.writeMeta(key, { contentType });
       await rename(temp, target);
@@ -168,7 +185,7 @@ export class LocalStorage extends Storage {
 
   private async writeMeta(key: string, meta: ObjectMeta): Promise<void> {
     const file = this.metaPathOf(key);
-    await mkdir(path.dirname(file), { recursive: true });
+    await makeFolder(path.dirname(file));
     const temp = path.join(this.tempDir, `${randomBytes(12).toString('hex')}.json`);
     try {
       await writeFile(temp, JSON.stringify(meta));
@@ -186,4 +203,39 @@ export class LocalStorage extends Storage {
       throw error;
     }
   }
+}
+
+/**
+ * `mkdir -p`, except that a parent that cannot be made (a read-only mount, no permission) is
+ * reported as such: Node's recursive mkdir says ENOENT then, which reads as a missing object.
+ */
+async function makeFolder(dir: string): Promise<void> {
+  try {
+    await mkdir(dir);
+  } catch (error) {
+    if (error.code === 'EEXIST') return;
+    if (error.code !== 'ENOENT') throw error;
+    await makeFolder(path.dirname(dir));
+    await mkdir(dir).catch((again: NodeJS.ErrnoException) => {
+      if (again.code !== 'EEXIST') throw again;
+    });
+  }
+}
+
+/** Node's codes for a folder the service may not write, or a read-only mount: an operator must act. */
+const REFUSED = new Set(['EACCES', 'EPERM', 'EROFS']);
+/** A failing disk or a network mount that went away: it may come back. */
+const FAILING = new Set(['EIO', 'ESTALE', 'ENOTCONN', 'ETIMEDOUT', 'EHOSTDOWN']);
+
+/** A file-system error under the storage folder as a storage failure; null for anything else. */
+export function localFailureOf(error: unknown, root: string): StorageUnavailableError | null {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code !== 'string') return null;
+  if (REFUSED.has(code)) {
+    return new StorageUnavailableError(true, `The storage folder ${root} cannot be written (${code}): give the service's user write access to DATA_DIR, or mount it read-write`, { cause: error });
+  }
+  if (FAILING.has(code)) {
+    return new StorageUnavailableError(false, `The storage folder ${root} failed to read or write (${code}): check the disk or the network mount under DATA_DIR`, { cause: error });
+  }
+  return null;
 }

@@ -17,6 +17,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { StorageUnavailableError } from '../../common/errors/storage-unavailable';
 import {
   assertStorageKey,
   attachmentDisposition,
@@ -65,10 +66,13 @@ export class S3Storage extends Storage {
   /** For readiness, which must answer now: one attempt, short timeouts. */
   private readonly probeClient: S3Client;
   private readonly bucket: string;
+  /** The store as operators name it in messages. */
+  private readonly where: string;
 
   constructor(private readonly options: S3StorageOptions) {
     super();
     this.bucket = options.bucket;
+    this.where = options.endpoint ?? `AWS S3 (${options.region})`;
     const common: S3ClientConfig = {
       region: options.region,
       endpoint: options.endpoint ?? undefined,
@@ -92,7 +96,11 @@ export class S3Storage extends Storage {
   async putStream(key: string, body: Readable, contentType: string, options: { maxBytes?: number } = {}): Promise<{ size: number }> {
     assertStorageKey(key);
     const limit = new ByteLimit(options.maxBytes ?? Number.POSITIVE_INFINITY);
-    body.on('error', (error) => limit.destroy(error));
+    let bodyFailed = false;
+    body.on('error', (error) => {
+      bodyFailed = true;
+      limit.destroy(error);
+    });
     body.pipe(limit);
     const upload = new Upload({
       client: this.client,
@@ -101,7 +109,7 @@ export class S3Storage extends Storage {
       queueSize: PARTS_IN_FLIGHT,
     });
     try {
-      await upload.done();
+      await this.guard(() => upload.done(), () => bodyFailed);
     } catch (error) {
       body.unpipe(limit);
       body.destroy();
@@ -117,8 +125,10 @@ export class S3Storage extends Storage {
     await mkdir(path.dirname(localPath), { recursive: true });
     const temp = `${localPath}.${randomBytes(6).toString('hex')}.part`;
     try {
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      await pipeline(object.Body as Readable, createWriteStream(temp));
+      await this.guard(async () => {
+        const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+        await pipeline(object.Body as Readable, createWriteStream(temp));
+      });
       await rename(temp, localPath);
     } catch (error) {
       if (isNotFound(error)) throw new ObjectNotFoundError(key);
@@ -130,19 +140,21 @@ export class S3Storage extends Storage {
 
   async stat(key: string): Promise<StoredObject | null> {
     assertStorageKey(key);
-    try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
-      return { size: Number(head.ContentLength ?? 0), contentType: head.ContentType ?? null };
-    } catch (error) {
-      if (isNotFound(error)) return null;
-      throw error;
-    }
+    return this.guard(async () => {
+      try {
+        const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+        return { size: Number(head.ContentLength ?? 0), contentType: head.ContentType ?? null };
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+    });
   }
 
   /** S3 answers success for a missing key too. */
   async delete(key: string): Promise<void> {
     assertStorageKey(key);
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.guard(() => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })));
   }
 
   /** Lists the prefix a page at a time and deletes each page in one request. */
@@ -150,12 +162,12 @@ export class S3Storage extends Storage {
     assertStorageKey(prefix);
     let token: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${prefix}/`, ContinuationToken: token, MaxKeys: DELETE_BATCH }),
+      const page = await this.guard(() =>
+        this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${prefix}/`, ContinuationToken: token, MaxKeys: DELETE_BATCH })),
       );
       const keys = (page.Contents ?? []).map((object) => ({ Key: object.Key! }));
       if (keys.length > 0) {
-        const result = await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }));
+        const result = await this.guard(() => this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } })));
         const failed = result.Errors ?? [];
         if (failed.length > 0) {
           throw new Error(`Deleting ${failed.length} objects under ${prefix}/ failed, first ${failed[0].Key}: ${failed[0].Code} ${failed[0].Message ?? ''}`);
@@ -176,7 +188,7 @@ export class S3Storage extends Storage {
       disposition = servedDisposition(key, contentType);
     }
     const command = new GetObjectCommand({ Bucket: this.bucket, Key: key, ResponseContentDisposition: disposition });
-    return { url: await getSignedUrl(this.client, command, { expiresIn: ttlSeconds }), expires_at: expiresAt };
+    return { url: await this.guard(() => getSignedUrl(this.client, command, { expiresIn: ttlSeconds })), expires_at: expiresAt };
   }
 
   /**
@@ -185,10 +197,11 @@ export class S3Storage extends Storage {
    */
   async signedUploadUrl(key: string, contentType: string, ttlSeconds: number, options: UploadUrlOptions = {}): Promise<SignedUrl> {
     assertStorageKey(key);
+    await this.assertUsable();
     const { expiresAt } = expiryFromNow(ttlSeconds);
     const command = new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ContentLength: options.contentLength });
     const signableHeaders = new Set(['content-type', ...(options.contentLength !== undefined ? ['content-length'] : [])]);
-    return { url: await getSignedUrl(this.client, command, { expiresIn: ttlSeconds, signableHeaders }), expires_at: expiresAt };
+    return { url: await this.guard(() => getSignedUrl(this.client, command, { expiresIn: ttlSeconds, signableHeaders })), expires_at: expiresAt };
   }
 
   async check(): Promise<boolean> {
@@ -198,11 +211,28 @@ export class S3Storage extends Storage {
   /** Lists at most one object: it needs only read access to the bucket, and its errors name the cause. */
   override async problem(): Promise<string | null> {
     try {
-      await this.probeClient.send(new ListObjectsV2Command({ Bucket: this.bucket, MaxKeys: 1 }));
+      await this.probe();
       return null;
     } catch (error) {
-      return describeS3Failure(error, this.bucket, this.options.endpoint ?? `AWS S3 (${this.options.region})`);
+      return describeS3Failure(error, this.bucket, this.where);
     }
+  }
+
+  protected override failureOf(error: unknown): StorageUnavailableError | null {
+    return s3FailureOf(error, this.bucket, this.where);
+  }
+
+  protected override async probeFailure(): Promise<StorageUnavailableError | null> {
+    try {
+      await this.probe();
+      return null;
+    } catch (error) {
+      return this.failureOf(error);
+    }
+  }
+
+  private async probe(): Promise<void> {
+    await this.probeClient.send(new ListObjectsV2Command({ Bucket: this.bucket, MaxKeys: 1 }));
   }
 }
 
@@ -211,35 +241,61 @@ function isNotFound(error: unknown): boolean {
   return name === 'NoSuchKey' || name === 'NotFound' || (error as S3ServiceException)?.$metadata?.httpStatusCode === 404;
 }
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EPIPE']);
+const CREDENTIAL_CODES = new Set(['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'InvalidToken', 'ExpiredToken', 'TokenRefreshRequired']);
+/** Codes S3 and its clones answer while overloaded or failing inside: worth another attempt. */
+const BUSY_CODES = new Set(['SlowDown', 'ServiceUnavailable', 'InternalError', 'RequestTimeout', 'TimeoutError']);
 
-/** What an operator must change, in words, for a failed bucket probe. */
-export function describeS3Failure(error: unknown, bucket: string, where: string): string {
+/**
+ * An S3 SDK error as a storage failure: permanent when the operator must change a setting (bucket,
+ * credentials, permissions, region, clock), transient when the store is unreachable, slow or failing
+ * (5xx). Null for anything else (a missing key, a bug). Messages name the setting, never a secret,
+ * and never repeat the store's own words (an AWS AccessDenied names the account and the principal).
+ */
+export function s3FailureOf(error: unknown, bucket: string, where: string): StorageUnavailableError | null {
+  if (error instanceof StorageUnavailableError) return error;
   const err = error as Error & { code?: string; Code?: string; $metadata?: { httpStatusCode?: number } };
-  const code = err?.Code ?? err?.name ?? '';
-  const status = err?.$metadata?.httpStatusCode;
-  const detail = err?.message ? ` (${err.message})` : '';
-  if (code === 'NoSuchBucket' || (status === 404 && code !== 'NoSuchKey')) {
-    return `S3 bucket "${bucket}" does not exist at ${where}: create it, or correct S3_BUCKET`;
+  if (!err || typeof err !== 'object') return null;
+  // The SDK wraps errors from another realm (a test sandbox) into a plain Error whose message names them.
+  const wrapped = /^AWS SDK error wrapper for (\w+)/.exec(err.message ?? '')?.[1];
+  const code = err.Code ?? wrapped ?? err.name ?? '';
+  const status = err.$metadata?.httpStatusCode;
+  const permanent = (message: string) => new StorageUnavailableError(true, message, { cause: error });
+  const transient = (message: string) => new StorageUnavailableError(false, message, { cause: error });
+  if (code === 'NoSuchBucket' || (status === 404 && code !== 'NoSuchKey' && code !== 'NotFound')) {
+    return permanent(`S3 bucket "${bucket}" does not exist at ${where}: create it, or correct S3_BUCKET`);
   }
-  if (code === 'InvalidAccessKeyId' || code === 'SignatureDoesNotMatch' || code === 'InvalidToken' || code === 'ExpiredToken') {
-    return `S3 at ${where} refused the credentials (${code}): check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY`;
+  if (CREDENTIAL_CODES.has(code)) {
+    return permanent(`S3 at ${where} refused the credentials (${code}): check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY`);
   }
-  if (code === 'AccessDenied' || status === 403) {
-    return `S3 at ${where} denied access to bucket "${bucket}"${detail}: check the credentials and that they may list and write the bucket`;
+  if (code === 'RequestTimeTooSkewed') {
+    return permanent(`S3 at ${where} refused the request time (RequestTimeTooSkewed): synchronise the clock of the service's machine`);
   }
-  if (code === 'CredentialsProviderError' || /credentials/i.test(err?.message ?? '') && status === undefined) {
-    return `No S3 credentials were found${detail}: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or another source of the AWS SDK's default chain)`;
+  if (code === 'AccessDenied' || code === 'AllAccessDisabled' || code === 'Forbidden' || status === 403) {
+    return permanent(`S3 at ${where} denied access to bucket "${bucket}" (${code || 403}): check the credentials and that they may list, read, write and delete objects in the bucket`);
   }
-  if (code === 'PermanentRedirect' || code === 'AuthorizationHeaderMalformed' || status === 301) {
-    return `S3 bucket "${bucket}" is in another region than S3_REGION or behind another endpoint${detail}: correct S3_REGION or S3_ENDPOINT`;
+  if (code === 'CredentialsProviderError' || (/credentials/i.test(err.message ?? '') && status === undefined)) {
+    return permanent(`No S3 credentials were found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or another source of the AWS SDK's default chain)`);
   }
-  // The SDK wraps errors from another realm (a test sandbox) into one whose message names the code.
-  const network = [err?.code, (err as { cause?: { code?: string } })?.cause?.code, /\b(E[A-Z]+)\b/.exec(err?.message ?? '')?.[1]].find(
+  if (code === 'PermanentRedirect' || code === 'AuthorizationHeaderMalformed' || code === 'IllegalLocationConstraintException' || status === 301) {
+    return permanent(`S3 bucket "${bucket}" is in another region than S3_REGION or behind another endpoint (${code || status}): correct S3_REGION or S3_ENDPOINT`);
+  }
+  const network = [err.code, (err as { cause?: { code?: string } }).cause?.code, /\b(E[A-Z]+)\b/.exec(err.message ?? '')?.[1]].find(
     (candidate) => candidate !== undefined && UNREACHABLE.has(candidate),
   );
   if (network || code === 'TimeoutError' || code === 'RequestTimeout') {
-    return `S3 endpoint ${where} cannot be reached (${network ?? code}): check S3_ENDPOINT and the network`;
+    return transient(`S3 endpoint ${where} cannot be reached (${network ?? code}): check S3_ENDPOINT and the network`);
   }
-  return `S3 bucket "${bucket}" at ${where} is not usable: ${code || 'error'}${detail}`;
+  if ((status !== undefined && (status >= 500 || status === 429)) || BUSY_CODES.has(code)) {
+    return transient(`S3 at ${where} is failing (${code || 'error'}, HTTP ${status ?? '?'}): check the store's health`);
+  }
+  return null;
+}
+
+/** What an operator must change, in words, for a failed bucket probe. */
+export function describeS3Failure(error: unknown, bucket: string, where: string): string {
+  const failure = s3FailureOf(error, bucket, where);
+  if (failure) return failure.message;
+  const err = error as Error & { Code?: string };
+  return `S3 bucket "${bucket}" at ${where} is not usable: ${err?.Code ?? err?.name ?? 'error'}${err?.message ? ` (${err.message})` : ''}`;
 }

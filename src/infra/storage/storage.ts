@@ -1,5 +1,6 @@
 import { Transform } from 'node:stream';
 import type { Readable } from 'node:stream';
+import { StorageUnavailableError } from '../../common/errors/storage-unavailable';
 
 export interface SignedUrl {
   url: string;
@@ -57,7 +58,58 @@ export abstract class Storage {
   async problem(): Promise<string | null> {
     return (await this.check()) ? null : `The ${this.driver} storage does not answer or cannot be written to`;
   }
+
+  /**
+   * The driver's error as a StorageUnavailableError when it says the store is misconfigured
+   * (permanent) or down (transient); null for anything else (a missing object, a bug).
+   */
+  protected abstract failureOf(error: unknown): StorageUnavailableError | null;
+
+  /** A probe of the store for signing uploads: null when usable. Drivers that sign offline override it. */
+  protected async probeFailure(): Promise<StorageUnavailableError | null> {
+    return null;
+  }
+
+  private usable: { until: number; failure: Promise<StorageUnavailableError | null> } | null = null;
+
+  /**
+   * Runs one driver call; a storage failure comes out as StorageUnavailableError (the driver's own
+   * error as its cause). `ownFault` says when the error is the caller's stream's, not the store's.
+   */
+  protected async guard<T>(run: () => Promise<T>, ownFault: () => boolean = () => false): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof ObjectNotFoundError || error instanceof ObjectTooLargeError || ownFault()) throw error;
+      const failure = this.failureOf(error);
+      if (!failure) throw error;
+      if (failure.permanent) this.usable = { until: Date.now() + USABLE_FAILURE_MS, failure: Promise.resolve(failure) };
+      throw failure;
+    }
+  }
+
+  /**
+   * Signing an upload URL is offline for S3 and GCS: without this a missing bucket or refused key
+   * would only show when the client's PUT fails at the store. The probe's answer is kept a while,
+   * so uploads cost a round trip to the store at most once per USABLE_OK_MS.
+   */
+  protected async assertUsable(): Promise<void> {
+    const now = Date.now();
+    if (!this.usable || now > this.usable.until) {
+      const failure = this.probeFailure().catch(() => null);
+      this.usable = { until: now + USABLE_OK_MS, failure };
+      void failure.then((found) => {
+        if (found && this.usable?.failure === failure) this.usable.until = Date.now() + USABLE_FAILURE_MS;
+      });
+    }
+    const failure = await this.usable.failure;
+    if (failure) throw failure;
+  }
 }
+
+/** How long a usable store is trusted for signing uploads, and how long a failing one is believed. */
+const USABLE_OK_MS = 30_000;
+const USABLE_FAILURE_MS = 5_000;
 
 export class ObjectNotFoundError extends Error {
   constructor(readonly key: string) {

@@ -8,6 +8,7 @@ import { Storage } from '../../infra/storage/storage';
 import { JobFailure } from '../../jobs/job-failure';
 import { isHandBack } from '../../infra/queue/hand-back';
 import { isStorageFull } from '../../common/errors/storage-full';
+import { storageFailureMessage, storageUnavailableOf } from '../../common/errors/storage-unavailable';
 import { Job } from '../../jobs/job.entity';
 import { JobRepository } from '../../jobs/job.repository';
 import { OutputFormat, planOutput } from '../engine/output-formats';
@@ -15,6 +16,7 @@ import { RemotionRenderer } from '../engine/remotion-renderer';
 import { RenderFailure } from '../render-failure';
 import { RenderPipelineService } from '../render-pipeline.service';
 import { chunkFolder, chunkKey } from './chunked-render.service';
+import { RENDER_CHUNK_RETRY_LIMIT } from './render-chunk-queue';
 import { RenderChunkRepository } from './render-chunk.repository';
 import { WorkerPresenceService } from './worker-presence.service';
 
@@ -114,6 +116,11 @@ export class ChunkRendererService {
       }
       if (isStorageFull(error) && !isHandBack(signal)) {
         await this.chunks.fail(jobId, index, { code: 'storage_full', message: "Render failed: the service's storage is full; try again once space is freed" });
+        return 'failed';
+      }
+      const storage = storageUnavailableOf(error);
+      if (storage && !isHandBack(signal) && (storage.permanent || lastAttempt)) {
+        await this.chunks.fail(jobId, index, { code: 'storage_unavailable', message: storageFailureMessage('Render', storage, storage.permanent ? 1 : RENDER_CHUNK_RETRY_LIMIT + 1) });
         return 'failed';
       }
       const failure = { code: 'internal', message: (error as Error).message ?? String(error) };

@@ -1704,7 +1704,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            code: "invalid_code" | "unauthorized" | "quota_exceeded" | "email_not_verified" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "invalid_request" | "unsupported_feature" | "invalid_source" | "source_not_found" | "source_too_large" | "asset_not_ready" | "codec_unsupported" | "rate_limited" | "internal" | "unavailable" | "storage_full";
+            code: "invalid_code" | "unauthorized" | "quota_exceeded" | "email_not_verified" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "invalid_request" | "unsupported_feature" | "invalid_source" | "source_not_found" | "source_too_large" | "asset_not_ready" | "codec_unsupported" | "rate_limited" | "internal" | "unavailable" | "storage_full" | "storage_unavailable";
             /** @description Machine-readable details; for `invalid_request`, `errors` (ValidationErrorItem[]) and, when cut short, `errors_total` */
             details?: {
                 errors?: components["schemas"]["ValidationErrorItem"][];
@@ -5320,7 +5320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -5401,7 +5401,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -5492,7 +5492,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -5595,7 +5595,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -5678,7 +5678,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -5759,7 +5759,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -5855,7 +5855,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -5917,7 +5917,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -5997,7 +5997,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6064,7 +6064,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6220,7 +6220,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6293,7 +6293,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6371,7 +6371,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6440,7 +6440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6502,7 +6502,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6582,7 +6582,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6651,7 +6651,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6718,7 +6718,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6840,7 +6840,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6909,7 +6909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -6949,7 +6949,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7047,7 +7047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7177,7 +7177,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7239,7 +7239,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7319,7 +7319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7390,7 +7390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7457,7 +7457,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7611,7 +7611,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7702,7 +7702,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7843,7 +7843,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -7946,7 +7946,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8080,7 +8080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8149,7 +8149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8227,7 +8227,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8296,7 +8296,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8372,7 +8372,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8580,7 +8580,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8641,7 +8641,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8713,7 +8713,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8777,7 +8777,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8846,7 +8846,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -8924,7 +8924,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9011,7 +9011,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9080,7 +9080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9156,7 +9156,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9250,7 +9250,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9348,7 +9348,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9442,7 +9442,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9576,7 +9576,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9656,7 +9656,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9696,7 +9696,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9758,7 +9758,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9838,7 +9838,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9907,7 +9907,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -9974,7 +9974,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10056,7 +10056,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10130,7 +10130,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10209,7 +10209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10278,7 +10278,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10373,7 +10373,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10431,7 +10431,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10487,7 +10487,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10558,7 +10558,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10621,7 +10621,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10746,7 +10746,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10815,7 +10815,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10891,7 +10891,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -10960,7 +10960,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -11021,7 +11021,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
