@@ -5,20 +5,25 @@
 // to its floor (pairs in turn, so load moves both); the alpha and gif rows print × real time.
 // The typewritten title's floor is drawn with a fade (drawtext has no per-letter reveal): the same
 // work for ffmpeg, a text drawn on every frame.
+// The texts row (20 animated text elements, two scene transitions, no media) is compared with the
+// same composition (the service's bundle, the same input props) rendered by a plain renderMedia()
+// with Remotion's defaults in a child process (bench/baseline/render-plain.mts): × faster than it.
 // BENCH_ENGINE_SECONDS (default 10), BENCH_ENGINE_WIDTH × BENCH_ENGINE_HEIGHT (default 1920×1080)
-// shrink it for a quick check; BENCH_ENGINE_ONLY=standard,moving,cover,webm,mov,gif picks cases.
+// shrink it for a quick check; case names as arguments (or BENCH_ENGINE_ONLY=standard,moving,cover,
+// texts,webm,mov,gif) pick cases. BENCH_ENGINE_ALSO=browser,held_frames also renders each case with
+// that strategy forced (RENDER_STRATEGY, where it can draw the case), a row each, before the planner's.
 // Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded one. Needs a quiet machine.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { printTable, serveFiles, startBenchService } from './bench-service.mts';
+import { printTable, root, serveFiles, startBenchService } from './bench-service.mts';
 
 const seconds = Number(process.env.BENCH_ENGINE_SECONDS ?? 10);
 const W = Number(process.env.BENCH_ENGINE_WIDTH ?? 1920);
 const H = Number(process.env.BENCH_ENGINE_HEIGHT ?? 1080);
-const only = (process.env.BENCH_ENGINE_ONLY ?? '').split(',').filter(Boolean);
+const only = [...process.argv.slice(2), ...(process.env.BENCH_ENGINE_ONLY ?? '').split(',')].filter(Boolean);
 const px = (fraction: number, of: number) => 2 * Math.round((fraction * of) / 2);
 
 const work = mkdtempSync(path.join(tmpdir(), 'bench-engine-'));
@@ -66,9 +71,37 @@ const FLOORS: Record<string, { inputs: string[]; graph: string; audio: boolean }
   },
 };
 
-const CASES: { name: string; label: string; request: object; realTime?: boolean }[] = [
+// Three scenes on a track (solid boards, a cross-dissolve and a wipe between them), each with its
+// texts entering one after another 0.1 s apart once the scene is in: 7, 7 and 6 texts, the entrances
+// taking turns among motions (slide, scale, fade) and text animations (rise_words, word_pop, typewriter).
+const SCENES = [{ id: 'scene0', duration: seconds * 0.35, fill: '#1e3a8a' }, { id: 'scene1', duration: seconds * 0.4, fill: '#581c87' }, { id: 'scene2', duration: seconds * 0.35, fill: '#064e3b' }];
+const transition = Math.min(0.5, seconds * 0.05);
+const sceneStarts = [0, seconds * 0.35 - transition, seconds * 0.75 - 2 * transition];
+const ENTRANCES: object[] = [
+  { motion: [{ type: 'slide', direction: 'left', duration: 0.5 }] }, { animation_preset: 'rise_words' }, { motion: [{ type: 'scale', duration: 0.4 }] },
+  { animation_preset: 'word_pop' }, { motion: [{ type: 'fade', duration: 0.5 }] }, { animation_preset: 'typewriter' },
+];
+const texts = Array.from({ length: 20 }, (_, i) => {
+  const sceneIndex = i < 7 ? 0 : i < 14 ? 1 : 2;
+  const j = i - [0, 7, 14][sceneIndex];
+  const shown = sceneStarts[sceneIndex] + (sceneIndex === 0 ? 0 : transition);
+  const end = sceneStarts[sceneIndex] + SCENES[sceneIndex].duration - (sceneIndex === 2 ? 0 : transition);
+  const time = shown + 0.2 + 0.1 * j;
+  return {
+    type: 'text', text: j === 0 ? `Part ${sceneIndex + 1}: what the service does` : `Point ${j}, said in a few words`, time, duration: end - time,
+    x: '50%', y: `${12 + j * 12}%`, font_size: Math.round(H / (j === 0 ? 14 : 22)), font_weight: j === 0 ? 700 : 400, fill_color: '#ffffff', ...ENTRANCES[i % ENTRANCES.length],
+  };
+});
+const textsRequest = {
+  width: W, height: H, duration: seconds, frame_rate: 30, background_color: '#000000',
+  elements: [...SCENES.map(({ id, duration, fill }) => ({ type: 'shape', id, track: 1, duration, x: 0, y: 0, x_anchor: 0, y_anchor: 0, width: '100%', height: '100%', fill_color: fill })), ...texts],
+  transitions: [{ type: 'cross_dissolve', from_id: 'scene0', to_id: 'scene1', duration: transition }, { type: 'wipe_left', from_id: 'scene1', to_id: 'scene2', duration: transition }],
+};
+
+const CASES: { name: string; label: string; request: object; realTime?: boolean; plain?: boolean }[] = [
   { name: 'standard', label: 'standard scene (clip, shape, image, fading title)', request: scene([box, video, image, { ...title, fade_in_duration: 1 }]) },
   { name: 'moving', label: 'the same, title typewritten, shape spinning', request: scene([{ ...box, motion: [{ type: 'spin', duration: seconds, easing: 'linear' }] }, video, image, { ...title, animation_preset: 'typewriter' }]) },
+  { name: 'texts', label: '20 animated texts, two scene transitions, no media', request: textsRequest, plain: true },
   { name: 'cover', label: 'a clip cover-fitted into a box of another shape', request: scene([{ type: 'video', source_url: `${url}/square.mp4`, x: '50%', width: px(1000 / 1920, W), height: px(400 / 1080, H), out_point: seconds }]) },
   ...(['webm', 'mov'] as const).map((format) => ({
     name: format, label: `${Math.min(5, seconds)} s ${format} with alpha`, realTime: true,
@@ -88,27 +121,48 @@ function floor(name: string): Promise<number> {
   });
 }
 
+/** The same composition through a plain renderMedia() in a child process: its seconds (selectComposition and renderMedia). */
+function plainRenderMedia(name: string, request: object, browserExecutable: string): Promise<number> {
+  const propsFile = path.join(work, `${name}-props.json`);
+  writeFileSync(propsFile, JSON.stringify({ request, media: {}, sources: {} }));
+  const args = [path.join(root, 'bench/baseline/render-plain.mts'), path.join(root, 'dist/composition-bundle'), 'Main', propsFile, path.join(work, `plain-${name}.mp4`), browserExecutable];
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!).seconds) : reject(new Error(`plain renderMedia ${name}: exited ${code}`))));
+  });
+}
+
 const service = await startBenchService({ name: 'engine', dataDir: path.join(work, 'data'), embeddedPgPort: '54362', env: { RENDER_REUSE: 'false' } });
 const db = new pg.Client({ connectionString: service.databaseUrl });
 await db.connect();
 await service.render({ width: 64, height: 64, output_format: 'png', elements: [] }); // warm-up: browser and bundle
 const load = loadavg()[0];
 const rows: string[][] = [];
-for (const { name, label, request, realTime } of CASES.filter((c) => only.length === 0 || only.includes(c.name))) {
+const also = (process.env.BENCH_ENGINE_ALSO ?? '').split(',').filter(Boolean);
+const runs = CASES.filter((c) => only.length === 0 || only.includes(c.name)).flatMap((c) => [
+  ...also.map((strategy) => ({ ...c, strategy, label: `${c.label} (${strategy} forced)` })),
+  { ...c, strategy: null as string | null },
+]);
+for (const { name, label, request, realTime, plain, strategy } of runs) {
+  service.config.render.strategy = strategy as typeof service.config.render.strategy;
   const started = performance.now();
   const job = await service.render(request);
   const wall = (performance.now() - started) / 1000;
   const { diagnostics } = (await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [job.id])).rows[0];
   const duration = (request as { duration: number }).duration;
-  const floorWall = realTime ? null : await floor(name);
+  const floorWall = realTime || plain ? null : await floor(name);
+  const plainWall = plain ? await plainRenderMedia(name, request, service.config.render.browserExecutable) : null;
   rows.push([label, wall.toFixed(1), diagnostics.render_path, String(diagnostics.frames_drawn), floorWall === null ? '–' : floorWall.toFixed(1),
-    floorWall === null ? '–' : `${(wall / floorWall).toFixed(2)}×`, realTime ? `${(duration / wall).toFixed(2)}×` : '–']);
-  console.error(`done: ${rows.at(-1)!.join(' | ')}`);
+    floorWall === null ? '–' : `${(wall / floorWall).toFixed(2)}×`, realTime ? `${(duration / wall).toFixed(2)}×` : '–',
+    plainWall === null ? '–' : plainWall.toFixed(1), plainWall === null ? '–' : `${(plainWall / wall).toFixed(2)}×`]);
+  console.error(`done: ${rows.at(-1)!.join(' | ')}; stages ${JSON.stringify(diagnostics.stage_seconds ?? null)}`);
 }
 await db.end();
 await service.close();
 files.close();
 rmSync(work, { recursive: true, force: true });
 console.log(`${W}x${H}, 30 fps, ${seconds} s; load average at start ${load.toFixed(1)} (${new Date().toISOString()})`);
-printTable(['scene', 'wall s', 'path', 'frames drawn', 'floor s', 'vs the floor', '× real time'], rows);
+printTable(['scene', 'wall s', 'path', 'frames drawn', 'floor s', 'vs the floor', '× real time', 'plain renderMedia s', '× faster than it'], rows);
 process.exit(0);

@@ -283,6 +283,30 @@ describe('media composite render path (through the REST API)', () => {
     }
   }, 300_000);
 
+  it('draws the upper layer of a typewritten title only while it types, over a clip and a spinning shape, as the browser path does', async () => {
+    // Issue 32's moving scene, small: the shape spins below the clip all along (60 lower frames), the
+    // title types its 11 letters in the first 0.5 s and then stands still (the upper layer's window).
+    const request = scene();
+    request.elements[0] = { ...request.elements[0], motion: [{ type: 'spin', duration: 2, easing: 'linear' }] };
+    request.elements[2] = { type: 'text', text: 'Typewritten', x: 100, y: 110, font_size: 28, fill_color: '#ffffff', animation_preset: 'typewriter' };
+    const result = await bothPaths('typewritten', request);
+    expectBothPathsTaken(result, 60);
+    // Below: every frame; above: frames 0 to 17 (a letter every 0.05 s, and a frame past the end), held after.
+    expect(result.fastReport.frames_drawn).toBeLessThanOrEqual(60 + 18);
+    expect(result.fastReport.frames_drawn).toBeGreaterThan(60);
+    expect(result.referenceReport.frames_drawn).toBe(60);
+    const over = result.differences.flatMap((difference, frame) => (difference.overShare > PARITY_MAX_SHARE ? [{ frame, ...difference }] : []));
+    expect(over).toEqual([]);
+    // The title types: fewer of its pixels are white at frame 3 than at frame 40, on both paths.
+    const white = (frame: (typeof result.fastFrames)[number]) => {
+      let count = 0;
+      for (let x = 40; x < 160; x++) for (let y = 96; y < 124; y++) if (frame.at(x, y).every((value) => value > 200)) count++;
+      return count;
+    };
+    for (const frames of [result.fastFrames, result.referenceFrames]) expect(white(frames[3])).toBeLessThan(white(frames[40]));
+    expect(result.sameSound).toBe(true);
+  }, 300_000);
+
   it('renders the parity corpus, with a clip under (or over) each entry, through both paths within the bar', async () => {
     const only = process.env.PARITY_ONLY?.split(',');
     const corpus = parityCorpus(url).filter((entry) => !only || only.includes(entry.name));

@@ -2,7 +2,7 @@ import { matteSourceIds } from '../look/matte-sources';
 import { elementMotionStyle } from '../motion/element-style';
 import { overlayOpacity, transitionProgress } from '../motion/transitions';
 import { varyingOpacity } from '../motion/varying-opacity';
-import { changesThroughout } from './drawn-frames';
+import { changesThroughout, textAnimationWindow } from './drawn-frames';
 import type { FixedOpacity } from './index';
 import type { RenderRequest } from './request';
 import type { ResolvedRequest } from './resolve';
@@ -18,7 +18,7 @@ import type { ResolvedRequest } from './resolve';
  *
  * Each frame is evaluated with the functions the layers draw with (elementMotionStyle,
  * varyingOpacity, overlayOpacity); whatever may change otherwise (drawnFrames' still-element
- * rule: video, effects, text animations, …) makes its frames drawn, as does an element that reads
+ * rule: video, effects, a text animation while it plays, …) makes its frames drawn, as does an element that reads
  * the layers below it (a blend mode, a backdrop blur), whose picture is not affine in theirs.
  */
 export interface BlendedFrames {
@@ -193,8 +193,12 @@ function frameState(request: RenderRequest, resolved: ResolvedRequest, matteSour
     const local = frame - element.from;
     if (local < 0 || local >= element.durationInFrames) continue;
     if (changesThroughout(element, request)) return { drawn: true, scene: '', factors, layers, readsBelow };
+    // A text animation is drawn while it plays (drawnFrames' window); before and after it the parts stand still.
+    const text = textAnimationWindow(element);
+    if (text && local >= Math.floor(text.start * fps) - 1 && local <= Math.ceil(text.end * fps) + 1) return { drawn: true, scene: '', factors, layers, readsBelow };
     const style = elementMotionStyle(element, element.box, local, fps, { width, height }, null);
-    const placement = `${element.index}|${style.groups}|${style.translate}|${style.rotateScale}|${style.clipPath ?? ''}`;
+    const textPhase = text ? (local < text.start * fps ? 'before' : 'after') : '';
+    const placement = `${element.index}|${style.groups}|${style.translate}|${style.rotateScale}|${style.clipPath ?? ''}|${textPhase}`;
     scene.push(`${placement}|${style.zIndex ?? ''}`);
     layers.push({ element: element.index, line: placement, zIndex: style.zIndex ?? null });
     factors.set(element.index, varyingOpacity(local, element, style));

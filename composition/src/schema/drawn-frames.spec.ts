@@ -63,6 +63,31 @@ describe('drawnFrames', () => {
     for (const request of cases) expect(plan(request).frames).toEqual(range(0, 29));
   });
 
+  it('draws a text animation while it plays and holds the text before and after it', () => {
+    // Typewriter: 22 letters, one every 0.05 s from the element's start (1 s): 1 s to 2.05 s, frames 30 to 62.
+    const typed = plan({ duration: 4, elements: [{ type: 'text', text: 'Render service benchmark', time: 1, animation_preset: 'typewriter' }] });
+    expect(typed.frames).toEqual([0, ...range(29, 63)]);
+    // Words rising 0.1 s apart, each for 0.5 s, at the element's end: the last 0.7 s.
+    const atEnd = plan({
+      duration: 3,
+      elements: [{ type: 'text', text: 'three words here', motion: [{ custom: 'rise', time: 'end' }] }],
+      custom_animations: { text: [{ name: 'rise', split: 'word', stagger: 0.1, duration: 0.5, keyframes: [{ offset: 0, y: '60%', opacity: 0 }, { offset: 1, y: '0%', opacity: 1 }] }] },
+    } as RenderRequest);
+    expect(atEnd.frames).toEqual([0, ...range(68, 89)]);
+    // Lines are counted on screen: the window of as many lines as words.
+    const lines = plan({ duration: 3, elements: [{ type: 'text', text: 'one two\nthree', animation_preset: 'slide_up_lines' }] });
+    expect(lines.frames).toEqual(range(0, 25));
+  });
+
+  it('draws every frame of a looping text animation', () => {
+    const looping = plan({
+      duration: 1,
+      elements: [{ type: 'text', text: 'Hi', motion: [{ custom: 'blink', loop: true }] }],
+      custom_animations: { text: [{ name: 'blink', split: 'letter', keyframes: [{ offset: 0, opacity: 0 }, { offset: 1, opacity: 1 }] }] },
+    } as RenderRequest);
+    expect(looping.frames).toEqual(range(0, 29));
+  });
+
   it('holds around a video that only plays for part of the timeline', () => {
     const result = plan({ duration: 3, elements: [{ type: 'shape' }, { type: 'video', source_url: CLIP, time: 1, out_point: 1 }] });
     expect(result.frames).toEqual([0, ...range(30, 60)]);

@@ -1,3 +1,4 @@
+import { partStart, splitGraphemes, splitWords } from '../motion/text-split';
 import type { RenderRequest } from './request';
 import { secondsToFrames, type ResolvedElement, type ResolvedRequest } from './resolve';
 
@@ -7,9 +8,10 @@ import { secondsToFrames, type ResolvedElement, type ResolvedRequest } from './r
  * with time) is "held" — the encoder repeats the previous picture. Pure, so it can be tested and
  * the worker can decide the render path before opening the page.
  *
- * Conservative by construction: anything not known to stand still (video, motions, text and group
- * animations, effects, masks keyframes, mattes, per-frame noise, motion blur) counts as changing on
- * every frame it is visible; fades, motions and transitions one frame beyond their windows.
+ * Conservative by construction: anything not known to stand still (video, group animations, looping
+ * text animations, effects, masks keyframes, mattes, per-frame noise, motion blur) counts as changing
+ * on every frame it is visible; fades, motions, text animations and transitions one frame beyond
+ * their windows.
  */
 export interface DrawnFrames {
   /** Frames to draw, ascending; always starts at 0. */
@@ -39,6 +41,8 @@ export function drawnFrames(request: RenderRequest, resolved: ResolvedRequest): 
     }
     if (element.fadeInFrames > 0) mark(element.from, element.from + element.fadeInFrames + 1);
     if (element.fadeOutFrames > 0) mark(end - element.fadeOutFrames - 1, end);
+    const text = textAnimationWindow(element);
+    if (text) mark(element.from + Math.floor(text.start * fps) - 1, element.from + Math.ceil(text.end * fps) + 1);
     for (const motion of element.animation?.motions ?? []) {
       const start = element.from + secondsToFrames(motion.start, fps);
       mark(start - 1, start + secondsToFrames(motion.duration, fps) + 1);
@@ -72,9 +76,42 @@ export function changesThroughout(element: Exclude<ResolvedElement, { type: 'aud
   if (!source || (source.type !== 'image' && source.type !== 'shape' && source.type !== 'text')) return true;
   if (source.type === 'text' && source.transcript) return true; // captions follow the words
   const animation = element.animation;
-  if (animation?.text || animation?.groups) return true;
+  if (animation?.groups) return true;
+  if (animation?.text && !textAnimationWindow(element)) return true;
   if (animation?.motions.some((motion) => motion.loop)) return true;
   if (source.effects?.length || source.mask_keyframes?.length || source.matte) return true;
   if ('noise' in source && (source.noise ?? 0) > 0) return true;
   return false;
+}
+
+/**
+ * Seconds from the element's start within which its text animation changes anything (the parts'
+ * windows from the first one's start to the last one's end); before it every part shows the first
+ * keyframe, after it the last. null: no text animation, or one that never settles (a loop).
+ * Lines are counted by the page as laid out: at most the words, so both counts bound the window.
+ */
+export function textAnimationWindow(element: Exclude<ResolvedElement, { type: 'audio' }>): { start: number; end: number } | null {
+  const animation = element.animation?.text;
+  if (element.type !== 'text' || !animation || animation.loop) return null;
+  const words = splitWords(element.text).filter((word) => !word.space);
+  // Capitalised letters are split after the transform: ß becomes two.
+  const letters = (text: string) => splitGraphemes(text).length;
+  const counts =
+    animation.split === 'letter'
+      ? [words.reduce((sum, word) => sum + Math.max(letters(word.text), letters(word.text.toUpperCase())), 0)]
+      : animation.split === 'word'
+        ? [words.length]
+        : [1, Math.max(1, words.length)];
+  // As the page computes it (AnimatedText): the element's frames over the rate.
+  const elementSeconds = element.durationSeconds;
+  let start = Infinity;
+  let end = -Infinity;
+  for (const count of counts) {
+    for (const part of [0, Math.max(0, count - 1)]) {
+      const at = partStart(animation, part, Math.max(1, count), elementSeconds);
+      start = Math.min(start, at);
+      end = Math.max(end, at + animation.duration);
+    }
+  }
+  return { start, end };
 }

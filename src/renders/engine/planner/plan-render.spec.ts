@@ -44,6 +44,14 @@ const standard = (elements: Element[] = [shape(), clip(), logo, title({ fade_in_
   width: 1920, height: 1080, duration: 10, frame_rate: 30, background_gradient: 'linear-gradient(90deg, #1d4ed8, #9333ea)', elements,
 });
 
+/** The issue's moving scene: the shape spinning under the clip, the title typewritten above it (or as `typed` says). */
+const moving = (typed: Element = title({ animation_preset: 'typewriter' })): RenderRequest => ({
+  ...standard([shape({ motion: [{ type: 'spin', duration: 10, easing: 'linear' }] }), clip(), logo, typed]),
+  ...(typed === loopingTitle ? { custom_animations: { text: [{ name: 'type', split: 'letter', stagger: 0.05, duration: 0.001, keyframes: [{ offset: 0, opacity: 0 }, { offset: 1, opacity: 1 }] }] } } : {}),
+});
+/** A title typing again and again (a looping text animation): it never stands still. */
+const loopingTitle = title({ motion: [{ custom: 'type', loop: true }] });
+
 /** A shape spinning for the whole timeline: every frame differs, so only the browser draws it. */
 const spinning = (duration: number, width = 1920, height = 1080): RenderRequest => ({
   width, height, duration, background_color: '#000000', elements: [shape({ motion: [{ type: 'spin', duration, easing: 'linear' }] })],
@@ -76,8 +84,13 @@ const ROWS: Row[] = [
   // The issue's four scenes.
   { name: 'standard scene: clip, shape, image, fading title', request: standard(), strategy: 'media_composite', sound: 'ffmpeg' },
   {
-    name: 'standard scene with a typewritten title and a spinning shape: one browser layer, not two',
-    request: standard([shape({ motion: [{ type: 'spin', duration: 10, easing: 'linear' }] }), clip(), logo, title({ animation_preset: 'typewriter' })]),
+    name: 'standard scene with a typewritten title and a spinning shape: the browser, the composite\'s lower layer alone costing as much',
+    request: moving(),
+    strategy: 'browser', sound: 'ffmpeg',
+  },
+  {
+    name: 'the same with a title typing over and over: two layers of every frame, so one browser layer',
+    request: moving(loopingTitle),
     strategy: 'browser', sound: 'ffmpeg',
   },
   {
@@ -105,7 +118,7 @@ const ROWS: Row[] = [
   { name: 'a BT.601 source: the browser converts it', request: standard([clip({ source_url: BT601 })]), strategy: 'browser', sound: 'none', rejected: { media_composite: 'color space bt470bg' } },
   { name: 'a clip with no local copy: the browser', request: standard(), facts: { ...FACTS, files: { [LOGO]: '/work/logo.png' } }, strategy: 'browser', sound: 'page_while_drawing', rejected: { media_composite: 'no local copy' } },
   { name: 'RENDER_COMPOSITE_MEDIA off: the browser draws the clip', request: standard(), config: { compositeMedia: false }, strategy: 'browser', sound: 'ffmpeg', rejected: { media_composite: 'RENDER_COMPOSITE_MEDIA is off' } },
-  { name: 'RENDER_STRATEGY forces the composite where the browser is cheaper', request: standard([shape({ motion: [{ type: 'spin', duration: 10, easing: 'linear' }] }), clip(), logo, title({ animation_preset: 'typewriter' })]), config: { strategy: 'media_composite' }, strategy: 'media_composite', sound: 'ffmpeg' },
+  { name: 'RENDER_STRATEGY forces the composite where the browser is cheaper', request: moving(loopingTitle), config: { strategy: 'media_composite' }, strategy: 'media_composite', sound: 'ffmpeg' },
   // The e2e suite's small scenes (320x180) take the strategy their tests exercise.
   {
     name: '320x180, a bar gliding for the first of two seconds: held',
@@ -202,12 +215,19 @@ describe('planRender', () => {
     expect(chunkGridFrames({ fps: 30, elements: [] }, { chunkFrames: 0, chunkSplit: 'never' }, COST_MODEL)).toBeNull();
   });
 
-  it('estimates the standard scene\'s composite several times cheaper than the browser, and the spinning one the other way round', () => {
+  it('estimates the standard scene\'s composite several times cheaper than the browser, and the moving one the other way round, its upper layer held after typing', () => {
     const seconds = (made: RenderPlan, strategy: StrategyName) => made.candidates.find((candidate) => candidate.strategy === strategy)!.seconds!;
     const standardPlan = plan(ROWS[0]);
     expect(seconds(standardPlan, 'browser') / seconds(standardPlan, 'media_composite')).toBeGreaterThan(2);
-    const moving = plan(ROWS[1]);
-    expect(seconds(moving, 'media_composite')).toBeGreaterThan(seconds(moving, 'browser'));
+    const typed = plan(ROWS[1]);
+    expect(seconds(typed, 'media_composite')).toBeGreaterThan(seconds(typed, 'browser'));
+    // The typewriter's 22 letters take 1.05 s: the upper layer is drawn for 34 frames of 300, then held.
+    const composite = (plan({ ...ROWS[1], config: { strategy: 'media_composite' } }).pictures as Extract<RenderPlan['pictures'], { strategy: 'media_composite' }>).composite;
+    expect(composite.below.frames.frames).toHaveLength(300);
+    expect({ drawn: composite.above!.frames.frames.length, lastHold: composite.above!.frames.holds.at(-1) }).toEqual({ drawn: 34, lastHold: 267 });
+    // Typing over and over, the upper layer is every frame too: the composite costs more still.
+    const looping = plan(ROWS[2]);
+    expect(seconds(looping, 'media_composite')).toBeGreaterThan(seconds(typed, 'media_composite'));
   });
 
   it('plans the whole render: frames, tabs, encoder, chunk ranges', () => {
@@ -215,7 +235,7 @@ describe('planRender', () => {
     expect(chunked.chunks).toEqual(splitFrames(300, 90));
     expect(chunked.encoder).toEqual({ codec: 'h264', pixelFormat: 'yuv420p', capture: 'jpeg', jpegQuality: 90, x264: { preset: 'medium', crf: 18 }, audioCodec: 'aac' });
     expect(chunked.pictures).toEqual({ strategy: 'browser', frames: [0, 299], tabs: 2, scale: 1 });
-    const alpha = plan(ROWS[3]);
+    const alpha = plan(ROWS.find((row) => row.name.startsWith('5 s webm'))!);
     expect(alpha.encoder).toMatchObject({ codec: 'vp9', pixelFormat: 'yuva420p', capture: 'png' });
     expect(alpha.frames).toEqual({ total: 150, first: 0, last: 149 });
     const held = plan(ROWS.find((row) => row.name.startsWith('nothing moves'))!);

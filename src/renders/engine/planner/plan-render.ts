@@ -201,9 +201,12 @@ function compositeCost(plan: CompositePlan, total: number, costs: CostModel, con
   const warm = (count: number) => config.warmStills && count <= WARM_TAB_MAX_FRAMES;
   const layer = (count: number, frameMs: number) => (count === 0 ? 0 : warm(count) ? count * costs.warmTabFrameMs : costs.tabOpenMs + count * frameMs);
   const [belowMs, aboveMs] = [layer(below, costs.pageFrameMs), layer(above, costs.layerFramePngMs)];
-  // Two layers each in a tab of its own draw side by side, as two tabs of one render do.
+  // Two layers each in a tab of its own draw side by side, as two tabs of one render do, but only
+  // while both are drawing: the longer one finishes alone, at one tab's pace.
   const sideBySide = !warm(below) && !warm(above) && below > 0 && above > 0;
-  const draw = (belowMs + aboveMs) * (sideBySide ? costs.pageFrameTwoTabsMs / costs.pageFrameMs : 1);
+  const together = costs.pageFrameTwoTabsMs / costs.pageFrameMs;
+  const [shorter, longer] = [Math.min(belowMs, aboveMs), Math.max(belowMs, aboveMs)];
+  const draw = sideBySide ? 2 * shorter * together + (longer - shorter) : belowMs + aboveMs;
   const mix = (plan.above?.blended?.blended ?? 0) * costs.layerMixFrameMs;
   return costs.startMs + draw + mix + total * costs.compositeFrameMs;
 }
