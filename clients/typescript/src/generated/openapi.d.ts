@@ -6800,7 +6800,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is not answering (`unavailable`) or storage is full (`storage_full`); retry after `Retry-After` seconds */
+            /** @description The database is not answering (`unavailable`), storage is full (`storage_full`), or storage is misconfigured or not answering (`storage_unavailable`); retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
