@@ -6,7 +6,8 @@
 // The typewritten title's floor is drawn with a fade (drawtext has no per-letter reveal): the same
 // work for ffmpeg, a text drawn on every frame.
 // BENCH_ENGINE_SECONDS (default 10), BENCH_ENGINE_WIDTH × BENCH_ENGINE_HEIGHT (default 1920×1080)
-// shrink it for a quick check; BENCH_ENGINE_ONLY=standard,moving,cover,webm,mov,gif picks cases.
+// shrink it for a quick check; BENCH_ENGINE_ONLY=standard,moving,cover,webm,mov,gif (or the names
+// as arguments) picks cases.
 // Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded one. Needs a quiet machine.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { printTable, serveFiles, startBenchService } from './bench-service.mts';
 const seconds = Number(process.env.BENCH_ENGINE_SECONDS ?? 10);
 const W = Number(process.env.BENCH_ENGINE_WIDTH ?? 1920);
 const H = Number(process.env.BENCH_ENGINE_HEIGHT ?? 1080);
-const only = (process.env.BENCH_ENGINE_ONLY ?? '').split(',').filter(Boolean);
+const only = [...(process.env.BENCH_ENGINE_ONLY ?? '').split(','), ...process.argv.slice(2)].filter(Boolean);
 const px = (fraction: number, of: number) => 2 * Math.round((fraction * of) / 2);
 
 const work = mkdtempSync(path.join(tmpdir(), 'bench-engine-'));
