@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
-import { makeImage, makeVideo, meanVolumeDb, near, pixelAt, probe, serveFolder, waitFor } from './helpers/media';
+import { framesOf, makeImage, makeVideo, meanVolumeDb, near, pixelAt, probe, serveFolder, waitFor } from './helpers/media';
 import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
 const BLUE = [0, 0, 255];
@@ -149,12 +149,23 @@ describe('renders', () => {
     const movVideo = (await probe(movFile)).streams.find((s) => s.codec_type === 'video')!;
     expect(movVideo.codec_name).toBe('prores');
     expect(movVideo.pix_fmt).toMatch(/^yuva444p/);
-    expect((await pixelAt(movFile, 0.2, 50, 5))[3]).toBeLessThan(30);
+    expect((await pixelAt(movFile, 0.2, 50, 5))[3]).toBeLessThan(30); // transparent
+    const movInside = await pixelAt(movFile, 0.2, 16, 18);
+    expect(movInside[3]).toBeGreaterThan(220);
+    expect(near(movInside, RED)).toBe(true);
 
     const gifFile = await download((await finish(gif.body.id)).job.id, 'anim.gif');
     const gifVideo = (await probe(gifFile)).streams[0];
     expect(gifVideo).toMatchObject({ codec_name: 'gif', width: 64, height: 36 });
     expect(near(await pixelAt(gifFile, 0.2, 16, 18), RED, 60)).toBe(true);
+    // Every frame asked for (0.5 s at 10 fps), each with the box red on the blue background.
+    expect(gifVideo.nb_read_frames).toBe('5');
+    const gifFrames = await framesOf(gifFile);
+    expect(gifFrames.length).toBeGreaterThanOrEqual(5);
+    for (const frame of gifFrames) {
+      expect(near(frame.at(16, 18), RED, 60)).toBe(true);
+      expect(near(frame.at(50, 5), BLUE, 60)).toBe(true);
+    }
   });
 
   it('takes the canvas size from the first visual element when width/height are omitted', async () => {

@@ -4,6 +4,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { MetricsService } from '../../metrics/metrics.service';
 import { BrowserHost } from './browser/browser-host';
+import { DEFAULT_STITCH } from './encode/stitch-settings';
 import { executePlan } from './executor';
 import { MediaServer } from './media-server';
 import { planRender, type PlannerConfig } from './planner/plan-render';
@@ -106,6 +107,7 @@ export function plannerConfig(render: AppConfig['render']): PlannerConfig {
     cores: os.availableParallelism(),
     x264Preset: render.x264Preset,
     x264Crf: render.x264Crf,
+    stitch: DEFAULT_STITCH,
     jpegQuality: render.jpegQuality,
     strategy: render.strategy,
   };

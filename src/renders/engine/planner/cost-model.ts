@@ -24,6 +24,13 @@ export interface CostModel {
   tabOpenMs: number;
   /** x264 encoding one distinct picture ("Held frames as skip pictures": ≈ 34 ms). */
   x264PictureMs: number;
+  /**
+   * Encoding one frame after the drawing, with the planner's stitch settings (encode/stitch-settings.ts),
+   * wall time on both cores ("Alpha and GIF encoders", docs/performance-log/2026-11-27-alpha-gif.md).
+   */
+  vp9FrameMs: number;
+  proresFrameMs: number;
+  gifFrameMs: number;
   /** x264 analysing a held repeat it is given as a frame, without skip pictures ("The encoder side": ≈ 10 ms). */
   x264HeldRepeatMs: number;
   /** Node mixing one output frame from its drawn corners ("Fading frames mixed": 5.5–8.8 ms from two). */
@@ -56,6 +63,9 @@ export const COST_MODEL: CostModel = {
   tabOpenMs: 1500,
   x264PictureMs: 34,
   x264HeldRepeatMs: 10,
+  vp9FrameMs: 33,
+  proresFrameMs: 45,
+  gifFrameMs: 130,
   mixFrameMs: 8.8,
   layerMixFrameMs: 30,
   compositeFrameMs: 27,
@@ -81,6 +91,9 @@ export function scaledCosts(model: CostModel, pixels: number): CostModel {
     warmTabFrameMs: page(model.warmTabFrameMs),
     x264PictureMs: pixelWork(model.x264PictureMs),
     x264HeldRepeatMs: pixelWork(model.x264HeldRepeatMs),
+    vp9FrameMs: pixelWork(model.vp9FrameMs),
+    proresFrameMs: pixelWork(model.proresFrameMs),
+    gifFrameMs: pixelWork(model.gifFrameMs),
     mixFrameMs: pixelWork(model.mixFrameMs),
     layerMixFrameMs: pixelWork(model.layerMixFrameMs),
     compositeFrameMs: pixelWork(model.compositeFrameMs),

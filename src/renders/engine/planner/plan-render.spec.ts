@@ -1,6 +1,7 @@
 import { resolveRequest, type MediaInfo, type RenderRequest } from '../../../../composition/src/schema';
 import { planOutput, type OutputFormat } from '../output-formats';
 import { COST_MODEL, scaledCosts } from './cost-model';
+import { DEFAULT_STITCH } from '../encode/stitch-settings';
 import { chunkGridFrames, planRender, splitFrames, type PlannerConfig, type PlanRequest } from './plan-render';
 import { planSummary, storedPlan, frameRanges, type RenderPlan, type StrategyName } from './render-plan';
 import type { SourceFacts } from './source-facts';
@@ -235,8 +236,14 @@ describe('planRender', () => {
     expect(chunked.chunks).toEqual(splitFrames(300, 90));
     expect(chunked.encoder).toEqual({ codec: 'h264', pixelFormat: 'yuv420p', capture: 'jpeg', jpegQuality: 90, x264: { preset: 'medium', crf: 18 }, audioCodec: 'aac' });
     expect(chunked.pictures).toEqual({ strategy: 'browser', frames: [0, 299], tabs: 2, scale: 1 });
-    const alpha = plan(ROWS.find((row) => row.name.startsWith('5 s webm'))!);
-    expect(alpha.encoder).toMatchObject({ codec: 'vp9', pixelFormat: 'yuva420p', capture: 'png' });
+    const webmRow = ROWS.find((row) => row.name.startsWith('5 s webm'))!;
+    const alpha = plan(webmRow);
+    expect(alpha.encoder).toMatchObject({ codec: 'vp9', pixelFormat: 'yuva420p', capture: 'png', vp9: DEFAULT_STITCH.vp9 });
+    expect(alpha.encoder.prores).toBeUndefined();
+    // Stitched after the drawing: the encoder's frames are on top of the page's.
+    const opaque = plan({ ...webmRow, format: 'mp4', request: { ...webmRow.request, output_format: 'mp4', alpha: false } as RenderRequest });
+    const browserSeconds = (made: RenderPlan) => made.candidates.find((candidate) => candidate.strategy === 'browser')!.seconds!;
+    expect(browserSeconds(alpha)).toBeGreaterThan(browserSeconds(opaque));
     expect(alpha.frames).toEqual({ total: 150, first: 0, last: 149 });
     const held = plan(ROWS.find((row) => row.name.startsWith('nothing moves'))!);
     expect(held.encoder.skipPictures).toBe(true);

@@ -6,6 +6,7 @@ import { drawingTabs, WARM_TAB_MAX_FRAMES } from '../browser/tabs';
 import { COST_MODEL, scaledCosts, type CostModel } from './cost-model';
 import { NO_CLIP, type Candidate, type EncoderPlan, type PicturesPlan, type RenderPlan, type SoundPlan, type StrategyName } from './render-plan';
 import type { SourceFacts } from './source-facts';
+import { DEFAULT_STITCH, type StitchSettings } from '../encode/stitch-settings';
 
 /** What is asked of one render call: the resolved request, its output, and which part of it. */
 export interface PlanRequest {
@@ -47,6 +48,8 @@ export interface PlannerConfig {
   x264Preset: string;
   x264Crf: number;
   jpegQuality: number;
+  /** The encoders Remotion stitches with after drawing (VP9, ProRes, GIF); default DEFAULT_STITCH. */
+  stitch?: StitchSettings;
   /** RENDER_STRATEGY: take this one whenever it can draw the request exactly, whatever it costs (tests, benchmarks); null: the cheapest. */
   strategy: StrategyName | null;
 }
@@ -101,7 +104,7 @@ export function planRender(request: PlanRequest, facts: SourceFacts, config: Pla
     options.push({ pictures: made.pictures, seconds });
   };
 
-  consider('browser', { pictures: { strategy: 'browser', frames: [first, last], tabs, scale }, ms: frames * pageFrame });
+  consider('browser', { pictures: { strategy: 'browser', frames: [first, last], tabs, scale }, ms: frames * (pageFrame + stitchFrameMs(output.codec, costs)) });
 
   const heldProblem = heldProblemOf(request, config);
   const drawn = heldProblem ? null : drawnFrames(request.props.request, resolved);
@@ -313,8 +316,21 @@ function encoderOf(output: Extract<OutputPlan, { kind: 'video' }>, config: Plann
     ...(capture === 'jpeg' ? { jpegQuality: config.jpegQuality } : {}),
     ...(output.codec === 'h264' ? { x264: { preset: config.x264Preset, crf: config.x264Crf } } : {}),
     ...(held ? { skipPictures: config.skipPictures } : {}),
+    ...stitchOf(output.codec, config.stitch ?? DEFAULT_STITCH),
     audioCodec: output.audioCodec,
   };
+}
+
+/** Remotion encodes VP9, ProRes and GIF after drawing every frame (x264 runs beside the drawing, in pageFrameMs). */
+function stitchFrameMs(codec: string, costs: CostModel): number {
+  return codec === 'vp9' ? costs.vp9FrameMs : codec === 'prores' ? costs.proresFrameMs : codec === 'gif' ? costs.gifFrameMs : 0;
+}
+
+function stitchOf(codec: string, stitch: StitchSettings): Pick<EncoderPlan, 'vp9' | 'prores' | 'gif'> {
+  if (codec === 'vp9' && stitch.vp9) return { vp9: stitch.vp9 };
+  if (codec === 'prores' && stitch.prores) return { prores: stitch.prores };
+  if (codec === 'gif' && stitch.gif) return { gif: stitch.gif };
+  return {};
 }
 
 function round(seconds: number): number {

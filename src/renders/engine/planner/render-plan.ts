@@ -2,6 +2,7 @@ import type { BlendedFrames, DrawnFrames } from '../../../../composition/src/sch
 import type { RENDER_STRATEGIES } from '../../../config/app-config';
 import type { CompositePlan } from './composite-plan';
 import type { OutputPlan } from '../output-formats';
+import type { GifSettings, ProResSettings, Vp9Settings } from '../encode/stitch-settings';
 
 /** The ways of producing a render's pictures, one module each under strategies/ (RENDER_STRATEGY names them). */
 export type StrategyName = (typeof RENDER_STRATEGIES)[number];
@@ -43,6 +44,12 @@ export interface EncoderPlan {
   x264?: { preset: string; crf: number };
   /** Held and blended strategies: repeats and decoder-mixed fades as skip pictures (codec/h264-holds.ts). */
   skipPictures?: boolean;
+  /** VP9 outputs: libvpx's speed settings (encode/stitch-settings.ts). */
+  vp9?: Vp9Settings;
+  /** ProRes outputs: prores_ks's fixed quantiser. */
+  prores?: ProResSettings;
+  /** GIF outputs: how the palette is made and applied. */
+  gif?: GifSettings;
   audioCodec: string | null;
 }
 

@@ -3,6 +3,7 @@ import type { RenderMediaOptions } from '@remotion/renderer';
 import type { X264Preset } from '../../../config/app-config';
 import { compositionOf } from '../browser/browser-host';
 import { joinSegments } from '../encode/join-segments';
+import { stitchWith } from '../encode/stitch-settings';
 import { convertOnOneThread } from '../encode/x264';
 import type { Measured } from '../render-report';
 import { muxAacAudio } from '../sound/sound-maker';
@@ -82,6 +83,9 @@ async function mediaOptions(
     pixelFormat: output.pixelFormat,
     ...(output.proResProfile ? { proResProfile: output.proResProfile } : {}),
     ...(plan.encoder.x264 ? { colorSpace: 'bt709' as const, x264Preset: plan.encoder.x264.preset as X264Preset, crf: plan.encoder.x264.crf, ffmpegOverride: convertOnOneThread } : {}),
+    ...(plan.encoder.vp9 || plan.encoder.prores || plan.encoder.gif
+      ? { ffmpegOverride: stitchWith({ vp9: plan.encoder.vp9, prores: plan.encoder.prores, gif: plan.encoder.gif }) }
+      : {}),
     ...(plan.encoder.jpegQuality !== undefined && output.imageFormat === 'jpeg' ? { jpegQuality: plan.encoder.jpegQuality } : {}),
     ...host.pageOptions(browser, cancelSignal, pictures.tabs),
     overwrite: true,
