@@ -6,7 +6,7 @@
 // The typewritten title's floor is drawn with a fade (drawtext has no per-letter reveal): the same
 // work for ffmpeg, a text drawn on every frame.
 // BENCH_ENGINE_SECONDS (default 10), BENCH_ENGINE_WIDTH × BENCH_ENGINE_HEIGHT (default 1920×1080)
-// shrink it for a quick check; BENCH_ENGINE_ONLY=standard,moving,cover,webm,mov,gif picks cases.
+// shrink it for a quick check; scene names as arguments (or BENCH_ENGINE_ONLY=standard,moving,cover,webm,mov,gif) pick cases.
 // Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded one. Needs a quiet machine.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,7 +18,8 @@ import { printTable, serveFiles, startBenchService } from './bench-service.mts';
 const seconds = Number(process.env.BENCH_ENGINE_SECONDS ?? 10);
 const W = Number(process.env.BENCH_ENGINE_WIDTH ?? 1920);
 const H = Number(process.env.BENCH_ENGINE_HEIGHT ?? 1080);
-const only = (process.env.BENCH_ENGINE_ONLY ?? '').split(',').filter(Boolean);
+// Scene names as arguments (`node bench/engine.mts cover standard`) or in BENCH_ENGINE_ONLY.
+const only = [...process.argv.slice(2), ...(process.env.BENCH_ENGINE_ONLY ?? '').split(',')].filter(Boolean);
 const px = (fraction: number, of: number) => 2 * Math.round((fraction * of) / 2);
 
 const work = mkdtempSync(path.join(tmpdir(), 'bench-engine-'));
@@ -104,6 +105,8 @@ for (const { name, label, request, realTime } of CASES.filter((c) => only.length
   rows.push([label, wall.toFixed(1), diagnostics.render_path, String(diagnostics.frames_drawn), floorWall === null ? '–' : floorWall.toFixed(1),
     floorWall === null ? '–' : `${(wall / floorWall).toFixed(2)}×`, realTime ? `${(duration / wall).toFixed(2)}×` : '–']);
   console.error(`done: ${rows.at(-1)!.join(' | ')}`);
+  // Where the time went: the pipeline's stages (queue, inputs, draw, store) and the strategy's.
+  console.error(`  ${name}: pipeline ${JSON.stringify(diagnostics.pipeline_seconds)}, stages ${JSON.stringify(diagnostics.stage_seconds ?? null)}`);
 }
 await db.end();
 await service.close();
