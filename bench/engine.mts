@@ -157,7 +157,9 @@ for (const { name, label, request, realTime, plain, strategy } of runs) {
   rows.push([label, wall.toFixed(1), diagnostics.render_path, String(diagnostics.frames_drawn), floorWall === null ? '–' : floorWall.toFixed(1),
     floorWall === null ? '–' : `${(wall / floorWall).toFixed(2)}×`, realTime ? `${(duration / wall).toFixed(2)}×` : '–',
     plainWall === null ? '–' : plainWall.toFixed(1), plainWall === null ? '–' : `${(plainWall / wall).toFixed(2)}×`]);
-  console.error(`done: ${rows.at(-1)!.join(' | ')}; stages ${JSON.stringify(diagnostics.stage_seconds ?? null)}`);
+  console.error(`done: ${rows.at(-1)!.join(' | ')}`);
+  // Where the time went: the pipeline's stages (queue, inputs, draw, store) and the strategy's.
+  console.error(`  ${name}: pipeline ${JSON.stringify(diagnostics.pipeline_seconds)}, stages ${JSON.stringify(diagnostics.stage_seconds ?? null)}`);
 }
 await db.end();
 await service.close();

@@ -17,7 +17,7 @@ const run = promisify(execFile);
  * both renders take the browser path, so they are compared too, but prove nothing about ffmpeg.
  */
 const BROWSER_ONLY: Record<string, string> = {
-  'video-and-audio': 'is scaled by',
+  'video-and-audio': 'sets playback_rate_keyframes',
   transitions: 'transitions change the paint order',
   'motion-blur': 'motion blur draws several instants per frame',
 };
@@ -259,6 +259,29 @@ describe('media composite render path (through the REST API)', () => {
     expect(result.worst).toBeLessThanOrEqual(PARITY_MAX_SHARE);
     // The three pictures are there.
     expectDetailAt(result.fastFrames[20], [[10, 60], [175, 130], [330, 50]]);
+  }, 300_000);
+
+  it('cover-fits clips into boxes of other shapes with ffmpeg as the page lays them out: cropped, reduced, sampled bilinearly', async () => {
+    // object-fit: cover in Blink's 1/64-pixel layout: 640x360 in a 200x200 box (its middle 355 34/64
+    // columns' worth, sides cropped) fading in, 800x450 in 260x100 (top and bottom cropped)
+    // saturated, 480x270 in 150x120 (sides cropped, the offset off the pixel grid) at half opacity,
+    // the bars (320x240) in 110x80 (1:2.9, the rows cropped between pixels).
+    const request = {
+      width: 480, height: 240, duration: 1, background_color: '#000000',
+      elements: [
+        { type: 'video', source_url: url('detail-640.mp4'), x: 4, y: 4, width: 200, height: 200, x_anchor: 0, y_anchor: 0, fade_in_duration: 0.5 },
+        { type: 'video', source_url: url('detail-800.mp4'), x: 210, y: 4, width: 260, height: 100, x_anchor: 0, y_anchor: 0, saturation: 40, volume: 0.5 },
+        { type: 'video', source_url: url('detail-480.mp4'), x: 210, y: 110, width: 150, height: 120, x_anchor: 0, y_anchor: 0, opacity: 0.5, volume: 0 },
+        { type: 'video', source_url: url('bars.mp4'), x: 366, y: 110, width: 110, height: 80, x_anchor: 0, y_anchor: 0, volume: 0 },
+      ],
+    };
+    const result = await bothPaths('cover', request);
+    expectBothPathsTaken(result, 30);
+    expect(result.fastReport.plan.pictures.clips.map((clip: { reduction: string }) => clip.reduction)).toEqual(['bilinear', 'bilinear', 'bilinear', 'bilinear']);
+    expect(result.sameSound).toBe(true);
+    expect(result.worst).toBeLessThanOrEqual(PARITY_MAX_SHARE);
+    // The pictures are there.
+    expectDetailAt(result.fastFrames[20], [[10, 100], [215, 50], [215, 170]]);
   }, 300_000);
 
   it('converts colours on one thread on both paths: a red clip\'s edge on the frame\'s middle row, as sharp as elsewhere', async () => {

@@ -1,5 +1,5 @@
 import { resolveRequest, type MediaInfo, type RenderRequest } from '../../../../composition/src/schema';
-import { mediaCompositePlan, sourceReduction } from './composite-plan';
+import { coverPlacement, mediaCompositePlan, sourceSampling } from './composite-plan';
 import { planOutput } from '../output-formats';
 
 const CLIP = 'https://example.com/clip.mp4';
@@ -49,7 +49,8 @@ describe('mediaCompositePlan', () => {
     expect(plan!.clips).toEqual([
       {
         index: 1, src: CLIP, left: 0, top: 10, width: 320, height: 160,
-        // 640x360 covering 320x160 (scaled by 0.5): its middle 640x320
+        // 640x360 covering 320x160 (scaled by 0.5, 10 rows above and below the box): its middle 640x320, halved
+        source: { width: 640, height: 360 }, placement: { x: 0, y: -10, width: 320, height: 180 }, reduction: 'halve',
         sourceCrop: { x: 0, y: 20, width: 640, height: 320 },
         from: 0, durationInFrames: 60, startSeconds: 1, playbackRate: 1, opacity: 1, fadeInFrames: 15, fadeOutFrames: 0, grade: null,
       },
@@ -93,29 +94,44 @@ describe('mediaCompositePlan', () => {
   });
 
   it('takes odd whole reductions, where the page samples source pixel centres', () => {
-    // 640x360 covering 160x120 at 1:3: its middle 480x360; at 1:5, 128x72 the whole source.
-    for (const [box, crop] of [[{ width: 160, height: 120 }, { x: 80, y: 0, width: 480, height: 360 }], [{ width: 128, height: 72 }, { x: 0, y: 0, width: 640, height: 360 }]] as const) {
+    // 640x360 covering 128x60 at 1:5: its middle 640x300; 128x72, the whole source.
+    for (const [box, crop] of [[{ width: 128, height: 60 }, { x: 0, y: 30, width: 640, height: 300 }], [{ width: 128, height: 72 }, { x: 0, y: 0, width: 640, height: 360 }]] as const) {
       const choice = choose(withVideo(box));
       expect(choice?.ok && choice.plan.clips[0].sourceCrop).toEqual(crop);
     }
-    expect(sourceReduction({ width: 480, height: 270 }, { width: 160, height: 90 })).toBe('pick');
-    expect(sourceReduction({ width: 320, height: 180 }, { width: 160, height: 90 })).toBe('halve');
-    expect(sourceReduction({ width: 160, height: 90 }, { width: 160, height: 90 })).toBe('none');
-    expect(sourceReduction({ width: 640, height: 360 }, { width: 160, height: 90 })).toBeNull();
-    expect(sourceReduction({ width: 480, height: 271 }, { width: 160, height: 90 })).toBeNull();
+    const source = { width: 640, height: 360 };
+    const whole = (box: { width: number; height: number }) => sourceSampling(box, source, coverPlacement(box, source));
+    expect(whole({ width: 640, height: 360 })).toMatchObject({ reduction: 'none' });
+    expect(whole({ width: 320, height: 180 })).toMatchObject({ reduction: 'halve' });
+    expect(whole({ width: 128, height: 72 })).toMatchObject({ reduction: 'pick' });
+    // 1:4 is even: its samples fall between pixels.
+    expect(whole({ width: 160, height: 90 })).toMatchObject({ reduction: 'bilinear' });
+    // Near 1:3 with the crop centred between source pixels: the samples fall between them too.
+    expect(whole({ width: 160, height: 118 })).toMatchObject({ reduction: 'bilinear' });
+    // 1:3 cover-cropped: Blink lays 640 out in 213 21/64 pixels at −26 42/64, snapped to 214 at −27.
+    expect(whole({ width: 160, height: 120 })).toMatchObject({ reduction: 'bilinear' });
   });
 
-  it('takes any other reduction of a whole source, sampled bilinearly, and no enlargement', () => {
-    const source = { width: 640, height: 360 };
-    expect(sourceReduction(source, { width: 160, height: 90 }, source)).toBe('bilinear');
-    expect(sourceReduction(source, { width: 400, height: 225 }, source)).toBe('bilinear');
-    // Off the source's shape, even by less than a pixel: the page's placement is not measured.
-    expect(sourceReduction(source, { width: 213, height: 120 }, source)).toBeNull();
-    expect(sourceReduction({ width: 600, height: 360 }, { width: 150, height: 90 }, source)).toBeNull();
-    expect(sourceReduction(source, { width: 640, height: 300 }, source)).toBeNull();
-    for (const [box, crop] of [[{ width: 400, height: 225 }, { x: 0, y: 0, width: 640, height: 360 }], [{ width: 160, height: 90 }, { x: 0, y: 0, width: 640, height: 360 }]] as const) {
-      const choice = choose(withVideo(box));
-      expect(choice?.ok && choice.plan.clips[0].sourceCrop).toEqual(crop);
+  it('lays a source out as Blink does for object-fit: cover, in 1/64 pixels snapped to whole ones', () => {
+    // The square bench clip in a 1000x400 box: 1000x1000, 300 rows above and below.
+    expect(coverPlacement({ width: 1000, height: 400 }, { width: 1080, height: 1080 })).toEqual({ x: 0, y: -300, width: 1000, height: 1000 });
+    // 640x360 in 200x200: 355 34/64 wide at −77 49/64: its edges −78 and 278.
+    expect(coverPlacement({ width: 200, height: 200 }, { width: 640, height: 360 })).toEqual({ x: -78, y: 0, width: 356, height: 200 });
+    // 640x360 in 300x100: 168.75 high at −34.375: its edges −34 and 134.
+    expect(coverPlacement({ width: 300, height: 100 }, { width: 640, height: 360 })).toEqual({ x: 0, y: -34, width: 300, height: 168 });
+    // 160x90 in 150x80: 84.375 high at −2.1875: its edges −2 and 82.
+    expect(coverPlacement({ width: 150, height: 80 }, { width: 160, height: 90 })).toEqual({ x: 0, y: -2, width: 150, height: 84 });
+  });
+
+  it('takes any reduction, cover-cropped or whole, sampled bilinearly from the rows and columns it needs, and no enlargement', () => {
+    const square = { width: 1080, height: 1080 };
+    const box = { width: 1000, height: 400 };
+    // Box rows 0 … 399 sample source rows (300.5 … 699.5)·1.08 − ½ = 324.04 … 754.96: rows 324 … 755 are read.
+    expect(sourceSampling(box, square, coverPlacement(box, square))).toEqual({ reduction: 'bilinear', crop: { x: 0, y: 324, width: 1080, height: 432 } });
+    expect(sourceSampling({ width: 960, height: 540 }, { width: 640, height: 360 }, coverPlacement({ width: 960, height: 540 }, { width: 640, height: 360 }))).toBe('is scaled by 1.500 (enlargements are drawn by the browser)');
+    for (const [size, reduction] of [[{ width: 200, height: 100 }, 'bilinear'], [{ width: 201, height: 120 }, 'bilinear'], [{ width: 160, height: 120 }, 'bilinear'], [{ width: 128, height: 60 }, 'pick']] as const) {
+      const choice = choose(withVideo(size));
+      expect(choice?.ok && choice.plan.clips[0].reduction).toBe(reduction);
     }
   });
 
@@ -129,9 +145,7 @@ describe('mediaCompositePlan', () => {
     ['a speed ramp', withVideo({ playback_rate_keyframes: [{ time: 0, rate: 2 }] }), 'sets playback_rate_keyframes'],
     ['a blend mode', withVideo({ blend_mode: 'multiply' }), 'has a blend mode'],
     ['a box off whole pixels', withVideo({ x: 40.5 }), 'not on whole pixels'],
-    ['a cropped reduction by no odd whole factor', withVideo({ width: 200, height: 100 }), 'is scaled by 0.313'],
     ['an enlargement', withVideo({ width: 960, height: 540 }), 'is scaled by 1.500'],
-    ['a 1:3 crop centred between source pixels', withVideo({ width: 201, height: 120 }), 'centred between source pixels'],
     ['overlapping fades', withVideo({ fade_in_duration: 1.5, fade_out_duration: 1 }), 'fades overlap'],
   ])('falls back for %s', (_name, request, reason) => {
     expect(reasonOf(request)).toContain(reason);

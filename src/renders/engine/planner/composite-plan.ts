@@ -23,9 +23,19 @@ export interface CompositeClip {
   top: number;
   width: number;
   height: number;
+  /** The source's size in pixels. */
+  source: { width: number; height: number };
   /**
-   * The part of the source that covers the box (`objectFit: cover`: scaled to cover it, centred),
-   * in whole source pixels; ffmpeg crops it, then scales it to the box.
+   * Where the whole source lands relative to the box's top-left corner as the page lays it out
+   * (`objectFit: cover`: scaled to cover the box, centred; coverPlacement), in canvas pixels.
+   */
+  placement: { x: number; y: number; width: number; height: number };
+  /** How ffmpeg brings the source's pixels onto the box as the page samples them (sourceSampling). */
+  reduction: SourceReduction;
+  /**
+   * The source pixels ffmpeg reads, in whole source pixels: for `none`, `halve` and `pick` the part
+   * that covers the box, cropped then reduced to it; for `bilinear` the rows and columns the box's
+   * samples fall between, which the perspective filter maps onto the box.
    */
   sourceCrop: { x: number; y: number; width: number; height: number };
   /** First frame on the timeline and number of frames shown (its `<Sequence>`). */
@@ -129,27 +139,11 @@ export function mediaCompositePlan(
     if (![left, top, width, height].every((value) => Math.abs(value - Math.round(value)) < WHOLE_PIXEL)) return no(`${which}: the box is not on whole pixels`);
     if (Math.round(width) < 1 || Math.round(height) < 1) return no(`${which} has an empty box`);
     if (element.fadeInFrames + element.fadeOutFrames > element.durationInFrames) return no(`${which}: its fades overlap`);
-    const cover = Math.max(width / info.width, height / info.height);
-    const cropWidth = Math.min(info.width, Math.max(1, Math.round(width / cover)));
-    const cropHeight = Math.min(info.height, Math.max(1, Math.round(height / cover)));
-    // The page samples the source bilinearly at each box pixel's centre, without averaging more
-    // (measured: docs/decisions.md). ffmpeg draws that exactly where the sample points fall on
-    // whole pixels or halfway between two: 1:1, 1:2 (swscale's area average of 2x2) and odd whole
-    // reductions (1:3, 1:5, …: the middle pixel of each n x n block, swscale's nearest neighbour);
-    // and at any other reduction of the whole source into a box of exactly its shape, with
-    // ffmpeg's perspective filter, which samples bilinearly where it is told.
-    const reduction = sourceReduction(
-      { width: cropWidth, height: cropHeight },
-      { width: Math.round(width), height: Math.round(height) },
-      { width: info.width, height: info.height },
-    );
-    if (reduction === null) {
-      return no(`${which} is scaled by ${(width / cropWidth).toFixed(3)} (drawn as the browser draws them: 1:1, 1:2, odd whole reductions, and any reduction of a whole source into a box of its shape)`);
-    }
-    // Picked pixels are the page's samples only where the centred crop starts on a whole pixel.
-    if (reduction === 'pick' && ((info.width - cropWidth) % 2 !== 0 || (info.height - cropHeight) % 2 !== 0)) {
-      return no(`${which}: its crop is centred between source pixels at 1:${cropWidth / Math.round(width)}`);
-    }
+    // The page lays the source out in the unscaled box, the element's scale stretches both.
+    const laid = coverPlacement({ width: box.width, height: box.height }, { width: info.width, height: info.height });
+    const placement = { x: laid.x * box.scaleX, y: laid.y * box.scaleY, width: laid.width * box.scaleX, height: laid.height * box.scaleY };
+    const sampling = sourceSampling({ width: Math.round(width), height: Math.round(height) }, { width: info.width, height: info.height }, placement);
+    if (typeof sampling === 'string') return no(`${which} ${sampling}`);
     const settings = GRADE_FIELDS.some((name) => raw[name] !== undefined) ? gradeSettings(raw) : null;
     const fast = settings && !isNeutral(settings) ? fastGrade(settings, null) : null;
     clips.push({
@@ -159,7 +153,10 @@ export function mediaCompositePlan(
       top: Math.round(top),
       width: Math.round(width),
       height: Math.round(height),
-      sourceCrop: { x: Math.round((info.width - cropWidth) / 2), y: Math.round((info.height - cropHeight) / 2), width: cropWidth, height: cropHeight },
+      source: { width: info.width, height: info.height },
+      placement,
+      reduction: sampling.reduction,
+      sourceCrop: sampling.crop,
       from: element.from,
       durationInFrames: element.durationInFrames,
       startSeconds: (element.trimBefore ?? 0) / resolved.fps,
@@ -221,29 +218,71 @@ export function browserOnlyText(element: TextElement): string | null {
   return null;
 }
 
-/** How a clip's crop becomes its box (sourceReduction). */
+/** How a clip's source becomes its box (sourceSampling). */
 export type SourceReduction = 'none' | 'halve' | 'pick' | 'bilinear';
 
+/** How far from a whole factor's sample point a page's sample may lie for the crop-and-reduce paths, in source pixels (≤ 4/255 at a full-contrast edge). */
+const SAMPLE_SLACK = 1 / 64;
+
+/** A LayoutUnit: Blink lays boxes out in 1/64 of a pixel. */
+const LAYOUT_UNIT = 64;
+
 /**
- * How ffmpeg reduces a clip's crop to its box as the page does, or null where it cannot: `none`
- * (1:1), `halve` (1:2, a 2x2 average), `pick` (an odd whole reduction 1:n, n ≥ 3: the middle
- * pixel of each n x n block, where the page's bilinear sample at the box pixel's centre falls),
- * or `bilinear`: the crop is the whole `source`, the box has its shape exactly and is smaller,
- * so each box pixel's sample lies inside the source at ((i + ½)·W/w − ½, (j + ½)·H/h − ½)
- * (measured: docs/decisions.md).
+ * Where the page draws a source of `source` pixels with `object-fit: cover` (centred) in a box,
+ * relative to the box's top-left corner. Blink lays it out in LayoutUnits (1/64 px): the box's size
+ * grown to the source's shape (`PhysicalSize::FitToAspectRatio`, `MulDiv` truncating), offset by
+ * half the free space (`object-position: 50%`, truncated toward zero); the clip's canvas is a
+ * composited layer, placed on that rectangle snapped to whole pixels (each edge rounded, half up).
+ * Measured with stills of a detailed clip against each box pixel computed from the source: the
+ * snapped rectangle left 0.15–0.8 % of pixels over 8/255, the unsnapped one 1.5–3.5 %.
  */
-export function sourceReduction(
-  crop: { width: number; height: number },
+export function coverPlacement(box: { width: number; height: number }, source: { width: number; height: number }): { x: number; y: number; width: number; height: number } {
+  const [boxWidth, boxHeight] = [Math.round(box.width * LAYOUT_UNIT), Math.round(box.height * LAYOUT_UNIT)];
+  const constrainedHeight = Math.trunc((boxWidth * source.height) / source.width);
+  const [width, height] = constrainedHeight < boxHeight ? [Math.trunc((boxHeight * source.width) / source.height), boxHeight] : [boxWidth, constrainedHeight];
+  const [x, y] = [Math.trunc((boxWidth - width) / 2), Math.trunc((boxHeight - height) / 2)];
+  // LayoutUnit::Round: half up, in whole pixels.
+  const snap = (raw: number) => Math.floor((raw + LAYOUT_UNIT / 2) / LAYOUT_UNIT);
+  return { x: snap(x), y: snap(y), width: snap(x + width) - snap(x), height: snap(y + height) - snap(y) };
+}
+
+/**
+ * How ffmpeg reduces a clip's source onto its box as the page does, or why it cannot. The page
+ * samples the source bilinearly at each box pixel's centre, box pixel i at source x = (i + ½ − x)·W/w
+ * − ½ for the placement (x, w) of the source's W pixels (and the same down), with no wider average
+ * (measured: docs/decisions/0029-clip-pixels.md). Where those samples fall on whole pixels or
+ * halfway between two, swscale draws them from a crop: `none` (1:1), `halve` (1:2, a 2x2 average),
+ * `pick` (an odd whole reduction 1:n, n ≥ 3: the middle pixel of each n x n block); at any other
+ * reduction, `bilinear`: ffmpeg's perspective filter samples bilinearly where it is told, from the
+ * rows and columns the samples fall between. An enlargement is left to the page.
+ */
+export function sourceSampling(
   box: { width: number; height: number },
-  source?: { width: number; height: number },
-): SourceReduction | null {
-  const factor = crop.width / box.width;
-  if (Number.isInteger(factor) && crop.height === factor * box.height) {
-    if (factor === 1) return 'none';
-    if (factor === 2) return 'halve';
-    if (factor % 2 === 1) return 'pick';
+  source: { width: number; height: number },
+  placement: { x: number; y: number; width: number; height: number },
+): { reduction: SourceReduction; crop: { x: number; y: number; width: number; height: number } } | string {
+  const [factorX, factorY] = [source.width / placement.width, source.height / placement.height];
+  // A whole factor n where every sample lies within SAMPLE_SLACK of n·i + (n − 1)/2 of a whole crop
+  // (Blink's 1/64 layout can leave the factor a hair off n).
+  const whole = Math.round(factorX);
+  const crop = { x: Math.round(-placement.x * whole) + 0, y: Math.round(-placement.y * whole) + 0, width: box.width * whole, height: box.height * whole };
+  const onGrid = (offset: number, factor: number, length: number, start: number) =>
+    [0, length - 1].every((i) => Math.abs((i + 0.5 - offset) * factor - 0.5 - (start + whole * i + (whole - 1) / 2)) <= SAMPLE_SLACK);
+  if (whole >= 1 && onGrid(placement.x, factorX, box.width, crop.x) && onGrid(placement.y, factorY, box.height, crop.y)) {
+    if (whole === 1) return { reduction: 'none', crop };
+    if (whole === 2) return { reduction: 'halve', crop };
+    if (whole % 2 === 1) return { reduction: 'pick', crop };
   }
-  const whole = source !== undefined && crop.width === source.width && crop.height === source.height;
-  const sameShape = box.width * crop.height === box.height * crop.width;
-  return whole && sameShape && box.width < crop.width ? 'bilinear' : null;
+  if (factorX <= 1 || factorY <= 1) return `is scaled by ${(1 / Math.min(factorX, factorY)).toFixed(3)} (enlargements are drawn by the browser)`;
+  // The samples' extent, and the pixel past each end that bilinear sampling reads.
+  const span = (offset: number, factor: number, length: number, size: number) => {
+    const first = Math.max(0, Math.floor((0.5 - offset) * factor - 0.5));
+    const end = Math.min(size, Math.floor((length - 0.5 - offset) * factor - 0.5) + 2);
+    // The filter's frame holds the box: at least its length (a reduction reads more pixels than it draws).
+    const start = Math.max(0, Math.min(first, end - length));
+    return { start, length: Math.max(end, start + length) - start };
+  };
+  const columns = span(placement.x, factorX, box.width, source.width);
+  const rows = span(placement.y, factorY, box.height, source.height);
+  return { reduction: 'bilinear', crop: { x: columns.start, y: rows.start, width: columns.length, height: rows.length } };
 }

@@ -97,9 +97,20 @@ const ROWS: Row[] = [
   {
     name: 'a clip cover-fitted into a box of another shape',
     request: standard([clip({ source_url: SQUARE, x: '50%', width: 1000, height: 400 })]),
-    strategy: 'browser', sound: 'none', rejected: { media_composite: 'is scaled by' },
+    strategy: 'media_composite', sound: 'none',
   },
   { name: '5 s webm with alpha', request: { ...still({ duration: 5 }), output_format: 'webm', alpha: true } as RenderRequest, format: 'webm', strategy: 'browser', sound: 'encoder', rejected: { held_frames: 'not H.264', media_composite: 'no video clip' } },
+  // Cover-fitted clips.
+  {
+    name: 'a clip cover-fitted, faded and graded under a title',
+    request: standard([clip({ source_url: SQUARE, x: '50%', width: 1000, height: 400, fade_in_duration: 1, saturation: 30 }), title({ fade_in_duration: 1 })]),
+    strategy: 'media_composite', sound: 'none',
+  },
+  {
+    name: 'a clip cover-fitted and enlarged: the browser',
+    request: standard([clip({ source_url: SQUARE, x: '50%', width: 1800, height: 1000 })]),
+    strategy: 'browser', sound: 'none', rejected: { media_composite: 'enlargements are drawn by the browser' },
+  },
   // Still timelines and fades.
   { name: 'nothing moves: one frame drawn, held', request: still(), strategy: 'held_frames', sound: 'none' },
   { name: 'a title fading in: corners drawn, the fade mixed', request: still({ elements: [shape(), title({ fade_in_duration: 1 })] }), strategy: 'blended_frames', sound: 'none' },

@@ -7,7 +7,7 @@ import { fastGrade, gradeSettings } from '../../../../../composition/src/schema'
 // The composition's own effect (React side, not in the entry): the test holds the ffmpeg grade against it.
 import { applyFast } from '../../../../../composition/src/look/grade-effect';
 import { bilinearOntoBox, compositeArgs, compositeRegions, gradeFilters, libyuvBt709, libyuvBt709Graph } from './composite-graph';
-import type { CompositeClip, CompositePlan } from '../../planner/composite-plan';
+import { coverPlacement, sourceSampling, type CompositeClip, type CompositePlan } from '../../planner/composite-plan';
 import { writeFrameList } from '../../encode/frame-list';
 
 const run = promisify(execFile);
@@ -22,28 +22,44 @@ const DRAWN: [number[], number[]][] = [
 ];
 
 describe('bilinearOntoBox', () => {
-  it('samples the source bilinearly at each box pixel\'s centre, as the page draws a reduced clip', async () => {
+  /** The box drawn from a 64x36 gradient source by the filter, against the page's bilinear sample at each box pixel's centre. */
+  async function worstSample(box: { width: number; height: number }, placement: { x: number; y: number; width: number; height: number }, crop: { x: number; y: number; width: number; height: number }) {
     const source = { width: 64, height: 36 };
     const value = (x: number, y: number) => (x * 7 + y * 13) % 200;
-    for (const box of [{ width: 48, height: 27 }, { width: 25, height: 14 }, { width: 16, height: 9 }]) {
-      const { stdout } = await run('ffmpeg', [
-        '-v', 'error', '-f', 'lavfi', '-i', `nullsrc=s=${source.width}x${source.height}:d=0.04,format=gbrp,geq=r='mod(X*7+Y*13,200)':g='mod(X*7+Y*13,200)':b='mod(X*7+Y*13,200)'`,
-        '-frames:v', '1', '-vf', `${bilinearOntoBox(source, box)},format=gbrp`, '-f', 'rawvideo', 'pipe:1',
-      ], { encoding: 'buffer' });
-      const [sx, sy] = [source.width / box.width, source.height / box.height];
-      let worst = 0;
-      for (let j = 0; j < box.height; j++) {
-        for (let i = 0; i < box.width; i++) {
-          const [u, v] = [(i + 0.5) * sx - 0.5, (j + 0.5) * sy - 0.5];
-          const [x, y] = [Math.floor(u), Math.floor(v)];
-          const [a, b] = [u - x, v - y];
-          const at = (px: number, py: number) => value(Math.min(source.width - 1, px), Math.min(source.height - 1, py));
-          const expected = (1 - a) * (1 - b) * at(x, y) + a * (1 - b) * at(x + 1, y) + (1 - a) * b * at(x, y + 1) + a * b * at(x + 1, y + 1);
-          // gbrp stores green first; all planes are the same here.
-          worst = Math.max(worst, Math.abs(stdout[j * box.width + i] - expected));
-        }
+    const { stdout } = await run('ffmpeg', [
+      '-v', 'error', '-f', 'lavfi', '-i', `nullsrc=s=${source.width}x${source.height}:d=0.04,format=gbrp,geq=r='mod(X*7+Y*13,200)':g='mod(X*7+Y*13,200)':b='mod(X*7+Y*13,200)'`,
+      '-frames:v', '1', '-vf', `crop=${crop.width}:${crop.height}:${crop.x}:${crop.y},${bilinearOntoBox(crop, source, placement, box)},format=gbrp`, '-f', 'rawvideo', 'pipe:1',
+    ], { encoding: 'buffer' });
+    const [sx, sy] = [source.width / placement.width, source.height / placement.height];
+    let worst = 0;
+    for (let j = 0; j < box.height; j++) {
+      for (let i = 0; i < box.width; i++) {
+        const [u, v] = [(i + 0.5 - placement.x) * sx - 0.5, (j + 0.5 - placement.y) * sy - 0.5];
+        const [x, y] = [Math.floor(u), Math.floor(v)];
+        const [a, b] = [u - x, v - y];
+        const at = (px: number, py: number) => value(Math.min(source.width - 1, Math.max(0, px)), Math.min(source.height - 1, Math.max(0, py)));
+        const expected = (1 - a) * (1 - b) * at(x, y) + a * (1 - b) * at(x + 1, y) + (1 - a) * b * at(x, y + 1) + a * b * at(x + 1, y + 1);
+        // gbrp stores green first; all planes are the same here.
+        worst = Math.max(worst, Math.abs(stdout[j * box.width + i] - expected));
       }
-      expect({ box, close: worst <= 1 }).toEqual({ box, close: true });
+    }
+    return worst;
+  }
+
+  it('samples the whole source bilinearly at each box pixel\'s centre, as the page draws a reduced clip', async () => {
+    const whole = { x: 0, y: 0, width: 64, height: 36 };
+    for (const box of [{ width: 48, height: 27 }, { width: 25, height: 14 }, { width: 16, height: 9 }]) {
+      expect({ box, close: (await worstSample(box, { x: 0, y: 0, ...box }, whole)) <= 1 }).toEqual({ box, close: true });
+    }
+  });
+
+  it('samples a cover-cropped source from the rows and columns it needs, as the page lays it out', async () => {
+    const source = { width: 64, height: 36 };
+    for (const box of [{ width: 30, height: 30 }, { width: 50, height: 20 }, { width: 21, height: 13 }]) {
+      const placement = coverPlacement(box, source);
+      const sampling = sourceSampling(box, source, placement);
+      if (typeof sampling === 'string') throw new Error(sampling);
+      expect({ box, close: (await worstSample(box, placement, sampling.crop)) <= 1 }).toEqual({ box, close: true });
     }
   });
 });
@@ -179,7 +195,8 @@ describe('compositeArgs', () => {
     await writeFrameList(file('below.txt'), [{ file: file('below.jpeg'), hold: frames }], 30);
     await writeFrameList(file('above.txt'), [{ file: file('above0.png'), hold: 5 }, { file: file('above1.png'), hold: frames - 5 }], 30);
     const clip: CompositeClip = {
-      index: 1, src: 'clip', left: 40, top: 30, width: 96, height: 54, sourceCrop: { x: 0, y: 0, width: 192, height: 108 },
+      index: 1, src: 'clip', left: 40, top: 30, width: 96, height: 54,
+      source: { width: 192, height: 108 }, placement: { x: 0, y: 0, width: 96, height: 54 }, reduction: 'halve', sourceCrop: { x: 0, y: 0, width: 192, height: 108 },
       from: 2, durationInFrames: frames - 2, startSeconds: 0, playbackRate: 1, opacity: 0.9, fadeInFrames: 4, fadeOutFrames: 0, grade: null,
     };
     const plan = { clips: [clip] } as unknown as CompositePlan;

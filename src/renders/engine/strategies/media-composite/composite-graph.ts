@@ -1,6 +1,6 @@
 import type { Rect } from './drawn-area';
 import { TO_BT709_TV_RANGE, x264Args, type X264Settings } from '../../encode/x264';
-import { sourceReduction, type CompositeClip, type CompositePlan } from '../../planner/composite-plan';
+import type { CompositeClip, CompositePlan } from '../../planner/composite-plan';
 
 /** The ffmpeg arguments of the composite: inputs, filter graph, encoder. Exported for the benchmark. */
 export function compositeArgs(o: {
@@ -162,8 +162,7 @@ function clipGraph(clip: CompositeClip, input: string, output: string, fps: numb
   const { sourceCrop: crop } = clip;
   const label = `c${clip.index}`;
   const timing = [`setpts=(PTS-STARTPTS)/${clip.playbackRate}`, `fps=${fps}:round=up`, `trim=end_frame=${clip.durationInFrames}`].join(',');
-  // A `bilinear` clip's crop is its whole source (the plan takes no other).
-  const reduction = sourceReduction(crop, clip, crop);
+  const { reduction } = clip;
   const halved = reduction === 'halve';
   // Reduced after the conversion (and the grade): to `full`, then to the box.
   const reduced = reduction === 'halve' || reduction === 'pick' || reduction === 'bilinear';
@@ -187,7 +186,7 @@ function clipGraph(clip: CompositeClip, input: string, output: string, fps: numb
     );
     if (clip.grade) chains.push(`[${label}ungraded]${gradeFilters(clip.grade).join(',')}[${reduced ? `${label}full` : `${label}rgb`}]`);
     if (reduced) {
-      const toBox = reduction === 'bilinear' ? bilinearOntoBox(crop, clip) : `scale=${clip.width}:${clip.height}:flags=${halved ? 'area' : 'neighbor'}`;
+      const toBox = reduction === 'bilinear' ? bilinearOntoBox(crop, clip.source, clip.placement, clip) : `scale=${clip.width}:${clip.height}:flags=${halved ? 'area' : 'neighbor'}`;
       chains.push(`[${label}full]${toBox}[${label}rgb]`);
     }
   }
@@ -204,16 +203,24 @@ function clipGraph(clip: CompositeClip, input: string, output: string, fps: numb
 }
 
 /**
- * The whole source stretched onto the box as the page samples it: bilinearly, box pixel i at
- * source x = (i + ½)·W/w − ½ (and the same down). ffmpeg's perspective filter samples bilinearly
- * at source x = (i − x0)·W/(x1 − x0) for the output pixel i, so the source's corners go to x0 =
- * −(1 − w/W)/2 and x0 + w; the frame keeps the source's size, the box is its top-left corner.
- * Measured against that formula on planar RGB: every sample within 0.9 of a level.
+ * The source placed on the box as the page samples it: bilinearly, box pixel i at source
+ * x = (i + ½ − x)·W/w − ½ for the placement (x, w) of the source's W pixels (and the same down),
+ * read from `crop` (the rows and columns those samples fall between). ffmpeg's perspective filter
+ * samples bilinearly at crop x = (i − x0)·cw/(x1 − x0) for the output pixel i, so the crop's
+ * corners go to x0 = x − ½ + (½ + cx)·w/W and x0 + cw·w/W; its frame keeps the crop's size (at
+ * least the box's), the box is its top-left corner. Measured against that formula on planar RGB:
+ * every sample within 0.9 of a level.
  */
-export function bilinearOntoBox(source: { width: number; height: number }, box: { width: number; height: number }): string {
-  const left = -(1 - box.width / source.width) / 2;
-  const top = -(1 - box.height / source.height) / 2;
-  const [right, bottom] = [left + box.width, top + box.height];
+export function bilinearOntoBox(
+  crop: { x: number; y: number; width: number; height: number },
+  source: { width: number; height: number },
+  placement: { x: number; y: number; width: number; height: number },
+  box: { width: number; height: number },
+): string {
+  const [scaleX, scaleY] = [placement.width / source.width, placement.height / source.height];
+  const left = placement.x - 0.5 + (0.5 + crop.x) * scaleX;
+  const top = placement.y - 0.5 + (0.5 + crop.y) * scaleY;
+  const [right, bottom] = [left + crop.width * scaleX, top + crop.height * scaleY];
   const corners = `x0=${left}:y0=${top}:x1=${right}:y1=${top}:x2=${left}:y2=${bottom}:x3=${right}:y3=${bottom}`;
   return `perspective=${corners}:sense=destination:interpolation=linear,crop=${box.width}:${box.height}:0:0`;
 }

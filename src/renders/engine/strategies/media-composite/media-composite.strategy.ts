@@ -22,7 +22,7 @@ const execFileAsync = promisify(execFile);
  * decodes, trims, scales and fades each clip,
  * lays the three over each other in RGB where the clips and the upper layer's drawn area reach
  * (compositeArgs) and encodes with the held path's x264 settings. The sound
- * is the plan's (SoundMaker), made while ffmpeg composites and muxed like every other H.264 render.
+ * is the plan's (SoundMaker), made while the layers are drawn and muxed like every other H.264 render.
  */
 export const mediaCompositeStrategy: PictureStrategy<'media_composite'> = {
   name: 'media_composite',
@@ -61,6 +61,10 @@ export const mediaCompositeStrategy: PictureStrategy<'media_composite'> = {
       await writeFrameList(list, frames.frames.map((frame, index) => ({ file: fileOf(frame), hold: frames.holds[index] })), fps);
       return list;
     };
+    // The sound needs nothing the browser draws: it is mixed while the layers are drawn (the page
+    // waits on its own work between frames), off the composite's path.
+    const audioPath = path.join(workDir, 'audio.wav');
+    const mixing = timed(() => sounds.make(args, renderPlan.sound, audioPath));
     const { width, height } = args.resolved;
     const aboveArea = new DrawnArea(width, height);
     // A blended upper layer keeps its corners until the mixed frames are made from them.
@@ -79,14 +83,14 @@ export const mediaCompositeStrategy: PictureStrategy<'media_composite'> = {
           )
         : null,
     ]);
-    for (const layer of layers) if (layer.status === 'rejected') throw layer.reason;
     const [belowList, aboveList] = layers.map((layer) => (layer.status === 'fulfilled' ? layer.value : null));
-    if (!belowList) throw new Error('the lower layer was not drawn');
+    const failed = layers.find((layer): layer is PromiseRejectedResult => layer.status === 'rejected');
+    if (failed || !belowList) {
+      // Settled first, so nothing writes into the work folder afterwards.
+      await mixing.catch(() => undefined);
+      throw failed ? failed.reason : new Error('the lower layer was not drawn');
+    }
     const drawSeconds = clock();
-
-    // The sound is mixed while ffmpeg composites (each its own process): the two share the cores.
-    const audioPath = path.join(workDir, 'audio.wav');
-    const mixing = timed(() => sounds.make(args, renderPlan.sound, audioPath));
     args.onProgress('encoding', 0.7);
     const videoPath = path.join(workDir, 'composite.video.mp4');
     const compositing = timed(async () => {
