@@ -16,8 +16,11 @@ import { bearer, signupVerified, startTestApp, TestApp } from './test-app';
  */
 
 export interface RenderAppSettings {
-  /** Over the defaults `TRUST_PROXY` and `ALLOW_PRIVATE_NETWORK` (fixtures are on loopback). */
-  env?: Record<string, string>;
+  /**
+   * Over the defaults `TRUST_PROXY` and `ALLOW_PRIVATE_NETWORK` (fixtures are on loopback); a
+   * function when a value names a fixture file.
+   */
+  env?: Record<string, string> | ((files: RenderFiles) => Record<string, string>);
   /** Default `all` (API and worker in one process). */
   role?: Role;
   /** Verified workspaces to sign up; `key` is the first one's. Default 1. */
@@ -55,8 +58,9 @@ export class RenderAppInstance {
   constructor(private readonly outputsDir: () => string) {}
 
   /** @internal */
-  async start(settings: RenderAppSettings): Promise<void> {
-    const app = await startTestApp({ role: settings.role ?? 'all', env: { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true', ...settings.env } });
+  async start(settings: RenderAppSettings, files: RenderFiles): Promise<void> {
+    const env = typeof settings.env === 'function' ? settings.env(files) : settings.env;
+    const app = await startTestApp({ role: settings.role ?? 'all', env: { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true', ...env } });
     this.started = { app, accounts: [] };
     for (let i = 0; i < (settings.accounts ?? 1); i += 1) this.started.accounts.push(await signupVerified(app));
     if (settings.database) {
@@ -190,7 +194,7 @@ export function withRenderApps<Name extends string>(options: Omit<RenderAppOptio
     state.media = await serveFolder(state.fixtures);
     const settings = options.apps as Record<Name, RenderAppSettings>;
     // Settled, not all: an app that started while another failed is still closed by afterAll.
-    const started = await Promise.allSettled(names.map((name) => apps[name].start(settings[name])));
+    const started = await Promise.allSettled(names.map((name) => apps[name].start(settings[name], files)));
     for (const result of started) if (result.status === 'rejected') throw result.reason;
   }, options.timeoutMs ?? 180_000);
 
