@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { ffmpeg, Frame, near } from './helpers/media';
+import { Frame, lavfiImage, near } from './helpers/media';
 import { withRenderApp } from './helpers/render-app';
 
 const run = promisify(execFile);
@@ -16,8 +16,8 @@ describe('stills on the warm tab (through the REST API)', () => {
     name: 'stills',
     database: true,
     fixtures: async (dir) => {
-      await ffmpeg('-f', 'lavfi', '-i', 'color=c=0x0000ff:s=64x36,format=rgb24', '-frames:v', '1', path.join(dir, 'blue.png'));
-      await ffmpeg('-f', 'lavfi', '-i', 'color=c=0xffff00:s=64x36,format=rgb24', '-frames:v', '1', path.join(dir, 'yellow.png'));
+      await lavfiImage(path.join(dir, 'blue.png'), 'color=c=0x0000ff:s=64x36');
+      await lavfiImage(path.join(dir, 'yellow.png'), 'color=c=0xffff00:s=64x36');
     },
   });
   const url = house.mediaUrl;
