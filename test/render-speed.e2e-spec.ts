@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
-import { ffmpeg, Frame, frameAt, framesOf, near, probe, volumeDb } from './helpers/media';
+import { ffmpeg, Frame, frameAt, framesOf, lavfiImage, near, probe, volumeDb } from './helpers/media';
 import { withRenderApp } from './helpers/render-app';
 
 /** The left edge of the white bar on a 320-wide black frame, on its middle row; -1 without it. */
@@ -34,8 +34,8 @@ describe('render paths (through the REST API)', () => {
     name: 'speed',
     database: true,
     fixtures: async (dir) => {
-      await ffmpeg('-f', 'lavfi', '-i', 'color=c=0xff0000:s=64x36,format=rgb24', '-frames:v', '1', path.join(dir, 'red.png'));
-      await ffmpeg('-f', 'lavfi', '-i', 'color=c=0x00ff00:s=64x36,format=rgb24', '-frames:v', '1', path.join(dir, 'green.png'));
+      await lavfiImage(path.join(dir, 'red.png'), 'color=c=0xff0000:s=64x36');
+      await lavfiImage(path.join(dir, 'green.png'), 'color=c=0x00ff00:s=64x36');
       await ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=3', path.join(dir, 'tone.wav'));
     },
   });
