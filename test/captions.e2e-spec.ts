@@ -1,12 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client } from 'pg';
-import { Frame, frameAt, serveFolder, waitFor } from './helpers/media';
+import { Frame, frameAt, waitFor } from './helpers/media';
 import { Checks } from './helpers/checks';
-import { renderThroughApi } from './helpers/render-through-api';
-import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
+import { withRenderApp } from './helpers/render-app';
 import { startWebhookReceiver, WebhookReceiver } from './helpers/webhook-receiver';
 
 /**
@@ -76,32 +74,32 @@ function parseCues(body: string): { start: number; end: number; lines: string[] 
 }
 
 describe('captions from speech (pocketsphinx, grammar-constrained fixture)', () => {
-  let app: TestApp;
-  let key: string;
   let otherKey: string;
-  let media: Awaited<ReturnType<typeof serveFolder>>;
   let receiver: WebhookReceiver;
   let clipUrl: string;
   let task: { id: string; result: { words: Word[] } };
-  const fixtures = mkdtempSync(path.join(tmpdir(), 'vrs-captions-'));
+  const house = withRenderApp({
+    name: 'captions',
+    env: (files) => ({ ALLOW_HTTP_WEBHOOKS: 'true', POCKETSPHINX_JSGF: path.join(files.fixtures, 'fixtures.gram') }),
+    accounts: 2,
+    fixtures: async (dir) => {
+      writeFileSync(path.join(dir, 'fixtures.gram'), GRAMMAR);
+      execFileSync('espeak-ng', ['-s', '140', '-m', '-w', path.join(dir, 'two.wav'), "<speak>hello world<break time='1500ms'/>seven green apples</speak>"]);
+      // 320x180 of one colour, the speech a second in, half a second of silence after it.
+      execFileSync('ffmpeg', ['-y', '-v', 'error', '-f', 'lavfi', '-i', `color=c=0x${BACKGROUND.slice(1)}:s=320x180:r=${FPS}`, '-i', path.join(dir, 'two.wav'),
+        '-af', 'adelay=1000:all=1,apad=pad_dur=0.5', '-shortest', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ar', '44100',
+        path.join(dir, 'speech.mp4')]);
+    },
+  });
 
   beforeAll(async () => {
-    writeFileSync(path.join(fixtures, 'fixtures.gram'), GRAMMAR);
-    execFileSync('espeak-ng', ['-s', '140', '-m', '-w', path.join(fixtures, 'two.wav'), "<speak>hello world<break time='1500ms'/>seven green apples</speak>"]);
-    // 320x180 of one colour, the speech a second in, half a second of silence after it.
-    execFileSync('ffmpeg', ['-y', '-v', 'error', '-f', 'lavfi', '-i', `color=c=0x${BACKGROUND.slice(1)}:s=320x180:r=${FPS}`, '-i', path.join(fixtures, 'two.wav'),
-      '-af', 'adelay=1000:all=1,apad=pad_dur=0.5', '-shortest', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ar', '44100',
-      path.join(fixtures, 'speech.mp4')]);
-    media = await serveFolder(fixtures);
-    clipUrl = `${media.url}/speech.mp4`;
+    otherKey = house.accounts[1].key;
+    clipUrl = house.mediaUrl('speech.mp4');
     receiver = await startWebhookReceiver();
-    app = await startTestApp({ role: 'all', env: { ALLOW_PRIVATE_NETWORK: 'true', ALLOW_HTTP_WEBHOOKS: 'true', POCKETSPHINX_JSGF: path.join(fixtures, 'fixtures.gram') } });
-    ({ key } = await signupVerified(app));
-    ({ key: otherKey } = await signupVerified(app));
     // The reference words: a transcribe task of the very clip the render captions.
-    const submitted = await app.http.post('/v1/tasks/transcribe').set(bearer(key)).send({ source_url: clipUrl }).expect(202);
+    const submitted = await house.api().post('/v1/tasks/transcribe').send({ source_url: clipUrl }).expect(202);
     task = await waitFor(
-      async () => (await app.http.get(`/v1/tasks/${submitted.body.id}`).set(bearer(key)).expect(200)).body,
+      async () => (await house.api().get(`/v1/tasks/${submitted.body.id}`).expect(200)).body,
       (job) => ['completed', 'failed', 'cancelled'].includes(job.status),
       90_000,
       100,
@@ -110,15 +108,12 @@ describe('captions from speech (pocketsphinx, grammar-constrained fixture)', () 
   }, 180_000);
 
   afterAll(async () => {
-    await app?.close();
-    await media?.close();
     await receiver?.close();
-    rmSync(fixtures, { recursive: true, force: true });
   });
 
   it('captions a clip from its own speech: pages in the phrase windows, the spoken word highlighted from its frame on, one transcription cached', async () => {
     const [hello, world, seven] = task.result.words;
-    const { job, file } = await renderThroughApi(app, key, fixtures, 'captioned', {
+    const { job, file } = await house.render('captioned', {
       width: 320,
       height: 180,
       frame_rate: FPS,
@@ -163,7 +158,7 @@ describe('captions from speech (pocketsphinx, grammar-constrained fixture)', () 
     // The job went through a transcription stage; the words are cached for the workspace.
     const progress = await receiver.waitFor('/progress', (d) => d.json.type === 'render.progress' && d.json.data.progress_stage === 'transcribing');
     expect(progress[0].json.data.id).toBe(job.id);
-    const db = new Client({ connectionString: app.databaseUrl });
+    const db = new Client({ connectionString: house.app.databaseUrl });
     await db.connect();
     try {
       const rows = (await db.query(`SELECT transcript FROM transcript_cache WHERE workspace_id = $1 AND source_url = $2`, [job.workspace_id, clipUrl])).rows;
@@ -176,9 +171,9 @@ describe('captions from speech (pocketsphinx, grammar-constrained fixture)', () 
 
   it('exports a transcribe task as SRT and VTT, broken into the same pages', async () => {
     const words = task.result.words;
-    const srt = await app.http.get(`/v1/tasks/${task.id}/captions?format=srt&max_words=3`).set(bearer(key)).expect(200);
+    const srt = await house.api().get(`/v1/tasks/${task.id}/captions?format=srt&max_words=3`).expect(200);
     expect(srt.headers['content-type']).toMatch(/^application\/x-subrip/);
-    const vtt = await app.http.get(`/v1/tasks/${task.id}/captions?format=vtt&max_words=3`).set(bearer(key)).expect(200);
+    const vtt = await house.api().get(`/v1/tasks/${task.id}/captions?format=vtt&max_words=3`).expect(200);
     expect(vtt.headers['content-type']).toMatch(/^text\/vtt/);
     expect(vtt.text.startsWith('WEBVTT\n')).toBe(true);
     expect(srt.text.split('\n')[0]).toBe('1');
@@ -194,13 +189,13 @@ describe('captions from speech (pocketsphinx, grammar-constrained fixture)', () 
       expect(cues[1].end).toBeGreaterThanOrEqual(words[4].end);
     }
     // One word a line, two lines a cue: "seven / green", then "apples".
-    const narrow = parseCues((await app.http.get(`/v1/tasks/${task.id}/captions?format=srt&max_words=1&max_lines=2`).set(bearer(key)).expect(200)).text);
+    const narrow = parseCues((await house.api().get(`/v1/tasks/${task.id}/captions?format=srt&max_words=1&max_lines=2`).expect(200)).text);
     expect(narrow.map((cue) => cue.lines)).toEqual([['hello', 'world'], ['seven', 'green'], ['apples']]);
 
-    const badFormat = await app.http.get(`/v1/tasks/${task.id}/captions?format=ass`).set(bearer(key));
+    const badFormat = await house.api().get(`/v1/tasks/${task.id}/captions?format=ass`);
     expect(badFormat.status).toBe(422);
     expect(badFormat.body.error.details.errors[0]).toMatchObject({ loc: ['query', 'format'] });
-    expect((await app.http.get(`/v1/tasks/${task.id}/captions?format=srt`).set(bearer(otherKey))).status).toBe(404);
+    expect((await house.api(otherKey).get(`/v1/tasks/${task.id}/captions?format=srt`)).status).toBe(404);
   });
 
   it('refuses a caption source that is not a speaking element or a completed transcribe task of the workspace (422 with the pointer)', async () => {
@@ -214,26 +209,26 @@ describe('captions from speech (pocketsphinx, grammar-constrained fixture)', () 
       ],
     });
     const cases: [string, string, RegExp][] = [
-      ['clp', key, /did you mean "clip"/],
-      ['box', key, /is a shape element/],
+      ['clp', house.key, /did you mean "clip"/],
+      ['box', house.key, /is a shape element/],
       [task.id, otherKey, /No task task_\w+ in this workspace/],
-      ['task_01NOSUCHTASK0000000000000', key, /No task/],
+      ['task_01NOSUCHTASK0000000000000', house.key, /No task/],
     ];
     for (const [source, apiKey, message] of cases) {
-      const res = await app.http.post('/v1/renders').set(bearer(apiKey)).send(body(source));
+      const res = await house.api(apiKey).post('/v1/renders').send(body(source));
       expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 422, code: 'invalid_request' });
       expect(res.body.error.details.errors[0]).toMatchObject({ pointer: '/elements/2/transcript/source' });
       expect(res.body.error.details.errors[0].msg).toMatch(message);
     }
-    const both = await app.http.post('/v1/renders').set(bearer(key)).send({ elements: [{ type: 'text', text: 'hi', transcript: { source: 'x' } }] });
+    const both = await house.api().post('/v1/renders').send({ elements: [{ type: 'text', text: 'hi', transcript: { source: 'x' } }] });
     expect(both.status).toBe(422);
     expect(both.body.error.details.errors.map((e: { pointer: string }) => e.pointer)).toContain('/elements/0/transcript');
-    const neither = await app.http.post('/v1/renders').set(bearer(key)).send({ elements: [{ type: 'text' }] });
+    const neither = await house.api().post('/v1/renders').send({ elements: [{ type: 'text' }] });
     expect(neither.status).toBe(422);
     expect(neither.body.error.details.errors[0]).toMatchObject({ pointer: '/elements/0/text', type: 'missing' });
 
     // The catalog publishes the fields (from the same zod schema).
-    const capabilities = (await app.http.get('/v1/capabilities').expect(200)).body;
+    const capabilities = (await house.app.http.get('/v1/capabilities').expect(200)).body;
     const transcript = capabilities.element_schemas.text.properties.transcript;
     expect(Object.keys(transcript.properties)).toEqual(['source', 'max_words', 'max_chars', 'max_lines', 'highlight_color', 'highlight_background', 'reveal']);
     expect(transcript.required).toEqual(['source']);

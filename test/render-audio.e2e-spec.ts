@@ -1,12 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { audioSamples, Frame, frameAt, serveFolder, soundSpans } from './helpers/media';
+import { audioSamples, ffmpeg, Frame, frameAt, soundSpans } from './helpers/media';
 import { Checks } from './helpers/checks';
-import { renderThroughApi } from './helpers/render-through-api';
-import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
+import { withRenderApp } from './helpers/render-app';
 
 const run = promisify(execFile);
 
@@ -59,38 +56,24 @@ function tallestColumn(frame: Frame): number {
  * a mix normalised to a loudness target, a waveform that follows a tone.
  */
 describe('render audio: ducking, loudness, waveform (through the REST API)', () => {
-  let app: TestApp;
-  let key: string;
-  let media: Awaited<ReturnType<typeof serveFolder>>;
   /** Where the voice is audible in speech.wav, seconds. */
   let voice: { start: number; end: number };
-  const fixtures = mkdtempSync(path.join(tmpdir(), 'vrs-audio-fixtures-'));
-  const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-audio-outputs-'));
-  const url = (name: string) => `${media.url}/${name}`;
-  const ffmpeg = (...args: string[]) => run('ffmpeg', ['-v', 'error', '-y', ...args]);
-
-  beforeAll(async () => {
-    await run('espeak-ng', ['-w', path.join(fixtures, 'speech.wav'), 'Hello there, this is the voice over.']);
-    await ffmpeg('-f', 'lavfi', '-i', `sine=frequency=${BED_HZ}:sample_rate=48000:duration=6`, '-af', 'volume=0.4', path.join(fixtures, 'bed.wav'));
-    await ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=1000:sample_rate=48000:duration=1', '-af', 'volume=0.5', path.join(fixtures, 'beep.wav'));
-    const spans = soundSpans(await audioSamples(path.join(fixtures, 'speech.wav'), 16000), 16000, 300);
-    voice = { start: spans[0].start, end: spans.at(-1)!.end };
-    media = await serveFolder(fixtures);
-    app = await startTestApp({ env: { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true' } });
-    ({ key } = await signupVerified(app));
-  }, 180_000);
-
-  afterAll(async () => {
-    await app?.close();
-    await media?.close();
-    rmSync(fixtures, { recursive: true, force: true });
-    rmSync(outputs, { recursive: true, force: true });
+  const house = withRenderApp({
+    name: 'audio',
+    fixtures: async (dir) => {
+      await run('espeak-ng', ['-w', path.join(dir, 'speech.wav'), 'Hello there, this is the voice over.']);
+      await ffmpeg('-f', 'lavfi', '-i', `sine=frequency=${BED_HZ}:sample_rate=48000:duration=6`, '-af', 'volume=0.4', path.join(dir, 'bed.wav'));
+      await ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=1000:sample_rate=48000:duration=1', '-af', 'volume=0.5', path.join(dir, 'beep.wav'));
+      const spans = soundSpans(await audioSamples(path.join(dir, 'speech.wav'), 16000), 16000, 300);
+      voice = { start: spans[0].start, end: spans.at(-1)!.end };
+    },
   });
+  const url = house.mediaUrl;
 
   it('ducks a music bed under detected speech by at least amount_db, and brings it back after release', async () => {
     const duck = { under: 'speech', amount_db: 12, attack: 0.15, release: 0.4 };
     const duration = SPEECH_AT + voice.end + 1.6;
-    const { job, file } = await renderThroughApi(app, key, outputs, 'ducked', {
+    const { job, file } = await house.render('ducked', {
       width: 320, height: 180, duration, frame_rate: 30,
       elements: [
         { type: 'audio', id: 'bed', source_url: url('bed.wav'), duck },
@@ -119,7 +102,7 @@ describe('render audio: ducking, loudness, waveform (through the REST API)', () 
 
   it('normalises the mix to the loudness target under the true-peak ceiling and reports the measurement', async () => {
     const target = { target_lufs: -16, true_peak_db: -2 };
-    const { job, file } = await renderThroughApi(app, key, outputs, 'normalised', {
+    const { job, file } = await house.render('normalised', {
       width: 320, height: 180, duration: 3, frame_rate: 30,
       audio_normalize: target,
       elements: [
@@ -140,7 +123,7 @@ describe('render audio: ducking, loudness, waveform (through the REST API)', () 
   }, 420_000);
 
   it('draws waveform bars that are taller during a loud tone than during silence', async () => {
-    const { file } = await renderThroughApi(app, key, outputs, 'waveform', {
+    const { file } = await house.render('waveform', {
       width: 320, height: 180, duration: 2, frame_rate: 30, background_color: '#000000',
       elements: [
         { type: 'audio', id: 'beep', source_url: url('beep.wav'), time: 1 },
@@ -156,7 +139,7 @@ describe('render audio: ducking, loudness, waveform (through the REST API)', () 
   }, 420_000);
 
   it('lists ducking, loudness and the waveform element in /v1/capabilities with their JSON Schemas', async () => {
-    const caps = (await app.http.get('/v1/capabilities').expect(200)).body;
+    const caps = (await house.app.http.get('/v1/capabilities').expect(200)).body;
     expect(caps.audio.ducking.schema.properties.under).toBeDefined();
     expect(caps.audio.ducking.defaults).toEqual({ amount_db: 12, attack: 0.2, release: 0.5 });
     expect(caps.audio.loudness.formats).toEqual(['mp4', 'webm', 'mov']);
@@ -171,7 +154,7 @@ describe('render audio: ducking, loudness, waveform (through the REST API)', () 
   });
 
   it('refuses ducking under an id that is not a sound element, and normalising a still', async () => {
-    const refused = await app.http.post('/v1/renders').set(bearer(key)).send({
+    const refused = await house.api().post('/v1/renders').send({
       width: 320, height: 180, output_format: 'png',
       audio_normalize: {},
       elements: [{ type: 'audio', source_url: url('bed.wav'), duck: { under: ['nobody'] } }],

@@ -1,15 +1,8 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { compareFrames } from './corpus/compare';
-import { framesOf, probe, serveFolder } from './helpers/media';
-import { renderThroughApi } from './helpers/render-through-api';
-import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
-
-const run = promisify(execFile);
+import { ffmpeg, framesOf, probe } from './helpers/media';
+import { withRenderApps } from './helpers/render-app';
 
 /**
  * Held renders with RENDER_BLEND_FADES: the frames of a cross-dissolve and of a title's fades are
@@ -19,50 +12,27 @@ const run = promisify(execFile);
  * reference: same frames, duration and format, every frame pair close.
  */
 describe('blended frames (through the REST API)', () => {
-  let blended: TestApp;
-  let drawn: TestApp;
-  let blendedKey: string;
-  let drawnKey: string;
-  const databases: Client[] = [];
-  let media: Awaited<ReturnType<typeof serveFolder>>;
-  const fixtures = mkdtempSync(path.join(tmpdir(), 'vrs-blend-fixtures-'));
-  const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-blend-outputs-'));
-  const url = (name: string) => `${media.url}/${name}`;
-
-  beforeAll(async () => {
-    // Two pictures like photographs (colour gradients, two boxes, softened edges); the second one
-    // mirrored with its hues turned half way round.
-    const picture = 'gradients=s=320x180:c0=0x2040a0:c1=0xe0c060:c2=0x30a050:n=3:seed=7:speed=0.05';
-    const boxes = 'drawbox=x=40:y=30:w=80:h=60:color=0xd02020:t=fill,drawbox=x=200:y=50:w=60:h=90:color=0xf0f0f0:t=fill,gblur=sigma=2';
-    for (const [name, turn] of [['a.png', 'null'], ['b.png', 'hue=h=180,hflip']] as const) {
-      await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', picture, '-vf', `${boxes},${turn},format=rgb24`, '-frames:v', '1', path.join(fixtures, name)]);
-    }
-    media = await serveFolder(fixtures);
+  const { files, apps } = withRenderApps({
+    name: 'blend',
+    fixtures: async (dir) => {
+      // Two pictures like photographs (colour gradients, two boxes, softened edges); the second one
+      // mirrored with its hues turned half way round.
+      const picture = 'gradients=s=320x180:c0=0x2040a0:c1=0xe0c060:c2=0x30a050:n=3:seed=7:speed=0.05';
+      const boxes = 'drawbox=x=40:y=30:w=80:h=60:color=0xd02020:t=fill,drawbox=x=200:y=50:w=60:h=90:color=0xf0f0f0:t=fill,gblur=sigma=2';
+      for (const [name, turn] of [['a.png', 'null'], ['b.png', 'hue=h=180,hflip']] as const) {
+        await ffmpeg('-f', 'lavfi', '-i', picture, '-vf', `${boxes},${turn},format=rgb24`, '-frames:v', '1', path.join(dir, name));
+      }
+    },
     // x264 at CRF 1 on both: the comparison measures the drawing and the mixing, not two encoder
     // configurations' noise (at CRF 18, the reference's B-frames and this path's P pictures alone
     // put 1.0 % of a fading frame's pixels more than 8/255 apart).
-    const env = { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true', RENDER_X264_CRF: '1' };
-    [blended, drawn] = await Promise.all([
-      startTestApp({ env: { ...env, RENDER_BLEND_FADES: 'true' } }),
-      startTestApp({ env: { ...env, RENDER_BLEND_FADES: 'false', RENDER_SKIP_PICTURES: 'false' } }),
-    ]);
-    ({ key: blendedKey } = await signupVerified(blended));
-    ({ key: drawnKey } = await signupVerified(drawn));
-    for (const app of [blended, drawn]) {
-      const db = new Client({ connectionString: app.databaseUrl });
-      await db.connect();
-      databases.push(db);
-    }
-  }, 240_000);
-
-  afterAll(async () => {
-    await Promise.all(databases.map((db) => db.end()));
-    await blended?.close();
-    await drawn?.close();
-    await media?.close();
-    rmSync(fixtures, { recursive: true, force: true });
-    rmSync(outputs, { recursive: true, force: true });
+    apps: {
+      blended: { env: { RENDER_X264_CRF: '1', RENDER_BLEND_FADES: 'true' }, database: true },
+      drawn: { env: { RENDER_X264_CRF: '1', RENDER_BLEND_FADES: 'false', RENDER_SKIP_PICTURES: 'false' }, database: true },
+    },
+    timeoutMs: 240_000,
   });
+  const url = files.mediaUrl;
 
   const diagnostics = async (db: Client, id: string) => (await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [id])).rows[0].diagnostics;
 
@@ -85,11 +55,11 @@ describe('blended frames (through the REST API)', () => {
 
   it('mixes the fading frames from drawn corners, matching every frame drawn by the browser', async () => {
     const [fast, reference] = await Promise.all([
-      renderThroughApi(blended, blendedKey, outputs, 'blended', request(), 180_000),
-      renderThroughApi(drawn, drawnKey, outputs, 'drawn', request(), 180_000),
+      apps.blended.render('blended', request(), 180_000),
+      apps.drawn.render('drawn', request(), 180_000),
     ]);
-    const fastReport = await diagnostics(databases[0], fast.job.id);
-    const referenceReport = await diagnostics(databases[1], reference.job.id);
+    const fastReport = await diagnostics(apps.blended.db, fast.job.id);
+    const referenceReport = await diagnostics(apps.drawn.db, reference.job.id);
     expect(fastReport).toMatchObject({ render_path: 'held_frames', frames_total: 60, frames_blended: expect.any(Number), frames_skipped: expect.any(Number) });
     expect(referenceReport).toMatchObject({ render_path: 'held_frames', frames_total: 60, frames_blended: 0, frames_skipped: 0 });
     // Still stretches before the fade-in (frames 0-17), between the dissolve and the fade-out (36-41)

@@ -1,17 +1,14 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../src/config/config.module';
 import { QueueService } from '../src/infra/queue/queue.service';
 import { RENDER_DEAD_LETTER_QUEUE } from '../src/renders/render-queue';
 import type { AppConfig } from '../src/config/app-config';
-import { audioSamples, probe, serveFolder, soundSpans, volumeDb, waitFor } from './helpers/media';
-import { renderThroughApi } from './helpers/render-through-api';
-import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
+import { audioSamples, probe, soundSpans, volumeDb, waitFor } from './helpers/media';
+import { RenderResult, withRenderApp } from './helpers/render-app';
 
 const run = promisify(execFile);
 const CHUNK_FRAMES = 12;
@@ -34,13 +31,14 @@ async function frameTimes(file: string): Promise<number[]> {
  * joined without re-encoding, its sound mixed once. Checked against the same request rendered whole.
  */
 describe('chunked renders (through the REST API)', () => {
-  let app: TestApp;
-  let key: string;
-  let workspaceId: string;
-  let db: Client;
-  let media: Awaited<ReturnType<typeof serveFolder>>;
-  const fixtures = mkdtempSync(path.join(tmpdir(), 'vrs-chunks-fixtures-'));
-  const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-chunks-outputs-'));
+  const house = withRenderApp({
+    name: 'chunks',
+    env: { RENDER_CHUNK_FRAMES: String(CHUNK_FRAMES), JOB_HEARTBEAT_SECONDS: '10', JOB_SUPERVISE_SECONDS: '1' },
+    database: true,
+    fixtures: async (dir) => {
+      await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=6', path.join(dir, 'tone.wav')]);
+    },
+  });
 
   /** A box gliding across the frame (it moves on every frame, so every frame goes through the browser) over a steady tone. */
   const movingWithTone = (seconds: number) => ({
@@ -52,37 +50,18 @@ describe('chunked renders (through the REST API)', () => {
     custom_animations: { element: [{ name: 'glide', keyframes: [{ offset: 0, x: 0 }, { offset: 1, x: 270 }] }] },
     elements: [
       { type: 'shape', fill_color: '#ffcc00', x: 0, y: 60, width: 40, height: 40, motion: [{ custom: 'glide', time: 0, duration: seconds, easing: 'linear' }] },
-      { type: 'audio', source_url: `${media.url}/tone.wav` },
+      { type: 'audio', source_url: house.mediaUrl('tone.wav') },
     ],
   });
 
-  beforeAll(async () => {
-    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=6', path.join(fixtures, 'tone.wav')]);
-    media = await serveFolder(fixtures);
-    app = await startTestApp({
-      env: { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true', RENDER_CHUNK_FRAMES: String(CHUNK_FRAMES), JOB_HEARTBEAT_SECONDS: '10', JOB_SUPERVISE_SECONDS: '1' },
-    });
-    ({ key, workspaceId } = await signupVerified(app));
-    db = new Client({ connectionString: app.databaseUrl });
-    await db.connect();
-  }, 180_000);
-
-  afterAll(async () => {
-    await db?.end();
-    await app?.close();
-    await media?.close();
-    rmSync(fixtures, { recursive: true, force: true });
-    rmSync(outputs, { recursive: true, force: true });
-  });
-
-  const diagnostics = async (id: string) => (await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [id])).rows[0].diagnostics;
+  const diagnostics = async (id: string) => (await house.db.query('SELECT diagnostics FROM jobs WHERE id = $1', [id])).rows[0].diagnostics;
   const chunkRows = async (id: string) =>
-    (await db.query('SELECT index, first_frame, last_frame, state, attempts, output_key, error FROM render_chunks WHERE job_id = $1 ORDER BY index', [id])).rows;
-  const chunkFolder = (id: string) => path.join(app.dataDir, 'storage', workspaceId, 'chunks', id);
+    (await house.db.query('SELECT index, first_frame, last_frame, state, attempts, output_key, error FROM render_chunks WHERE job_id = $1 ORDER BY index', [id])).rows;
+  const chunkFolder = (id: string) => path.join(house.app.dataDir, 'storage', house.workspaceId, 'chunks', id);
 
   it('joins the chunks into the same decoded frames, timestamps and continuous sound as the whole render, run after run', async () => {
     const body = movingWithTone(2);
-    const chunked = await renderThroughApi(app, key, outputs, 'chunked', body, 180_000);
+    const chunked = await house.render('chunked', body, 180_000);
     const report = await diagnostics(chunked.job.id);
     expect(report).toMatchObject({ render_path: 'chunks', frames_total: 60, frames_drawn: 60, chunks: 5, sound_path: 'ffmpeg' });
     expect(report.chunk_seconds).toHaveLength(5);
@@ -103,11 +82,11 @@ describe('chunked renders (through the REST API)', () => {
     expect(existsSync(chunkFolder(chunked.job.id))).toBe(false); // chunk files deleted after the join
 
     // The same request drawn whole on the same grid (never split, as with one live worker), in this process for one render.
-    const config = app.running.app.get<AppConfig>(APP_CONFIG);
+    const config = house.app.running.app.get<AppConfig>(APP_CONFIG);
     config.render.chunkSplit = 'never';
-    let whole: Awaited<ReturnType<typeof renderThroughApi>>;
+    let whole: RenderResult;
     try {
-      whole = await renderThroughApi(app, key, outputs, 'whole', body, 180_000);
+      whole = await house.render('whole', body, 180_000);
     } finally {
       config.render.chunkSplit = 'always';
     }
@@ -135,7 +114,7 @@ describe('chunked renders (through the REST API)', () => {
     expect(new Set(chunkedFrames).size).toBe(60); // the box moves on every frame
     const wholeFrames = await frameChecksums(whole.file);
     expect(wholeFrames.map((sum, frame) => ({ frame, same: sum === chunkedFrames[frame] })).filter((row) => !row.same)).toEqual([]);
-    const again = await renderThroughApi(app, key, outputs, 'chunked-again', body, 180_000);
+    const again = await house.render('chunked-again', body, 180_000);
     expect(await frameChecksums(again.file)).toEqual(chunkedFrames);
 
     // Sound: mixed once, so as long as the whole render's, one span without a gap, and as loud at
@@ -157,7 +136,7 @@ describe('chunked renders (through the REST API)', () => {
   }, 400_000);
 
   it('retries a failing chunk alone, and re-runs a chunk a dead worker left processing', async () => {
-    const submitted = await app.http.post('/v1/renders').set(bearer(key)).send(movingWithTone(2));
+    const submitted = await house.api().post('/v1/renders').send(movingWithTone(2));
     expect(submitted.status).toBe(202);
     const id = submitted.body.id as string;
     // Chunk 2's file cannot be stored while a folder stands where it goes: its first attempt fails.
@@ -166,7 +145,7 @@ describe('chunked renders (through the REST API)', () => {
     writeFileSync(path.join(blocker, 'in-the-way'), '');
     // Chunk 4 looks claimed by a worker that died a minute ago (never beat since).
     await waitFor(async () => (await chunkRows(id)).length, (count) => count === 5, 60_000, 50);
-    const stale = await db.query(
+    const stale = await house.db.query(
       `UPDATE render_chunks SET state = 'processing', attempts = 1, started_at = now() - interval '1 minute', heartbeat_at = now() - interval '1 minute'
        WHERE job_id = $1 AND index = 4 AND state = 'pending'`,
       [id],
@@ -175,7 +154,7 @@ describe('chunked renders (through the REST API)', () => {
     await waitFor(async () => (await chunkRows(id))[2], (row) => row.error !== null, 120_000, 100);
     rmSync(blocker, { recursive: true, force: true });
     const job = await waitFor(
-      async () => (await app.http.get(`/v1/renders/${id}`).set(bearer(key)).expect(200)).body,
+      async () => (await house.api().get(`/v1/renders/${id}`).expect(200)).body,
       (current) => ['completed', 'failed', 'cancelled'].includes(current.status),
       180_000,
       200,
@@ -190,63 +169,63 @@ describe('chunked renders (through the REST API)', () => {
       [4, 'done', 2],
     ]);
     expect(await diagnostics(id)).toMatchObject({ render_path: 'chunks', chunks: 5 });
-    const link = await app.http.get(`/v1/renders/${id}/download`).set(bearer(key)).expect(200);
-    const file = path.join(outputs, 'retried.mp4');
+    const link = await house.api().get(`/v1/renders/${id}/download`).expect(200);
+    const file = path.join(house.outputs, 'retried.mp4');
     writeFileSync(file, Buffer.from(await (await fetch(link.body.url)).arrayBuffer()));
     expect((await probe(file)).streams.find((stream) => stream.codec_type === 'video')!.nb_read_frames).toBe('60');
   }, 300_000);
 
   it('a retried parent joins the chunks already done without drawing them again', async () => {
-    const submitted = await app.http.post('/v1/renders').set(bearer(key)).send(movingWithTone(2));
+    const submitted = await house.api().post('/v1/renders').send(movingWithTone(2));
     expect(submitted.status).toBe(202);
     const id = submitted.body.id as string;
     // The joined render cannot be stored while a folder stands where it goes: the parent's first
     // attempt fails after every chunk is done, and the queue retries it.
-    const blocker = path.join(app.dataDir, 'storage', workspaceId, 'renders', `${id}.mp4`);
+    const blocker = path.join(house.app.dataDir, 'storage', house.workspaceId, 'renders', `${id}.mp4`);
     mkdirSync(blocker, { recursive: true });
     writeFileSync(path.join(blocker, 'in-the-way'), '');
     await waitFor(
-      async () => (await db.query(`SELECT retry_count FROM pgboss.job WHERE id = (SELECT queue_entry_id FROM jobs WHERE id = $1)`, [id])).rows[0]?.retry_count ?? 0,
+      async () => (await house.db.query(`SELECT retry_count FROM pgboss.job WHERE id = (SELECT queue_entry_id FROM jobs WHERE id = $1)`, [id])).rows[0]?.retry_count ?? 0,
       (retries) => retries >= 1,
       120_000,
       100,
     );
     rmSync(blocker, { recursive: true, force: true });
     const job = await waitFor(
-      async () => (await app.http.get(`/v1/renders/${id}`).set(bearer(key)).expect(200)).body,
+      async () => (await house.api().get(`/v1/renders/${id}`).expect(200)).body,
       (current) => ['completed', 'failed', 'cancelled'].includes(current.status),
       120_000,
       200,
     );
     expect({ status: job.status, error: job.error }).toEqual({ status: 'completed', error: null });
-    expect((await db.query('SELECT attempts FROM jobs WHERE id = $1', [id])).rows[0].attempts).toBe(2);
+    expect((await house.db.query('SELECT attempts FROM jobs WHERE id = $1', [id])).rows[0].attempts).toBe(2);
     expect((await chunkRows(id)).map((row) => [row.state, row.attempts])).toEqual(Array.from({ length: 5 }, () => ['done', 1]));
     expect(existsSync(chunkFolder(id))).toBe(false);
   }, 300_000);
 
   it('a parent whose every attempt died leaves no chunk files', async () => {
-    const submitted = await app.http.post('/v1/renders').set(bearer(key)).send(movingWithTone(2));
+    const submitted = await house.api().post('/v1/renders').send(movingWithTone(2));
     expect(submitted.status).toBe(202);
     const id = submitted.body.id as string;
     // The first attempt fails after every chunk is done (its output cannot be stored), keeping the
     // chunk files for the next attempt; then pg-boss dead-letters the job as it does when each
     // attempt's worker was killed (no error handler ran).
-    const blocker = path.join(app.dataDir, 'storage', workspaceId, 'renders', `${id}.mp4`);
+    const blocker = path.join(house.app.dataDir, 'storage', house.workspaceId, 'renders', `${id}.mp4`);
     mkdirSync(blocker, { recursive: true });
     writeFileSync(path.join(blocker, 'in-the-way'), '');
     try {
       await waitFor(
-        async () => (await db.query(`SELECT retry_count FROM pgboss.job WHERE id = (SELECT queue_entry_id FROM jobs WHERE id = $1)`, [id])).rows[0]?.retry_count ?? 0,
+        async () => (await house.db.query(`SELECT retry_count FROM pgboss.job WHERE id = (SELECT queue_entry_id FROM jobs WHERE id = $1)`, [id])).rows[0]?.retry_count ?? 0,
         (retries) => retries >= 1,
         120_000,
         100,
       );
       expect((await chunkRows(id)).map((row) => row.state)).toEqual(Array.from({ length: 5 }, () => 'done'));
       expect(existsSync(chunkFolder(id))).toBe(true);
-      const queue = app.running.app.get(QueueService);
-      await app.running.app.get(DataSource).transaction((tx) => queue.sendInTransaction(tx, RENDER_DEAD_LETTER_QUEUE, { job_id: id }));
+      const queue = house.app.running.app.get(QueueService);
+      await house.app.running.app.get(DataSource).transaction((tx) => queue.sendInTransaction(tx, RENDER_DEAD_LETTER_QUEUE, { job_id: id }));
       const job = await waitFor(
-        async () => (await app.http.get(`/v1/renders/${id}`).set(bearer(key)).expect(200)).body,
+        async () => (await house.api().get(`/v1/renders/${id}`).expect(200)).body,
         (current) => ['completed', 'failed', 'cancelled'].includes(current.status),
         60_000,
         200,
@@ -266,13 +245,13 @@ describe('chunked renders (through the REST API)', () => {
   }, 300_000);
 
   it('cancels a chunked render: progress counts the chunks done, pending chunks stop, chunk files go', async () => {
-    const submitted = await app.http.post('/v1/renders').set(bearer(key)).send(movingWithTone(5));
+    const submitted = await house.api().post('/v1/renders').send(movingWithTone(5));
     expect(submitted.status).toBe(202);
     const id = submitted.body.id as string;
     // 150 frames in 13 chunks: progress moves as chunks finish, and never ahead of the frames done
     // (the render stage spans 10 % → 95 %, the chunks 90 % of it).
     const running = await waitFor(
-      async () => (await app.http.get(`/v1/renders/${id}`).set(bearer(key)).expect(200)).body,
+      async () => (await house.api().get(`/v1/renders/${id}`).expect(200)).body,
       (job) => ['completed', 'failed', 'cancelled'].includes(job.status) || (job.status === 'processing' && job.progress_percent > 10),
       180_000,
       100,
@@ -284,7 +263,7 @@ describe('chunked renders (through the REST API)', () => {
     expect(framesDone).toBeGreaterThan(0);
     expect(running.progress_percent).toBeLessThanOrEqual(Math.round(10 + 85 * 0.9 * (framesDone / 150)));
     await waitFor(async () => (await chunkRows(id)).filter((row) => row.state === 'done').length, (done) => done >= 2, 120_000, 100);
-    const cancelled = await app.http.post(`/v1/renders/${id}/cancel`).set(bearer(key));
+    const cancelled = await house.api().post(`/v1/renders/${id}/cancel`);
     expect(cancelled.status).toBe(200);
     const doneAtCancel = (await chunkRows(id)).filter((row) => row.state === 'done').length;
     const settled = await waitFor(
@@ -300,6 +279,6 @@ describe('chunked renders (through the REST API)', () => {
     // No chunk is taken after the cancel.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     expect((await chunkRows(id)).map((row) => row.state)).toEqual(states);
-    expect((await app.http.get(`/v1/renders/${id}`).set(bearer(key)).expect(200)).body.status).toBe('cancelled');
+    expect((await house.api().get(`/v1/renders/${id}`).expect(200)).body.status).toBe('cancelled');
   }, 300_000);
 });

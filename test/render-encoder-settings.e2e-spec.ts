@@ -1,13 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { distinctPictureCrf } from '../src/renders/engine/strategies/held-frames/blended-frames-encoder';
-import { pixelAt, probe, serveFolder } from './helpers/media';
-import { renderThroughApi } from './helpers/render-through-api';
-import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
+import { pixelAt, probe } from './helpers/media';
+import { withRenderApp } from './helpers/render-app';
 
 const run = promisify(execFile);
 
@@ -26,30 +24,18 @@ function x264Settings(file: string): Record<string, string> {
  * pictures are right.
  */
 describe('x264 preset and CRF settings (through the REST API)', () => {
-  let app: TestApp;
-  let key: string;
-  const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-preset-outputs-'));
-  const fixtures = mkdtempSync(path.join(tmpdir(), 'vrs-preset-fixtures-'));
-  let media: Awaited<ReturnType<typeof serveFolder>>;
-
-  beforeAll(async () => {
-    // Colour bars for the composite case: drawn by ffmpeg into a box of its own size.
-    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'smptebars=size=160x90:rate=30:duration=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', path.join(fixtures, 'bars.mp4')]);
-    media = await serveFolder(fixtures);
-    app = await startTestApp({ env: { RENDER_X264_PRESET: 'veryfast', RENDER_X264_CRF: '23', RENDER_COMPOSITE_MEDIA: 'true', ALLOW_PRIVATE_NETWORK: 'true' } });
-    ({ key } = await signupVerified(app));
-  }, 180_000);
-
-  afterAll(async () => {
-    await app?.close();
-    await media?.close();
-    rmSync(outputs, { recursive: true, force: true });
-    rmSync(fixtures, { recursive: true, force: true });
+  const house = withRenderApp({
+    name: 'preset',
+    env: { RENDER_X264_PRESET: 'veryfast', RENDER_X264_CRF: '23', RENDER_COMPOSITE_MEDIA: 'true' },
+    fixtures: async (dir) => {
+      // Colour bars for the composite case: drawn by ffmpeg into a box of its own size.
+      await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'smptebars=size=160x90:rate=30:duration=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', path.join(dir, 'bars.mp4')]);
+    },
   });
 
   const base = { width: 320, height: 180, duration: 1, frame_rate: 30, background_color: '#102030' };
   const box = { type: 'shape', fill_color: '#ffcc00', x: 20, y: 60, width: 60, height: 60 };
-  const bars = () => ({ type: 'video', source_url: `${media.url}/bars.mp4`, x: 160, y: 60, width: 160, height: 90, x_anchor: 0, y_anchor: 0 });
+  const bars = () => ({ type: 'video', source_url: `${house.media.url}/bars.mp4`, x: 160, y: 60, width: 160, height: 90, x_anchor: 0, y_anchor: 0 });
   const cases: [string, () => Record<string, unknown>, Record<string, unknown>][] = [
     ['browser', () => ({ ...base, custom_animations: { element: [{ name: 'glide', keyframes: [{ offset: 0, x: 20 }, { offset: 1, x: 24 }] }] }, elements: [{ ...box, motion: [{ custom: 'glide', time: 0, duration: 1, easing: 'linear' }] }] }), { render_path: 'browser' }],
     ['held', () => ({ ...base, elements: [box] }), { render_path: 'held_frames' }],
@@ -58,8 +44,8 @@ describe('x264 preset and CRF settings (through the REST API)', () => {
   ];
 
   it.each(cases)('%s path: veryfast settings and CRF 23 in the stream, the box where it belongs', async (name, request, path_) => {
-    const { job, file } = await renderThroughApi(app, key, outputs, name, request());
-    const [{ diagnostics }] = await app.running.app.get(DataSource).query('SELECT diagnostics FROM jobs WHERE id = $1', [job.id]);
+    const { job, file } = await house.render(name, request());
+    const [{ diagnostics }] = await house.app.running.app.get(DataSource).query('SELECT diagnostics FROM jobs WHERE id = $1', [job.id]);
     expect(diagnostics).toMatchObject(path_);
     if (name === 'blended') expect(diagnostics.frames_blended).toBeGreaterThan(0);
     const settings = x264Settings(file);

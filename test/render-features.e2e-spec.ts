@@ -1,17 +1,10 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
-import { audioSamples, Frame, frameAt, probe, serveFolder, soundSpans, volumeDb } from './helpers/media';
+import { audioSamples, ffmpeg, Frame, frameAt, lavfiImage, probe, soundSpans, volumeDb } from './helpers/media';
 import { Checks, Rgb } from './helpers/checks';
-import { renderThroughApi } from './helpers/render-through-api';
-import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
+import { withRenderApp } from './helpers/render-app';
 
 /** How far a decoded channel may be from the expected one in this file's checks (encoding, scaling). */
 const COLOUR_TOLERANCE = 12;
-
-const run = promisify(execFile);
 
 const BLUE = [0, 0, 255];
 const RED = [255, 0, 0];
@@ -89,61 +82,41 @@ function linePitch(ink: Ink): number {
  * time is not the point; two tiny 1.5 s mp4s for timing and audio.
  */
 describe('render features (through the REST API)', () => {
-  let app: TestApp;
-  let key: string;
-  let media: Awaited<ReturnType<typeof serveFolder>>;
-  const fixtures = mkdtempSync(path.join(tmpdir(), 'vrs-feature-fixtures-'));
-  const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-feature-outputs-'));
-  const url = (name: string) => `${media.url}/${name}`;
-
-  async function ffmpeg(...args: string[]): Promise<void> {
-    await run('ffmpeg', ['-v', 'error', '-y', ...args]);
-  }
-
-  /** A still image drawn by a lavfi filter chain, saved as lossless rgb png. */
-  async function image(name: string, filter: string): Promise<void> {
-    await ffmpeg('-f', 'lavfi', '-i', `${filter},format=rgb24`, '-frames:v', '1', path.join(fixtures, name));
-  }
-
-  beforeAll(async () => {
-    // clip.mp4: 160x90 at 30 fps, green for its first second and red for its second, with a
-    // 440 Hz tone. Converted to YUV with the BT.709 matrix and tagged BT.709: Chromium assumes
-    // BT.709 for untagged video while ffmpeg assumes BT.601, which would shift the colours.
-    await ffmpeg(
-      '-f', 'lavfi', '-i', 'color=c=0x00ff00:s=160x90:r=30:d=1',
-      '-f', 'lavfi', '-i', 'color=c=0xff0000:s=160x90:r=30:d=1',
-      '-f', 'lavfi', '-i', `sine=frequency=${CLIP_TONE_HZ}:sample_rate=48000:duration=2`,
-      '-filter_complex', '[0:v][1:v]concat=n=2:v=1,scale=out_color_matrix=bt709:out_range=tv,format=yuv420p[v]',
-      '-map', '[v]', '-map', '2:a',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709', '-color_range', 'tv',
-      '-c:a', 'aac', '-shortest', path.join(fixtures, 'clip.mp4'),
-    );
-    await ffmpeg('-f', 'lavfi', '-i', `sine=frequency=${AUDIO_TONE_HZ}:sample_rate=48000:duration=2`, path.join(fixtures, 'tone.wav'));
-    await image('yellow.png', 'color=c=0xffff00:s=64x64');
-    // A 2:1 magenta watermark, larger than the 20 % cap on a 320x180 canvas.
-    await image('mark.png', 'color=c=0xff00ff:s=128x64');
-    // Left half red, right half green / top half red, bottom half green: flips show.
-    await image('halves.png', 'color=c=0xff0000:s=64x64,format=rgb24,drawbox=x=32:y=0:w=32:h=64:color=0x00ff00:t=fill');
-    await image('tophalves.png', 'color=c=0xff0000:s=64x64,format=rgb24,drawbox=x=0:y=32:w=64:h=32:color=0x00ff00:t=fill');
-    // 64x32 stripes, white | red (the middle half) | green: fits show which part is kept.
-    await image(
-      'stripes.png',
-      'color=c=0xff0000:s=64x32,format=rgb24,drawbox=x=0:y=0:w=16:h=32:color=0xffffff:t=fill,drawbox=x=48:y=0:w=16:h=32:color=0x00ff00:t=fill',
-    );
-    media = await serveFolder(fixtures);
-    app = await startTestApp({ env: { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true' } });
-    ({ key } = await signupVerified(app));
-  }, 180_000);
-
-  afterAll(async () => {
-    await app?.close();
-    await media?.close();
-    rmSync(fixtures, { recursive: true, force: true });
-    rmSync(outputs, { recursive: true, force: true });
+  const house = withRenderApp({
+    name: 'feature',
+    fixtures: async (dir) => {
+      /** A still image drawn by a lavfi filter chain, saved as lossless rgb png. */
+      const image = (name: string, filter: string) => lavfiImage(path.join(dir, name), filter);
+      // clip.mp4: 160x90 at 30 fps, green for its first second and red for its second, with a
+      // 440 Hz tone. Converted to YUV with the BT.709 matrix and tagged BT.709: Chromium assumes
+      // BT.709 for untagged video while ffmpeg assumes BT.601, which would shift the colours.
+      await ffmpeg(
+        '-f', 'lavfi', '-i', 'color=c=0x00ff00:s=160x90:r=30:d=1',
+        '-f', 'lavfi', '-i', 'color=c=0xff0000:s=160x90:r=30:d=1',
+        '-f', 'lavfi', '-i', `sine=frequency=${CLIP_TONE_HZ}:sample_rate=48000:duration=2`,
+        '-filter_complex', '[0:v][1:v]concat=n=2:v=1,scale=out_color_matrix=bt709:out_range=tv,format=yuv420p[v]',
+        '-map', '[v]', '-map', '2:a',
+        '-c:v', 'libx264', '-preset', 'ultrafast', '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709', '-color_range', 'tv',
+        '-c:a', 'aac', '-shortest', path.join(dir, 'clip.mp4'),
+      );
+      await ffmpeg('-f', 'lavfi', '-i', `sine=frequency=${AUDIO_TONE_HZ}:sample_rate=48000:duration=2`, path.join(dir, 'tone.wav'));
+      await image('yellow.png', 'color=c=0xffff00:s=64x64');
+      // A 2:1 magenta watermark, larger than the 20 % cap on a 320x180 canvas.
+      await image('mark.png', 'color=c=0xff00ff:s=128x64');
+      // Left half red, right half green / top half red, bottom half green: flips show.
+      await image('halves.png', 'color=c=0xff0000:s=64x64,format=rgb24,drawbox=x=32:y=0:w=32:h=64:color=0x00ff00:t=fill');
+      await image('tophalves.png', 'color=c=0xff0000:s=64x64,format=rgb24,drawbox=x=0:y=32:w=64:h=32:color=0x00ff00:t=fill');
+      // 64x32 stripes, white | red (the middle half) | green: fits show which part is kept.
+      await image(
+        'stripes.png',
+        'color=c=0xff0000:s=64x32,format=rgb24,drawbox=x=0:y=0:w=16:h=32:color=0xffffff:t=fill,drawbox=x=48:y=0:w=16:h=32:color=0x00ff00:t=fill',
+      );
+    },
   });
+  const url = house.mediaUrl;
 
   /** Submits, polls to the end, downloads; returns the job and the local output file. */
-  const render = (name: string, body: Record<string, unknown>) => renderThroughApi(app, key, outputs, name, body, 60_000);
+  const render = (name: string, body: Record<string, unknown>) => house.render(name, body, 60_000);
 
   const still = (width: number, height: number, rest: Record<string, unknown>) => ({ width, height, output_format: 'png', ...rest });
   const box = (x: number | string, y: number | string, width: number | string, height: number | string) => ({ x, y, width, height });

@@ -1,12 +1,12 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fakeRegistry, renamedFont } from './helpers/font-registry';
 import { glyphGrid, inkOf, inkOverlap, inkRuns, saturatedPixels } from './helpers/glyphs';
-import { frameAt, serveFolder, waitFor, type FolderServer, type Frame } from './helpers/media';
+import { frameAt, waitFor, type FolderServer, type Frame } from './helpers/media';
 import { openPlayer, type PlayerPage } from './helpers/player';
 import { renderThroughApi } from './helpers/render-through-api';
-import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
+import { withRenderApp } from './helpers/render-app';
+import { bearer, type TestApp } from './helpers/test-app';
 
 const BROWSER = process.env.CHROMIUM_EXECUTABLE ?? path.join(__dirname, '../scripts/chromium-offline.sh');
 const CELL = 36;
@@ -18,30 +18,30 @@ const FONT_CACHE_BYTES = 30_000;
  * missing-glyph box) on the server and in the browser Player.
  */
 describe('fonts and text (through the REST API and the Player)', () => {
-  let app: TestApp;
-  let key: string;
   let player: PlayerPage | undefined;
   let registry: Awaited<ReturnType<typeof fakeRegistry>>;
+  const house = withRenderApp({
+    name: 'fonts',
+    env: () => ({ FONT_REGISTRY_URL: registry.url, FONT_CACHE_MAX_BYTES: String(FONT_CACHE_BYTES) }),
+    fixtures: async (dir) => {
+      registry = await fakeRegistry(dir);
+      copyFileSync('/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf', path.join(dir, 'brand.ttf'));
+      writeFileSync(path.join(dir, 'unnamed.ttf'), renamedFont('/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf', 'DejaVu Serif', 'Zebra Custom'));
+      writeFileSync(path.join(dir, 'picture.ttf'), Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(256)]));
+    },
+  });
+  // The names the tests below use.
+  let app: TestApp;
+  let key: string;
   let served: FolderServer;
-  const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-fonts-outputs-'));
-
-  beforeAll(async () => {
-    registry = await fakeRegistry(outputs);
-    mkdirSync(path.join(outputs, 'served'));
-    copyFileSync('/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf', path.join(outputs, 'served', 'brand.ttf'));
-    writeFileSync(path.join(outputs, 'served', 'unnamed.ttf'), renamedFont('/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf', 'DejaVu Serif', 'Zebra Custom'));
-    writeFileSync(path.join(outputs, 'served', 'picture.ttf'), Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(256)]));
-    served = await serveFolder(path.join(outputs, 'served'));
-    app = await startTestApp({ env: { ALLOW_PRIVATE_NETWORK: 'true', FONT_REGISTRY_URL: registry.url, FONT_CACHE_MAX_BYTES: String(FONT_CACHE_BYTES) } });
-    ({ key } = await signupVerified(app));
-  }, 180_000);
+  let outputs: string;
+  beforeAll(() => {
+    ({ app, key, media: served, outputs } = house);
+  });
 
   afterAll(async () => {
     await player?.close();
-    await app?.close();
     await registry?.close();
-    await served?.close();
-    rmSync(outputs, { recursive: true, force: true });
   });
 
   /** Shows `request` in the browser Player (one page for the file) and returns its first frame. */

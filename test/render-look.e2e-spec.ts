@@ -1,18 +1,12 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { easingFunction } from '../composition/src/motion/easing';
-import { Frame, frameAt, pixelAt, serveFolder } from './helpers/media';
+import { ffmpeg, Frame, frameAt, lavfiImage, pixelAt } from './helpers/media';
 import { Checks, Rgb } from './helpers/checks';
-import { renderThroughApi } from './helpers/render-through-api';
-import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
+import { withRenderApp } from './helpers/render-app';
 
 /** How far a decoded channel may be from the expected one in this file's checks (encoding, scaling). */
 const COLOUR_TOLERANCE = 6;
-
-const run = promisify(execFile);
 
 
 /** 64x64 tiles, 8 to a row, on a 512x256 canvas; elements 56x56 at the tile centre. */
@@ -93,64 +87,45 @@ function cube(size: number, map: (r: number, g: number, b: number) => number[], 
  * pixels). Many features share one render: a grid of 64x64 tiles, one feature per tile.
  */
 describe('render look: colour, frame, compositing and effects (through the REST API)', () => {
-  let app: TestApp;
-  let key: string;
-  let media: Awaited<ReturnType<typeof serveFolder>>;
-  const fixtures = mkdtempSync(path.join(tmpdir(), 'vrs-look-fixtures-'));
-  const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-look-outputs-'));
-  const url = (name: string) => `${media.url}/${name}`;
-
-  async function ffmpeg(...args: string[]): Promise<void> {
-    await run('ffmpeg', ['-v', 'error', '-y', ...args]);
-  }
-  /** A still drawn by a lavfi filter chain, saved as lossless png (rgb24 unless the chain says otherwise). */
-  async function image(name: string, filter: string, format = 'rgb24'): Promise<void> {
-    await ffmpeg('-f', 'lavfi', '-i', `${filter},format=${format}`, '-frames:v', '1', path.join(fixtures, name));
-  }
-  const solid = (name: string, hex: string) => image(name, `color=c=0x${hex}:s=${SIZE}x${SIZE}`);
-
-  beforeAll(async () => {
-    await solid('orange.png', 'ff8033');
-    await solid('red.png', 'ff0000');
-    await solid('grey.png', '808080');
-    await solid('light.png', 'e6e6e6');
-    await solid('dark.png', '191919');
-    await solid('dull.png', '807366');
-    await solid('white.png', 'ffffff');
-    await solid('black.png', '000000');
-    // Left half 64, right half 192: edges for sharpness and blur.
-    await image('halves.png', `color=c=0x404040:s=${SIZE}x${SIZE},drawbox=x=28:y=0:w=28:h=${SIZE}:color=0xc0c0c0:t=fill`);
-    // Fully transparent: only its backdrop blur shows.
-    await image('clear.png', `color=c=0x00000000:s=${SIZE}x${SIZE},format=rgba`, 'rgba');
-    // 2 px black and white vertical stripes, the backdrop to blur.
-    await image('stripes.png', 'color=c=black:s=64x64,format=gray,geq=lum=255*lt(mod(X\\,4)\\,2)');
-    // A horizontal ramp black → white, to see pixelate's blocks.
-    await image('ramp.png', `color=c=black:s=${SIZE}x${SIZE},format=gray,geq=lum=X*255/${SIZE - 1}`);
-    // 1 s green then 1 s red at 64x64 (BT.709, as in render-features).
-    await ffmpeg(
-      '-f', 'lavfi', '-i', 'color=c=0x00ff00:s=64x64:r=30:d=1', '-f', 'lavfi', '-i', 'color=c=0xff0000:s=64x64:r=30:d=1',
-      '-filter_complex', '[0:v][1:v]concat=n=2:v=1,scale=out_color_matrix=bt709:out_range=tv,format=yuv420p[v]', '-map', '[v]',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709', '-color_range', 'tv',
-      path.join(fixtures, 'clip.mp4'),
-    );
-    writeFileSync(path.join(fixtures, 'invert.cube'), cube(17, (r, g, b) => [1 - r, 1 - g, 1 - b], '# inverts every colour\nTITLE "Invert"\nDOMAIN_MIN 0 0 0\nDOMAIN_MAX 1 1 1'));
-    writeFileSync(path.join(fixtures, 'curve1d.cube'), 'LUT_1D_SIZE 3\n0 0 0\n0 0 0.5\n1 1 1\n');
-    writeFileSync(path.join(fixtures, 'bad.cube'), 'TITLE "Broken"\nLUT_3D_SIZE 2\n0 0 0\n1 0 nope\n');
-    writeFileSync(path.join(fixtures, 'huge.cube'), 'LUT_3D_SIZE 129\n');
-    media = await serveFolder(fixtures);
-    app = await startTestApp({ env: { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true' } });
-    ({ key } = await signupVerified(app));
-  }, 180_000);
-
-  afterAll(async () => {
-    await app?.close();
-    await media?.close();
-    rmSync(fixtures, { recursive: true, force: true });
-    rmSync(outputs, { recursive: true, force: true });
+  const house = withRenderApp({
+    name: 'look',
+    fixtures: async (dir) => {
+      /** A still drawn by a lavfi filter chain, saved as lossless png (rgb24 unless the chain says otherwise). */
+      const image = (name: string, filter: string, format = 'rgb24') => lavfiImage(path.join(dir, name), filter, format);
+      const solid = (name: string, hex: string) => image(name, `color=c=0x${hex}:s=${SIZE}x${SIZE}`);
+      await solid('orange.png', 'ff8033');
+      await solid('red.png', 'ff0000');
+      await solid('grey.png', '808080');
+      await solid('light.png', 'e6e6e6');
+      await solid('dark.png', '191919');
+      await solid('dull.png', '807366');
+      await solid('white.png', 'ffffff');
+      await solid('black.png', '000000');
+      // Left half 64, right half 192: edges for sharpness and blur.
+      await image('halves.png', `color=c=0x404040:s=${SIZE}x${SIZE},drawbox=x=28:y=0:w=28:h=${SIZE}:color=0xc0c0c0:t=fill`);
+      // Fully transparent: only its backdrop blur shows.
+      await image('clear.png', `color=c=0x00000000:s=${SIZE}x${SIZE},format=rgba`, 'rgba');
+      // 2 px black and white vertical stripes, the backdrop to blur.
+      await image('stripes.png', 'color=c=black:s=64x64,format=gray,geq=lum=255*lt(mod(X\\,4)\\,2)');
+      // A horizontal ramp black → white, to see pixelate's blocks.
+      await image('ramp.png', `color=c=black:s=${SIZE}x${SIZE},format=gray,geq=lum=X*255/${SIZE - 1}`);
+      // 1 s green then 1 s red at 64x64 (BT.709, as in render-features).
+      await ffmpeg(
+        '-f', 'lavfi', '-i', 'color=c=0x00ff00:s=64x64:r=30:d=1', '-f', 'lavfi', '-i', 'color=c=0xff0000:s=64x64:r=30:d=1',
+        '-filter_complex', '[0:v][1:v]concat=n=2:v=1,scale=out_color_matrix=bt709:out_range=tv,format=yuv420p[v]', '-map', '[v]',
+        '-c:v', 'libx264', '-preset', 'ultrafast', '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709', '-color_range', 'tv',
+        path.join(dir, 'clip.mp4'),
+      );
+      writeFileSync(path.join(dir, 'invert.cube'), cube(17, (r, g, b) => [1 - r, 1 - g, 1 - b], '# inverts every colour\nTITLE "Invert"\nDOMAIN_MIN 0 0 0\nDOMAIN_MAX 1 1 1'));
+      writeFileSync(path.join(dir, 'curve1d.cube'), 'LUT_1D_SIZE 3\n0 0 0\n0 0 0.5\n1 1 1\n');
+      writeFileSync(path.join(dir, 'bad.cube'), 'TITLE "Broken"\nLUT_3D_SIZE 2\n0 0 0\n1 0 nope\n');
+      writeFileSync(path.join(dir, 'huge.cube'), 'LUT_3D_SIZE 129\n');
+    },
   });
+  const url = house.mediaUrl;
 
   async function submit(body: Record<string, unknown>) {
-    return app.http.post('/v1/renders').set(bearer(key)).send(body);
+    return house.api().post('/v1/renders').send(body);
   }
 
   /** The submit response of the last render() (its violations). */
@@ -158,7 +133,7 @@ describe('render look: colour, frame, compositing and effects (through the REST 
 
   /** Submits, polls to the end, downloads; returns the local output file. */
   async function render(name: string, body: Record<string, unknown>): Promise<string> {
-    const rendered = await renderThroughApi(app, key, outputs, name, body);
+    const rendered = await house.render(name, body);
     lastSubmit = rendered.submitted;
     return rendered.file;
   }
@@ -521,7 +496,7 @@ describe('render look: colour, frame, compositing and effects (through the REST 
     expect(missing.status).toBe(422);
     expect(missing.body.error.code).toBe('source_not_found');
 
-    const capabilities = (await app.http.get('/v1/capabilities').expect(200)).body;
+    const capabilities = (await house.app.http.get('/v1/capabilities').expect(200)).body;
     expect(capabilities.effects.map((e: { name: string; supported: boolean }) => [e.name, e.supported])).toEqual(
       ['blur', 'grayscale', 'sepia', 'invert', 'pixelate', 'vignette', 'film_grain', 'glitch', 'chromatic_aberration', 'vhs', 'glow', 'shake'].map((name) => [name, true]),
     );

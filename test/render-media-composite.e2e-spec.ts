@@ -1,14 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { compareFrames, PARITY_CHANNEL_THRESHOLD, PARITY_MAX_SHARE, type Box } from './corpus/compare';
 import { makeCorpusFixtures, parityCorpus, type CorpusEntry } from './corpus/corpus';
-import { audioSamples, framesOf, probe, serveFolder } from './helpers/media';
+import { audioSamples, framesOf, probe } from './helpers/media';
 import { renderThroughApi } from './helpers/render-through-api';
-import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
+import { withRenderApps } from './helpers/render-app';
+import type { TestApp } from './helpers/test-app';
 
 const run = promisify(execFile);
 
@@ -51,65 +50,55 @@ function withClip(entry: CorpusEntry, url: (name: string) => string): Record<str
  * (docs/decisions/0030-composite-regions-and-parity.md).
  */
 describe('media composite render path (through the REST API)', () => {
+  const { files, apps } = withRenderApps({
+    name: 'composite',
+    fixtures: async (dir) => {
+      await makeCorpusFixtures(dir);
+      // 4:3 colour bars with a tone: in a 16:9 box of half its width, `cover` crops the top and bottom
+      // and halves the rest.
+      await run('ffmpeg', [
+        '-v', 'error', '-y',
+        '-f', 'lavfi', '-i', 'smptebars=size=320x240:rate=30:duration=3',
+        '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=3',
+        '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest',
+        path.join(dir, 'bars.mp4'),
+      ]);
+      // Fine detail (every pixel differs from its neighbours) at 3, 4 and 5 times the box sizes below.
+      for (const [name, size] of [['detail-480', '480x270'], ['detail-640', '640x360'], ['detail-800', '800x450']]) {
+        await run('ffmpeg', [
+          '-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30:duration=2`,
+          '-f', 'lavfi', '-i', 'sine=frequency=330:sample_rate=48000:duration=2',
+          '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', path.join(dir, `${name}.mp4`),
+        ]);
+      }
+      // Flat red, for a colour edge on the frame's middle row.
+      await run('ffmpeg', [
+        '-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red:size=160x90:rate=30:duration=1',
+        '-f', 'lavfi', '-i', 'sine=frequency=550:sample_rate=48000:duration=1',
+        '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', path.join(dir, 'red.mp4'),
+      ]);
+    },
+    apps: {
+      // The composite whenever it can draw the request exactly, whatever the planner's costs say: what this file tests.
+      composite: { env: { RENDER_JPEG_QUALITY: '100', RENDER_X264_CRF: '1', RENDER_COMPOSITE_MEDIA: 'true', RENDER_STRATEGY: 'media_composite' }, database: true },
+      browser: { env: { RENDER_JPEG_QUALITY: '100', RENDER_X264_CRF: '1', RENDER_COMPOSITE_MEDIA: 'false' }, database: true },
+    },
+    keepOutputs: () => Boolean(process.env.PARITY_KEEP_FRAMES),
+    timeoutMs: 240_000,
+  });
+  const url = files.mediaUrl;
+  // The names the tests below use for the two apps.
   let composite: TestApp;
   let browser: TestApp;
   let compositeKey: string;
   let browserKey: string;
-  const databases: Client[] = [];
-  let media: Awaited<ReturnType<typeof serveFolder>>;
-  const fixtures = mkdtempSync(path.join(tmpdir(), 'vrs-composite-fixtures-'));
-  const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-composite-outputs-'));
-  const url = (name: string) => `${media.url}/${name}`;
-
-  beforeAll(async () => {
-    await makeCorpusFixtures(fixtures);
-    // 4:3 colour bars with a tone: in a 16:9 box of half its width, `cover` crops the top and bottom
-    // and halves the rest.
-    await run('ffmpeg', [
-      '-v', 'error', '-y',
-      '-f', 'lavfi', '-i', 'smptebars=size=320x240:rate=30:duration=3',
-      '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=3',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest',
-      path.join(fixtures, 'bars.mp4'),
-    ]);
-    // Fine detail (every pixel differs from its neighbours) at 3, 4 and 5 times the box sizes below.
-    for (const [name, size] of [['detail-480', '480x270'], ['detail-640', '640x360'], ['detail-800', '800x450']]) {
-      await run('ffmpeg', [
-        '-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30:duration=2`,
-        '-f', 'lavfi', '-i', 'sine=frequency=330:sample_rate=48000:duration=2',
-        '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', path.join(fixtures, `${name}.mp4`),
-      ]);
-    }
-    // Flat red, for a colour edge on the frame's middle row.
-    await run('ffmpeg', [
-      '-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red:size=160x90:rate=30:duration=1',
-      '-f', 'lavfi', '-i', 'sine=frequency=550:sample_rate=48000:duration=1',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', path.join(fixtures, 'red.mp4'),
-    ]);
-    media = await serveFolder(fixtures);
-    const env = { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true', RENDER_JPEG_QUALITY: '100', RENDER_X264_CRF: '1' };
-    [composite, browser] = await Promise.all([
-      // The composite whenever it can draw the request exactly, whatever the planner's costs say: what this file tests.
-      startTestApp({ env: { ...env, RENDER_COMPOSITE_MEDIA: 'true', RENDER_STRATEGY: 'media_composite' } }),
-      startTestApp({ env: { ...env, RENDER_COMPOSITE_MEDIA: 'false' } }),
-    ]);
-    ({ key: compositeKey } = await signupVerified(composite));
-    ({ key: browserKey } = await signupVerified(browser));
-    for (const app of [composite, browser]) {
-      const db = new Client({ connectionString: app.databaseUrl });
-      await db.connect();
-      databases.push(db);
-    }
-  }, 240_000);
-
-  afterAll(async () => {
-    await Promise.all(databases.map((db) => db.end()));
-    await composite?.close();
-    await browser?.close();
-    await media?.close();
-    rmSync(fixtures, { recursive: true, force: true });
-    if (process.env.PARITY_KEEP_FRAMES) process.stdout.write(`outputs kept in ${outputs}\n`);
-    else rmSync(outputs, { recursive: true, force: true });
+  let databases: Client[];
+  let outputs: string;
+  beforeAll(() => {
+    ({ app: composite, key: compositeKey } = apps.composite);
+    ({ app: browser, key: browserKey } = apps.browser);
+    databases = [apps.composite.db, apps.browser.db];
+    outputs = files.outputs;
   });
 
   const diagnostics = async (db: Client, id: string) => (await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [id])).rows[0].diagnostics;

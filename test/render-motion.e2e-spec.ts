@@ -1,18 +1,11 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { easingFunction } from '../composition/src/motion/easing';
-import { audioSamples, Frame, frameAt, probe, serveFolder, soundSpans } from './helpers/media';
+import { audioSamples, ffmpeg, Frame, frameAt, probe, soundSpans } from './helpers/media';
 import { Checks, Rgb } from './helpers/checks';
-import { renderThroughApi } from './helpers/render-through-api';
-import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
+import { withRenderApp } from './helpers/render-app';
 
 /** How far a decoded channel may be from the expected one in this file's checks (encoding, scaling). */
 const COLOUR_TOLERANCE = 30;
-
-const run = promisify(execFile);
 
 const RED = [255, 0, 0];
 const GREEN = [0, 255, 0];
@@ -50,54 +43,37 @@ function countRegion(frame: Frame, [x0, y0, x1, y1]: [number, number, number, nu
  * one feature each, decoded with ffmpeg and measured against the formulas.
  */
 describe('motion and time (through the REST API)', () => {
-  let app: TestApp;
-  let key: string;
-  let media: Awaited<ReturnType<typeof serveFolder>>;
-  const fixtures = mkdtempSync(path.join(tmpdir(), 'vrs-motion-fixtures-'));
-  const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-motion-outputs-'));
-  const url = (name: string) => `${media.url}/${name}`;
-
-  async function ffmpeg(...args: string[]): Promise<void> {
-    await run('ffmpeg', ['-v', 'error', '-y', ...args]);
-  }
-
-  beforeAll(async () => {
-    // colours.mp4: 160x90 at 30 fps, one colour per second (red, green, blue, white) and a
-    // 440 Hz tone throughout; BT.709 like Chromium assumes.
-    await ffmpeg(
-      '-f', 'lavfi', '-i', 'color=c=0xff0000:s=160x90:r=30:d=1',
-      '-f', 'lavfi', '-i', 'color=c=0x00ff00:s=160x90:r=30:d=1',
-      '-f', 'lavfi', '-i', 'color=c=0x0000ff:s=160x90:r=30:d=1',
-      '-f', 'lavfi', '-i', 'color=c=0xffffff:s=160x90:r=30:d=1',
-      '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=4',
-      '-filter_complex', '[0:v][1:v][2:v][3:v]concat=n=4:v=1,scale=out_color_matrix=bt709:out_range=tv,format=yuv420p[v]',
-      '-map', '[v]', '-map', '4:a',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709', '-color_range', 'tv',
-      '-c:a', 'aac', '-shortest', path.join(fixtures, 'colours.mp4'),
-    );
-    // A 6 kHz tone at amplitude 0.5 (sine's default is 1/8), for the treble band; AAC in MP4, as
-    // most sound arrives (the page decodes it for the analysis).
-    await ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=6000:sample_rate=48000:duration=1,volume=4', '-c:a', 'aac', '-b:a', '192k', path.join(fixtures, 'treble.m4a'));
-    media = await serveFolder(fixtures);
-    app = await startTestApp({ env: { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true' } });
-    ({ key } = await signupVerified(app));
-  }, 180_000);
-
-  afterAll(async () => {
-    await app?.close();
-    await media?.close();
-    rmSync(fixtures, { recursive: true, force: true });
-    rmSync(outputs, { recursive: true, force: true });
+  const house = withRenderApp({
+    name: 'motion',
+    fixtures: async (dir) => {
+      // colours.mp4: 160x90 at 30 fps, one colour per second (red, green, blue, white) and a
+      // 440 Hz tone throughout; BT.709 like Chromium assumes.
+      await ffmpeg(
+        '-f', 'lavfi', '-i', 'color=c=0xff0000:s=160x90:r=30:d=1',
+        '-f', 'lavfi', '-i', 'color=c=0x00ff00:s=160x90:r=30:d=1',
+        '-f', 'lavfi', '-i', 'color=c=0x0000ff:s=160x90:r=30:d=1',
+        '-f', 'lavfi', '-i', 'color=c=0xffffff:s=160x90:r=30:d=1',
+        '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=4',
+        '-filter_complex', '[0:v][1:v][2:v][3:v]concat=n=4:v=1,scale=out_color_matrix=bt709:out_range=tv,format=yuv420p[v]',
+        '-map', '[v]', '-map', '4:a',
+        '-c:v', 'libx264', '-preset', 'ultrafast', '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709', '-color_range', 'tv',
+        '-c:a', 'aac', '-shortest', path.join(dir, 'colours.mp4'),
+      );
+      // A 6 kHz tone at amplitude 0.5 (sine's default is 1/8), for the treble band; AAC in MP4, as
+      // most sound arrives (the page decodes it for the analysis).
+      await ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=6000:sample_rate=48000:duration=1,volume=4', '-c:a', 'aac', '-b:a', '192k', path.join(dir, 'treble.m4a'));
+    },
   });
+  const url = house.mediaUrl;
 
   /** Submits, polls to the end, downloads; returns the job and the local output file. */
-  const render = (name: string, body: Record<string, unknown>) => renderThroughApi(app, key, outputs, name, body);
+  const render = (name: string, body: Record<string, unknown>) => house.render(name, body);
 
   const shape = (id: string, fill_color: string, x: number, y: number, width: number, height: number, rest: object = {}) =>
     ({ type: 'shape', id, fill_color, x, y, width, height, ...rest });
 
   it('lists motions, transitions, easings and text animations as supported, and refuses bad motion input with 422', async () => {
-    const capabilities = (await app.http.get('/v1/capabilities').expect(200)).body;
+    const capabilities = (await house.app.http.get('/v1/capabilities').expect(200)).body;
     for (const catalog of ['motions', 'transitions', 'easings', 'text_animations']) {
       expect(capabilities[catalog].length).toBeGreaterThan(0);
       expect(capabilities[catalog].filter((entry: { supported: boolean }) => !entry.supported)).toEqual([]);
@@ -105,7 +81,7 @@ describe('motion and time (through the REST API)', () => {
     for (const field of ['transitions', 'groups', 'motion_blur', 'custom_animations']) expect(capabilities.request_schema.properties[field]).not.toHaveProperty('x-supported');
     for (const field of ['motion', 'playback_rate_keyframes']) expect(capabilities.element_schemas.video.properties[field]).not.toHaveProperty('x-supported');
 
-    const refused = await app.http.post('/v1/renders').set(bearer(key)).send({
+    const refused = await house.api().post('/v1/renders').send({
       custom_animations: { element: [{ name: 'glide', keyframes: [{ offset: 0, x: 0 }, { offset: 1, x: 10 }] }] },
       elements: [
         { type: 'shape', motion: [{ custom: 'glyde' }] },
@@ -121,7 +97,7 @@ describe('motion and time (through the REST API)', () => {
     expect(byPointer['/elements/2/animation_preset']).toMatch(/did you mean "typewriter"/);
 
     // Violations are advisory: the (tiny) render is accepted with ok: false.
-    const findings = await app.http.post('/v1/renders').set(bearer(key)).send({
+    const findings = await house.api().post('/v1/renders').send({
       width: 16, height: 16, frame_rate: 1, output_format: 'png',
       elements: [shape('a', '#ff0000', 10, 10, 10, 10, { duration: 1 }), shape('b', '#00ff00', 10, 10, 10, 10, { time: 2, duration: 1 }), shape('c', '#0000ff', 10, 10, 10, 10)],
       transitions: [{ type: 'cross_dissolve', from_id: 'a', to_id: 'b' }],

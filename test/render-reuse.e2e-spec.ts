@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { Storage } from '../src/infra/storage/storage';
 import { RetentionService } from '../src/retention/retention.service';
-import { FolderServer, makeImage, serveFolder, waitFor } from './helpers/media';
-import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
+import { makeImage, waitFor } from './helpers/media';
+import { withRenderApp } from './helpers/render-app';
 import { startWebhookReceiver, WebhookReceiver } from './helpers/webhook-receiver';
 
 /**
@@ -16,36 +14,30 @@ import { startWebhookReceiver, WebhookReceiver } from './helpers/webhook-receive
  * youngest render is within RENDER_RETENTION_DAYS, then expires every render sharing it at once.
  */
 describe('render reuse', () => {
-  let app: TestApp;
   let receiver: WebhookReceiver;
-  let media: FolderServer;
-  let key: string;
-  const folder = mkdtempSync(path.join(tmpdir(), 'vrs-reuse-media-'));
   const request = { width: 320, height: 180, duration: 1, frame_rate: 10, background_color: '#ff0000' };
-
-  beforeAll(async () => {
-    await makeImage(path.join(folder, 'bg.png'), 'blue', 320, 180);
-    media = await serveFolder(folder);
-    receiver = await startWebhookReceiver();
-    app = await startTestApp({ role: 'all', env: { ALLOW_PRIVATE_NETWORK: 'true', ALLOW_HTTP_WEBHOOKS: 'true', RENDER_REUSE: 'true', RENDER_RETENTION_DAYS: '7' } });
-    ({ key } = await signupVerified(app));
-  }, 180_000);
-
-  afterAll(async () => {
-    await app?.close();
-    await receiver?.close();
-    await media?.close();
-    rmSync(folder, { recursive: true, force: true });
+  const house = withRenderApp({
+    name: 'reuse',
+    env: { ALLOW_HTTP_WEBHOOKS: 'true', RENDER_REUSE: 'true', RENDER_RETENTION_DAYS: '7' },
+    fixtures: (dir) => makeImage(path.join(dir, 'bg.png'), 'blue', 320, 180),
   });
 
-  const submit = (body: object) => app.http.post('/v1/renders').set(bearer(key)).send(body);
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+  });
+
+  afterAll(async () => {
+    await receiver?.close();
+  });
+
+  const submit = (body: object) => house.api().post('/v1/renders').send(body);
   const completed = (id: string) =>
     waitFor(
-      async () => (await app.http.get(`/v1/renders/${id}`).set(bearer(key)).expect(200)).body,
+      async () => (await house.api().get(`/v1/renders/${id}`).expect(200)).body,
       (job) => ['completed', 'failed', 'cancelled'].includes(job.status),
       180_000,
     );
-  const minutes = async () => (await app.http.get('/v1/workspace/usage').set(bearer(key)).expect(200)).body.render_minutes as number;
+  const minutes = async () => (await house.api().get('/v1/workspace/usage').expect(200)).body.render_minutes as number;
   const bytes = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
 
   it('serves an identical render from the stored output at no cost, and renders again without reuse', async () => {
@@ -74,7 +66,7 @@ describe('render reuse', () => {
   }, 240_000);
 
   it('never reuses a render whose source is an external URL the service does not hold', async () => {
-    const body = { ...request, background_image_url: `${media.url}/bg.png`, ingest_external: false };
+    const body = { ...request, background_image_url: `${house.media.url}/bg.png`, ingest_external: false };
     const first = await completed((await submit(body).expect(202)).body.id);
     expect(first.status).toBe('completed');
     const second = await submit(body).expect(202);
@@ -90,8 +82,8 @@ describe('render reuse', () => {
     const reused = await submit(body).expect(202);
     expect(reused.body.output.reused_from).toBe(first.id);
 
-    const [{ output_key }] = await app.running.app.get(DataSource).query(`SELECT output_key FROM jobs WHERE id = $1`, [first.id]);
-    await app.running.app.get(Storage).delete(output_key);
+    const [{ output_key }] = await house.app.running.app.get(DataSource).query(`SELECT output_key FROM jobs WHERE id = $1`, [first.id]);
+    await house.app.running.app.get(Storage).delete(output_key);
     const after = await submit(body).expect(202);
     expect(after.body.status).not.toBe('completed');
     const done = await completed(after.body.id);
@@ -100,9 +92,9 @@ describe('render reuse', () => {
   }, 240_000);
 
   it('keeps a reused file while its youngest render is young, then expires every render sharing it; an expired output is never reused', async () => {
-    const db = app.running.app.get(DataSource);
-    const storage = app.running.app.get(Storage);
-    const retention = app.running.app.get(RetentionService);
+    const db = house.app.running.app.get(DataSource);
+    const storage = house.app.running.app.get(Storage);
+    const retention = house.app.running.app.get(RetentionService);
     // Another sweep (the schedule's) may hold the lock: sweep until this one ran.
     const sweep = () => waitFor(() => retention.sweep(), (report) => report !== null, 30_000);
     const backdate = (id: string) => db.query(`UPDATE jobs SET completed_at = now() - interval '8 days' WHERE id = $1`, [id]);
@@ -114,7 +106,7 @@ describe('render reuse', () => {
 
     await backdate(first.id);
     await sweep();
-    const kept = (await app.http.get(`/v1/renders/${first.id}`).set(bearer(key)).expect(200)).body;
+    const kept = (await house.api().get(`/v1/renders/${first.id}`).expect(200)).body;
     expect(kept.output.expired_at).toBeUndefined();
     expect(await storage.stat(output_key)).not.toBeNull();
     expect((await bytes(kept.output.url)).equals(await bytes(second.output.url))).toBe(true);
@@ -122,9 +114,9 @@ describe('render reuse', () => {
     await backdate(second.id);
     await sweep();
     for (const id of [first.id, second.id]) {
-      const gone = (await app.http.get(`/v1/renders/${id}`).set(bearer(key)).expect(200)).body;
+      const gone = (await house.api().get(`/v1/renders/${id}`).expect(200)).body;
       expect(gone.output).toMatchObject({ url: null, expired_at: expect.any(String) });
-      expect((await app.http.get(`/v1/renders/${id}/download`).set(bearer(key))).status).toBe(404);
+      expect((await house.api().get(`/v1/renders/${id}/download`)).status).toBe(404);
     }
     expect(await storage.stat(output_key).catch(() => null)).toBeNull();
 

@@ -1,14 +1,7 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
-import { Client } from 'pg';
-import { Frame, frameAt, framesOf, near, probe, serveFolder, volumeDb } from './helpers/media';
-import { renderThroughApi } from './helpers/render-through-api';
-import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
-
-const run = promisify(execFile);
+import { ffmpeg, Frame, frameAt, framesOf, lavfiImage, near, probe, volumeDb } from './helpers/media';
+import { withRenderApp } from './helpers/render-app';
 
 /** The left edge of the white bar on a 320-wide black frame, on its middle row; -1 without it. */
 const barAt = (frame: Frame) => Array.from({ length: 320 }, (_, x) => x).find((x) => frame.at(x, 90)[0] > 128) ?? -1;
@@ -37,38 +30,21 @@ function expectGlidingForward(edges: number[]): void {
  * Both must give the same frame count, duration, pixels and sound as the request asks for.
  */
 describe('render paths (through the REST API)', () => {
-  let app: TestApp;
-  let key: string;
-  let db: Client;
-  let media: Awaited<ReturnType<typeof serveFolder>>;
-  const fixtures = mkdtempSync(path.join(tmpdir(), 'vrs-speed-fixtures-'));
-  const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-speed-outputs-'));
-  const url = (name: string) => `${media.url}/${name}`;
-
-  beforeAll(async () => {
-    const ffmpeg = (...args: string[]) => run('ffmpeg', ['-v', 'error', '-y', ...args]);
-    await ffmpeg('-f', 'lavfi', '-i', 'color=c=0xff0000:s=64x36,format=rgb24', '-frames:v', '1', path.join(fixtures, 'red.png'));
-    await ffmpeg('-f', 'lavfi', '-i', 'color=c=0x00ff00:s=64x36,format=rgb24', '-frames:v', '1', path.join(fixtures, 'green.png'));
-    await ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=3', path.join(fixtures, 'tone.wav'));
-    media = await serveFolder(fixtures);
-    app = await startTestApp({ env: { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true' } });
-    ({ key } = await signupVerified(app));
-    db = new Client({ connectionString: app.databaseUrl });
-    await db.connect();
-  }, 180_000);
-
-  afterAll(async () => {
-    await db?.end();
-    await app?.close();
-    await media?.close();
-    rmSync(fixtures, { recursive: true, force: true });
-    rmSync(outputs, { recursive: true, force: true });
+  const house = withRenderApp({
+    name: 'speed',
+    database: true,
+    fixtures: async (dir) => {
+      await lavfiImage(path.join(dir, 'red.png'), 'color=c=0xff0000:s=64x36');
+      await lavfiImage(path.join(dir, 'green.png'), 'color=c=0x00ff00:s=64x36');
+      await ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=3', path.join(dir, 'tone.wav'));
+    },
   });
+  const url = house.mediaUrl;
 
-  const diagnostics = async (id: string) => (await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [id])).rows[0].diagnostics;
+  const diagnostics = async (id: string) => (await house.db.query('SELECT diagnostics FROM jobs WHERE id = $1', [id])).rows[0].diagnostics;
 
   it('draws a slideshow once per distinct frame and holds it: exact frame count, pixels at probe times, continuous sound', async () => {
-    const { job, file } = await renderThroughApi(app, key, outputs, 'slideshow', {
+    const { job, file } = await house.render('slideshow', {
       width: 320,
       height: 180,
       elements: [
@@ -113,7 +89,7 @@ describe('render paths (through the REST API)', () => {
 
   it('draws the moving part of a mostly still timeline with several tabs, in order, and holds the rest', async () => {
     // The bar glides for the first second of two, then stays: 30-odd frames drawn, then held.
-    const { job, file } = await renderThroughApi(app, key, outputs, 'moving-then-still', glidingBar(2), 120_000);
+    const { job, file } = await house.render('moving-then-still', glidingBar(2), 120_000);
     const report = await diagnostics(job.id);
     expect(report).toMatchObject({ render_path: 'held_frames', frames_total: 60, drawing_tabs: Math.min(2, availableParallelism()) });
     expect(report.frames_drawn).toBeGreaterThanOrEqual(30);
@@ -127,7 +103,7 @@ describe('render paths (through the REST API)', () => {
   it('draws every frame in the browser when something moves all the time, in order with several tabs', async () => {
     // A white bar glides 10 px a frame: each frame must show it right of where the frame before
     // did, whichever tab drew it.
-    const { job, file } = await renderThroughApi(app, key, outputs, 'moving', glidingBar(1), 120_000);
+    const { job, file } = await house.render('moving', glidingBar(1), 120_000);
     // Tabs as many as the machine's cores (RENDER_TABS' default), at most two here.
     expect(await diagnostics(job.id)).toMatchObject({ render_path: 'browser', frames_total: 30, frames_drawn: 30, drawing_tabs: Math.min(2, availableParallelism()) });
     const frames = await framesOf(file);

@@ -1,14 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from 'pg';
-import { AppConfig } from '../src/config/app-config';
-import { APP_CONFIG } from '../src/config/config.module';
-import { Frame, near, serveFolder } from './helpers/media';
-import { renderThroughApi } from './helpers/render-through-api';
-import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
+import { Frame, lavfiImage, near } from './helpers/media';
+import { withRenderApp } from './helpers/render-app';
 
 const run = promisify(execFile);
 
@@ -18,36 +12,17 @@ const run = promisify(execFile);
  * request on the reused tab.
  */
 describe('stills on the warm tab (through the REST API)', () => {
-  let app: TestApp;
-  let key: string;
-  let db: Client;
-  let config: AppConfig;
-  let media: Awaited<ReturnType<typeof serveFolder>>;
-  const fixtures = mkdtempSync(path.join(tmpdir(), 'vrs-stills-fixtures-'));
-  const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-stills-outputs-'));
-  const url = (name: string) => `${media.url}/${name}`;
-
-  beforeAll(async () => {
-    const ffmpeg = (...args: string[]) => run('ffmpeg', ['-v', 'error', '-y', ...args]);
-    await ffmpeg('-f', 'lavfi', '-i', 'color=c=0x0000ff:s=64x36,format=rgb24', '-frames:v', '1', path.join(fixtures, 'blue.png'));
-    await ffmpeg('-f', 'lavfi', '-i', 'color=c=0xffff00:s=64x36,format=rgb24', '-frames:v', '1', path.join(fixtures, 'yellow.png'));
-    media = await serveFolder(fixtures);
-    app = await startTestApp({ env: { ALLOW_PRIVATE_NETWORK: 'true' } });
-    ({ key } = await signupVerified(app));
-    config = app.running.app.get<AppConfig>(APP_CONFIG);
-    db = new Client({ connectionString: app.databaseUrl });
-    await db.connect();
-  }, 180_000);
-
-  afterAll(async () => {
-    await db?.end();
-    await app?.close();
-    await media?.close();
-    rmSync(fixtures, { recursive: true, force: true });
-    rmSync(outputs, { recursive: true, force: true });
+  const house = withRenderApp({
+    name: 'stills',
+    database: true,
+    fixtures: async (dir) => {
+      await lavfiImage(path.join(dir, 'blue.png'), 'color=c=0x0000ff:s=64x36');
+      await lavfiImage(path.join(dir, 'yellow.png'), 'color=c=0xffff00:s=64x36');
+    },
   });
+  const url = house.mediaUrl;
 
-  const diagnostics = async (id: string) => (await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [id])).rows[0].diagnostics;
+  const diagnostics = async (id: string) => (await house.db.query('SELECT diagnostics FROM jobs WHERE id = $1', [id])).rows[0].diagnostics;
 
   /** A small scene with every kind the tab must draw: background, shape, picture, text. */
   const scene = (format: 'png' | 'jpg', title: string) => ({
@@ -87,11 +62,11 @@ describe('stills on the warm tab (through the REST API)', () => {
 
   it('draws the same pixels as renderStill (png and jpg) and records each stage in seconds', async () => {
     for (const format of ['png', 'jpg'] as const) {
-      config.render.warmStills = true;
-      const warm = await renderThroughApi(app, key, outputs, `warm-${format}`, scene(format, 'Same pixels'));
-      config.render.warmStills = false;
-      const cold = await renderThroughApi(app, key, outputs, `cold-${format}`, scene(format, 'Same pixels'));
-      config.render.warmStills = true;
+      house.config.render.warmStills = true;
+      const warm = await house.render(`warm-${format}`, scene(format, 'Same pixels'));
+      house.config.render.warmStills = false;
+      const cold = await house.render(`cold-${format}`, scene(format, 'Same pixels'));
+      house.config.render.warmStills = true;
       expect((await diagnostics(warm.job.id)).still_path).toBe('warm_page');
       expect((await diagnostics(cold.job.id)).still_path).toBe('render_still');
       const [warmFrame, coldFrame] = [await imageOf(warm.file), await imageOf(cold.file)];
@@ -106,7 +81,7 @@ describe('stills on the warm tab (through the REST API)', () => {
       expect({ format, difference: maxDifference(warmFrame, coldFrame) <= (format === 'png' ? 0 : 4) }).toEqual({ format, difference: true });
     }
 
-    const { job } = await renderThroughApi(app, key, outputs, 'timed', scene('png', 'Timed'));
+    const { job } = await house.render('timed', scene('png', 'Timed'));
     const report = await diagnostics(job.id);
     const stage = expect.any(Number);
     expect(report).toMatchObject({ render_path: 'still', still_path: 'warm_page', pipeline_seconds: { queue: stage, inputs: stage, prepare: stage, draw: stage, upload: stage } });
@@ -116,15 +91,15 @@ describe('stills on the warm tab (through the REST API)', () => {
   it('shows nothing of the previous request: after a video of another scene, and on the reused tab after a still with more elements', async () => {
     // A video of another scene runs through the same browser first (it closes the warm tab; the
     // next still opens it again), then two stills of different requests share the tab.
-    await renderThroughApi(app, key, outputs, 'between', {
+    await house.render('between', {
       width: 320, height: 180, duration: 1, background_color: '#00ff00',
       elements: [{ type: 'text', text: 'VIDEO', x: '50%', y: 150, font_size: 40, fill_color: '#ffffff' }],
     }, 120_000);
-    const first = await renderThroughApi(app, key, outputs, 'first', {
+    const first = await house.render('first', {
       ...scene('png', 'First title'),
       elements: [...scene('png', 'First title').elements, { type: 'image', source_url: url('yellow.png'), x: 120, y: 40, width: 80, height: 60, x_anchor: '0%', y_anchor: '0%' }],
     });
-    const second = await renderThroughApi(app, key, outputs, 'second', {
+    const second = await house.render('second', {
       width: 320, height: 180, output_format: 'png', background_color: '#602040',
       elements: [{ type: 'shape', x: 20, y: 40, width: 80, height: 60, x_anchor: '0%', y_anchor: '0%', fill_color: '#00ffff' }],
     });

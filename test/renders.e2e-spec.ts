@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
-import { framesOf, makeImage, makeVideo, meanVolumeDb, near, pixelAt, probe, serveFolder, waitFor } from './helpers/media';
-import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
+import { framesOf, makeImage, makeVideo, meanVolumeDb, near, pixelAt, probe, waitFor } from './helpers/media';
+import { withRenderApp } from './helpers/render-app';
+import { signupVerified } from './helpers/test-app';
 
 const BLUE = [0, 0, 255];
 const RED = [255, 0, 0];
@@ -14,30 +14,17 @@ const GREEN = [0, 128, 0];
  * ≤ 2 s) so the suite stays fast; each one is decoded and checked pixel by pixel.
  */
 describe('renders', () => {
-  let app: TestApp;
-  let key: string;
-  let media: Awaited<ReturnType<typeof serveFolder>>;
-  const fixtures = mkdtempSync(path.join(tmpdir(), 'vrs-fixtures-'));
-  const outputs = mkdtempSync(path.join(tmpdir(), 'vrs-outputs-'));
-
-  beforeAll(async () => {
-    await makeVideo(path.join(fixtures, 'clip.mp4'), { width: 320, height: 180, seconds: 3, fps: 25 });
-    await makeImage(path.join(fixtures, 'green.png'), 'green', 64, 64);
-    writeFileSync(path.join(fixtures, 'garbage.mp4'), 'this is not a video');
-    media = await serveFolder(fixtures);
-    app = await startTestApp({ role: 'all', env: { TRUST_PROXY: 'true', ALLOW_PRIVATE_NETWORK: 'true' } });
-    ({ key } = await signupVerified(app));
-  }, 180_000);
-
-  afterAll(async () => {
-    await app?.close();
-    await media?.close();
-    rmSync(fixtures, { recursive: true, force: true });
-    rmSync(outputs, { recursive: true, force: true });
+  const house = withRenderApp({
+    name: 'renders',
+    fixtures: async (dir) => {
+      await makeVideo(path.join(dir, 'clip.mp4'), { width: 320, height: 180, seconds: 3, fps: 25 });
+      await makeImage(path.join(dir, 'green.png'), 'green', 64, 64);
+      writeFileSync(path.join(dir, 'garbage.mp4'), 'this is not a video');
+    },
   });
 
   async function submit(body: object, headers: Record<string, string> = {}) {
-    return app.http.post('/v1/renders').set(bearer(key)).set(headers).send(body);
+    return house.api().post('/v1/renders').set(headers).send(body);
   }
 
   /** Polls until the job ends; returns the job and every (status, stage, percent) seen. */
@@ -45,7 +32,7 @@ describe('renders', () => {
     const seen: { status: string; stage: string | null; percent: number }[] = [];
     const job = await waitFor(
       async () => {
-        const res = await app.http.get(`/v1/renders/${id}`).set(bearer(key)).expect(200);
+        const res = await house.api().get(`/v1/renders/${id}`).expect(200);
         seen.push({ status: res.body.status, stage: res.body.progress_stage, percent: res.body.progress_percent });
         return res.body;
       },
@@ -57,11 +44,11 @@ describe('renders', () => {
   }
 
   async function download(id: string, name: string): Promise<string> {
-    const res = await app.http.get(`/v1/renders/${id}/download`).set(bearer(key)).expect(200);
+    const res = await house.api().get(`/v1/renders/${id}/download`).expect(200);
     expect(Date.parse(res.body.expires_at) - Date.now()).toBeLessThanOrEqual(15 * 60_000);
     const file = await fetch(res.body.url);
     expect(file.status).toBe(200);
-    const target = path.join(outputs, name);
+    const target = path.join(house.outputs, name);
     writeFileSync(target, Buffer.from(await file.arrayBuffer()));
     return target;
   }
@@ -77,9 +64,9 @@ describe('renders', () => {
       background_color: '#0000ff',
       metadata: { order: 42 },
       elements: [
-        { type: 'video', source_url: `${media.url}/clip.mp4`, x: '85%', y: '80%', width: '25%', height: '25%', volume: 1, out_point: 2 },
+        { type: 'video', source_url: `${house.media.url}/clip.mp4`, x: '85%', y: '80%', width: '25%', height: '25%', volume: 1, out_point: 2 },
         redBox,
-        { type: 'image', source_url: `${media.url}/green.png`, x: '75%', y: '25%', width: 40, height: 40, fit: 'cover' },
+        { type: 'image', source_url: `${house.media.url}/green.png`, x: '75%', y: '25%', width: 40, height: 40, fit: 'cover' },
         { type: 'text', text: 'Hello', x: '50%', y: '85%', width: '40%', height: '20%', font_size: 20, fill_color: '#ffffff' },
       ],
     });
@@ -169,14 +156,14 @@ describe('renders', () => {
   });
 
   it('takes the canvas size from the first visual element when width/height are omitted', async () => {
-    const res = await submit({ duration: 0.5, frame_rate: 10, elements: [{ type: 'video', source_url: `${media.url}/clip.mp4`, out_point: 0.5 }] });
+    const res = await submit({ duration: 0.5, frame_rate: 10, elements: [{ type: 'video', source_url: `${house.media.url}/clip.mp4`, out_point: 0.5 }] });
     const { job } = await finish(res.body.id);
     expect(job.output).toMatchObject({ width: 320, height: 180 });
   });
 
   it('refuses unreachable and missing sources at submit, and fails the job on an undecodable one', async () => {
     const refused = [
-      [`${media.url}/missing.mp4`, 'source_not_found'],
+      [`${house.media.url}/missing.mp4`, 'source_not_found'],
       ['http://127.0.0.1:1/unreachable.mp4', 'invalid_source'],
     ] as const;
     for (const [url, code] of refused) {
@@ -189,7 +176,7 @@ describe('renders', () => {
     for (const ingest_external of [true, false]) {
       const res = await submit({
         width: 64, height: 36, duration: 0.5, ingest_external,
-        elements: [{ type: 'video', source_url: `${media.url}/garbage.mp4`, out_point: 0.5 }],
+        elements: [{ type: 'video', source_url: `${house.media.url}/garbage.mp4`, out_point: 0.5 }],
       });
       expect(res.status).toBe(202);
       const { job } = await finish(res.body.id);
@@ -200,7 +187,7 @@ describe('renders', () => {
   });
 
   it('rejects invalid requests with 422 and suggestions', async () => {
-    const typo = await submit({ elements: [{ type: 'video', source_url: `${media.url}/clip.mp4`, volumee: 1 }] });
+    const typo = await submit({ elements: [{ type: 'video', source_url: `${house.media.url}/clip.mp4`, volumee: 1 }] });
     expect(typo.status).toBe(422);
     expect(typo.body.error.details.errors[0]).toMatchObject({
       type: 'extra_forbidden',
@@ -208,7 +195,7 @@ describe('renders', () => {
       pointer: '/elements/0/volumee',
       suggestion: 'volume',
     });
-    const misplaced = await submit({ elements: [{ type: 'video', source_url: `${media.url}/clip.mp4`, duration: 3 }] });
+    const misplaced = await submit({ elements: [{ type: 'video', source_url: `${house.media.url}/clip.mp4`, duration: 3 }] });
     expect(misplaced.status).toBe(422);
     expect(misplaced.body.error.details.errors[0].msg).toMatch(/out_point/);
     expect(misplaced.body.error.details.errors[0]).not.toHaveProperty('suggestion');
@@ -216,7 +203,7 @@ describe('renders', () => {
     expect(alpha.status).toBe(422);
     expect(alpha.body.error.details.errors[0].pointer).toBe('/alpha');
     // Every field the schema accepts is drawn now; what is left to refuse is contradictory input.
-    const easing = await submit({ elements: [{ type: 'video', source_url: `${media.url}/clip.mp4`, out_point: 1, motion: [{ type: 'fade', easing: 'cubic_in', back: 2 }] }] });
+    const easing = await submit({ elements: [{ type: 'video', source_url: `${house.media.url}/clip.mp4`, out_point: 1, motion: [{ type: 'fade', easing: 'cubic_in', back: 2 }] }] });
     expect(easing.status).toBe(422);
     expect(easing.body.error.code).toBe('invalid_request');
     expect(easing.body.error.details.errors[0]).toMatchObject({ pointer: '/elements/0/motion/0/easing', msg: expect.stringContaining('"back" applies to easing') });
@@ -251,7 +238,7 @@ describe('renders', () => {
     const ids = new Set(concurrent.map((r) => r.body.id));
     expect(ids.size).toBe(1);
     expect(concurrent.filter((r) => r.status === 202)).toHaveLength(1);
-    const rows = await app.running.app.get(DataSource).query(
+    const rows = await house.app.running.app.get(DataSource).query(
       `SELECT count(*)::int AS n FROM jobs WHERE id = $1`, [[...ids][0]],
     );
     expect(rows[0].n).toBe(1);
@@ -259,32 +246,32 @@ describe('renders', () => {
 
   it('lists renders newest first with status filter and cursor, and hides other workspaces', async () => {
     // Its own workspace: three cheap renders, the last cancelled at once.
-    const mine = await signupVerified(app);
+    const mine = await signupVerified(house.app);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await app.http.post('/v1/renders').set(bearer(mine.key)).send({ width: 32, height: 32, output_format: 'png' }).expect(202);
+      const res = await house.api(mine.key).post('/v1/renders').send({ width: 32, height: 32, output_format: 'png' }).expect(202);
       ids.push(res.body.id);
     }
-    await app.http.post(`/v1/renders/${ids[2]}/cancel`).set(bearer(mine.key));
-    const page = await app.http.get('/v1/renders?limit=2').set(bearer(mine.key)).expect(200);
+    await house.api(mine.key).post(`/v1/renders/${ids[2]}/cancel`);
+    const page = await house.api(mine.key).get('/v1/renders?limit=2').expect(200);
     expect(page.body.data.map((j: { id: string }) => j.id)).toEqual([ids[2], ids[1]]);
     expect(page.body.has_more).toBe(true);
-    const next = await app.http.get(`/v1/renders?limit=2&cursor=${page.body.next_cursor}`).set(bearer(mine.key)).expect(200);
+    const next = await house.api(mine.key).get(`/v1/renders?limit=2&cursor=${page.body.next_cursor}`).expect(200);
     expect(next.body.data.map((j: { id: string }) => j.id)).toEqual([ids[0]]);
     expect(next.body.has_more).toBe(false);
-    const cancelled = await app.http.get('/v1/renders?status=cancelled&limit=200').set(bearer(mine.key)).expect(200);
+    const cancelled = await house.api(mine.key).get('/v1/renders?status=cancelled&limit=200').expect(200);
     expect(cancelled.body.data.map((j: { id: string }) => j.id)).toEqual([ids[2]]);
-    const badStatus = await app.http.get('/v1/renders?status=done').set(bearer(mine.key));
+    const badStatus = await house.api(mine.key).get('/v1/renders?status=done');
     expect(badStatus.status).toBe(422);
 
-    const other = await signupVerified(app);
+    const other = await signupVerified(house.app);
     const someId = ids[0];
     for (const route of [`/v1/renders/${someId}`, `/v1/renders/${someId}/download`]) {
-      const res = await app.http.get(route).set(bearer(other.key));
+      const res = await house.api(other.key).get(route);
       expect(res.status).toBe(404);
     }
-    expect((await app.http.post(`/v1/renders/${someId}/cancel`).set(bearer(other.key))).status).toBe(404);
-    const theirs = await app.http.get('/v1/renders').set(bearer(other.key)).expect(200);
+    expect((await house.api(other.key).post(`/v1/renders/${someId}/cancel`)).status).toBe(404);
+    const theirs = await house.api(other.key).get('/v1/renders').expect(200);
     expect(theirs.body.data).toEqual([]);
   });
 
@@ -293,49 +280,49 @@ describe('renders', () => {
     // be drawn once and held, and could finish before the test sees it running.
     const res = await submit({ width: 320, height: 180, duration: 30, frame_rate: 30, background_color: '#0000ff', elements: [{ ...redBox, motion: [{ type: 'wiggle', loop: true }] }] });
     await waitFor(
-      async () => (await app.http.get(`/v1/renders/${res.body.id}`).set(bearer(key))).body,
+      async () => (await house.api().get(`/v1/renders/${res.body.id}`)).body,
       (job) => job.status === 'processing' && job.progress_percent > 10,
       120_000,
     );
-    const cancelled = await app.http.post(`/v1/renders/${res.body.id}/cancel`).set(bearer(key));
+    const cancelled = await house.api().post(`/v1/renders/${res.body.id}/cancel`);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.status).toBe('cancelled');
     // The worker notices and frees itself: a following render completes promptly.
     const next = await submit({ width: 64, height: 36, output_format: 'png', elements: [{ ...redBox, time: 0 }] });
     const { job } = await finish(next.body.id);
     expect(job.status).toBe('completed');
-    const still = await app.http.get(`/v1/renders/${res.body.id}`).set(bearer(key)).expect(200);
+    const still = await house.api().get(`/v1/renders/${res.body.id}`).expect(200);
     expect(still.body.status).toBe('cancelled');
     expect(still.body.output).toBeNull();
-    const again = await app.http.post(`/v1/renders/${next.body.id}/cancel`).set(bearer(key));
+    const again = await house.api().post(`/v1/renders/${next.body.id}/cancel`);
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('conflict');
   });
 
   it('refuses renders past the free plan minutes with 402 and counts usage', async () => {
-    const mine = await signupVerified(app);
-    const made = await app.http.post('/v1/renders').set(bearer(mine.key)).send({ width: 64, height: 36, duration: 1, frame_rate: 10 }).expect(202);
-    await waitFor(async () => (await app.http.get(`/v1/renders/${made.body.id}`).set(bearer(mine.key))).body.status, (status) => status === 'completed', 120_000);
-    const usage = await app.http.get('/v1/workspace/usage').set(bearer(mine.key)).expect(200);
+    const mine = await signupVerified(house.app);
+    const made = await house.api(mine.key).post('/v1/renders').send({ width: 64, height: 36, duration: 1, frame_rate: 10 }).expect(202);
+    await waitFor(async () => (await house.api(mine.key).get(`/v1/renders/${made.body.id}`)).body.status, (status) => status === 'completed', 120_000);
+    const usage = await house.api(mine.key).get('/v1/workspace/usage').expect(200);
     expect(usage.body.render_count).toBe(1);
     expect(usage.body.render_minutes).toBeCloseTo(1 / 60, 2);
-    await app.running.app.get(DataSource).query(
+    await house.app.running.app.get(DataSource).query(
       `INSERT INTO jobs (id, workspace_id, kind, status, request, output_seconds, completed_at) VALUES ('render_QUOTA', $1, 'render', 'completed', '{}', 3600, now())`,
       [mine.workspaceId],
     );
-    const res = await app.http.post('/v1/renders').set(bearer(mine.key)).send({ width: 64, height: 36, duration: 1, elements: [] });
+    const res = await house.api(mine.key).post('/v1/renders').send({ width: 64, height: 36, duration: 1, elements: [] });
     expect(res.status).toBe(402);
     expect(res.body.error.code).toBe('quota_exceeded');
     expect(res.body.error.details.render_minutes_limit).toBe(60);
   });
 
   it('deletes every stored file of a workspace with the workspace', async () => {
-    const mine = await signupVerified(app);
-    const made = await app.http.post('/v1/renders').set(bearer(mine.key)).send({ width: 32, height: 32, output_format: 'png' }).expect(202);
-    await waitFor(async () => (await app.http.get(`/v1/renders/${made.body.id}`).set(bearer(mine.key))).body.status, (status) => status === 'completed', 120_000);
-    const folder = path.join(app.dataDir, 'storage', mine.workspaceId);
+    const mine = await signupVerified(house.app);
+    const made = await house.api(mine.key).post('/v1/renders').send({ width: 32, height: 32, output_format: 'png' }).expect(202);
+    await waitFor(async () => (await house.api(mine.key).get(`/v1/renders/${made.body.id}`)).body.status, (status) => status === 'completed', 120_000);
+    const folder = path.join(house.app.dataDir, 'storage', mine.workspaceId);
     expect(existsSync(path.join(folder, 'renders'))).toBe(true);
-    await app.http.delete('/v1/workspace').set(bearer(mine.key)).expect(204);
+    await house.api(mine.key).delete('/v1/workspace').expect(204);
     expect(existsSync(folder)).toBe(false);
   });
 });

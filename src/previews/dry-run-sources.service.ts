@@ -13,6 +13,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { FetchError, GuardedFetcher } from '../infra/http/guarded-fetcher';
 import { probeMedia } from '../infra/media/probe';
+import { extensionOfUrl } from '../infra/media/media-types';
 import { Workspace } from '../workspaces/workspace.entity';
 
 /** How long a dry run without `check_sources` waits for its source checks; the rest is reported unchecked. */
@@ -182,7 +183,7 @@ export class DryRunSourcesService {
 
   private async download(source: ExternalSource): Promise<Measurement> {
     const workDir = path.join(this.config.dataDir, 'work');
-    const file = path.join(workDir, `dry-run-${randomBytes(8).toString('hex')}${extensionOf(source.url)}`);
+    const file = path.join(workDir, `dry-run-${randomBytes(8).toString('hex')}${extensionOfUrl(source.url)}`);
     await mkdir(workDir, { recursive: true });
     try {
       await this.fetcher.downloadToFile(source.url, file, { signal: AbortSignal.timeout(MEASURE_TIMEOUT_MS), maxBytes: DRY_RUN_MEASURE_MAX_BYTES });
@@ -266,13 +267,4 @@ async function settleWithin<T>(promises: Promise<T>[], budgetMs: number | null):
   }
   if (failed) throw (failed as { error: unknown }).error;
   return [...values];
-}
-
-function extensionOf(url: string): string {
-  try {
-    const ext = path.extname(new URL(url).pathname).toLowerCase();
-    return /^\.[a-z0-9]{1,5}$/.test(ext) ? ext : '';
-  } catch {
-    return '';
-  }
 }

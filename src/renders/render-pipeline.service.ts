@@ -22,6 +22,7 @@ import { QuotaService } from '../jobs/quota.service';
 import { PlanCatalogService } from '../workspaces/plan-catalog.service';
 import { OutputFormat, planOutput } from './engine/output-formats';
 import { probeMedia } from '../infra/media/probe';
+import { extensionOfUrl } from '../infra/media/media-types';
 import { LoudnessReport, normaliseLoudness } from '../infra/media/loudness';
 import { analyseSoundForDucking } from './engine/sound/sound-for-ducking';
 import { DrawnFile, PreviewRendererService } from './preview-renderer.service';
@@ -287,7 +288,7 @@ export class RenderPipelineService {
     const distinct = externalSources(request); // one entry per URL
     const inputs: { url: string; file: string; contentType: string; info: MediaInfo; fontFamily?: string | null }[] = [];
     for (const [index, source] of distinct.entries()) {
-      const file = path.join(workDir, `input-${index}${extensionOf(source.url)}`);
+      const file = path.join(workDir, `input-${index}${extensionOfUrl(source.url)}`);
       let fetched: Awaited<ReturnType<MediaIntakeService['fetchInput']>>;
       try {
         fetched = await this.intake.fetchInput(job, source, file, signal);
@@ -339,15 +340,6 @@ const AUDIO_ENCODERS: Record<string, string[]> = {
   mov: ['-c:a', 'aac', '-b:a', '320k'],
   webm: ['-c:a', 'libopus', '-b:a', '192k'],
 };
-
-function extensionOf(url: string): string {
-  try {
-    const ext = path.extname(new URL(url).pathname).toLowerCase();
-    return /^\.[a-z0-9]{1,5}$/.test(ext) ? ext : '';
-  } catch {
-    return '';
-  }
-}
 
 /** Seconds since the previous call (or since it was made), to three decimals. */
 function stopwatch(): () => number {

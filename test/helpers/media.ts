@@ -7,6 +7,16 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
+/** Runs ffmpeg quietly, overwriting its output: for fixtures drawn by lavfi filter chains. */
+export async function ffmpeg(...args: string[]): Promise<void> {
+  await run('ffmpeg', ['-v', 'error', '-y', ...args]);
+}
+
+/** A still drawn by a lavfi filter chain, saved losslessly (png) in `format`. */
+export async function lavfiImage(file: string, filter: string, format = 'rgb24'): Promise<void> {
+  await ffmpeg('-f', 'lavfi', '-i', `${filter},format=${format}`, '-frames:v', '1', file);
+}
+
 /** A test clip made by Debian's ffmpeg: colour bars with a 440 Hz tone. */
 export async function makeVideo(file: string, o: { width: number; height: number; seconds: number; fps: number; audio?: boolean }) {
   const args = ['-y', '-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=${o.width}x${o.height}:rate=${o.fps}:duration=${o.seconds}`];

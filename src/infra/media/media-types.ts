@@ -1,3 +1,5 @@
+import * as path from 'node:path';
+
 /** What a stored media file is: the three kinds the service renders and transcribes. */
 export const MEDIA_KINDS = ['video', 'audio', 'image'] as const;
 export type MediaKind = (typeof MEDIA_KINDS)[number];
@@ -76,6 +78,19 @@ export function uploadKindOf(contentType: string, filename: string | null): Uplo
 export function extensionOfName(name: string): string {
   const match = /\.([A-Za-z0-9]{1,8})$/.exec(name);
   return match ? `.${match[1].toLowerCase()}` : '';
+}
+
+/**
+ * The extension of a URL's path (`.mp4`), lower-cased, for naming the local copy of a source so
+ * that ffprobe and Chromium see its container; '' when it has none or the URL does not parse.
+ */
+export function extensionOfUrl(url: string): string {
+  try {
+    const ext = path.extname(new URL(url).pathname).toLowerCase();
+    return /^\.[a-z0-9]{1,5}$/.test(ext) ? ext : '';
+  } catch {
+    return '';
+  }
 }
 
 /** The name's own extension, else the usual one of the content type, else none. */

@@ -1,17 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Bucket, Storage as GcsClient } from '@google-cloud/storage';
 import { StorageUnavailableError } from '../../common/errors/storage-unavailable';
 import {
   assertStorageKey,
+  downloadIntoPlace,
   attachmentDisposition,
   ByteLimit,
   expiryFromNow,
-  ObjectNotFoundError,
   ReadUrlOptions,
   servedDisposition,
   SignedUrl,
@@ -69,18 +66,7 @@ export class GcsStorage extends Storage {
   }
 
   async downloadTo(key: string, localPath: string): Promise<void> {
-    assertStorageKey(key);
-    await mkdir(path.dirname(localPath), { recursive: true });
-    const temp = `${localPath}.${randomBytes(6).toString('hex')}.part`;
-    try {
-      await this.guard(() => pipeline(this.bucket.file(key).createReadStream(), createWriteStream(temp)));
-      await rename(temp, localPath);
-    } catch (error) {
-      if (isNotFound(error)) throw new ObjectNotFoundError(key);
-      throw error;
-    } finally {
-      await rm(temp, { force: true });
-    }
+    await downloadIntoPlace(key, localPath, (temp) => this.guard(() => pipeline(this.bucket.file(key).createReadStream(), createWriteStream(temp))), isNotFound);
   }
 
   async stat(key: string): Promise<StoredObject | null> {

@@ -6,9 +6,9 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   assertStorageKey,
+  downloadIntoPlace,
   ByteLimit,
   expiryFromNow,
-  ObjectNotFoundError,
   ReadUrlOptions,
   SignedUrl,
   Storage,
@@ -60,28 +60,17 @@ export class LocalStorage extends Storage {
   }
 
   async downloadTo(key: string, localPath: string): Promise<void> {
-    assertStorageKey(key);
-    await mkdir(path.dirname(localPath), { recursive: true });
-    const temp = `${localPath}.${randomBytes(6).toString('hex')}.part`;
-    try {
-      // A hard link costs nothing whatever the size (work folders share the disk with storage);
-      // stored objects are replaced by rename, never rewritten, so the link cannot see a change.
-      // Readers must not write to the file. Another filesystem gets a copy.
-      await this.guard(async () => {
-        try {
-          await link(this.pathOf(key), temp).catch(async (error) => {
-            if (error.code !== 'EXDEV' && error.code !== 'EPERM') throw error;
-            await copyFile(this.pathOf(key), temp);
-          });
-          await rename(temp, localPath);
-        } catch (error) {
-          if (error.code === 'ENOENT' || error.code === 'ENOTDIR') throw new ObjectNotFoundError(key);
-          throw error;
-        }
-      });
-    } finally {
-      await rm(temp, { force: true });
-    }
+    // A hard link costs nothing whatever the size (work folders share the disk with storage);
+    // stored objects are replaced by rename, never rewritten, so the link cannot see a change.
+    // Readers must not write to the file. Another filesystem gets a copy.
+    const fill = (temp: string) =>
+      this.guard(() =>
+        link(this.pathOf(key), temp).catch(async (error) => {
+          if (error.code !== 'EXDEV' && error.code !== 'EPERM') throw error;
+          await copyFile(this.pathOf(key), temp);
+        }),
+      );
+    await downloadIntoPlace(key, localPath, fill, (error) => ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? ''));
   }
 
   async stat(key: string): Promise<StoredObject | null> {

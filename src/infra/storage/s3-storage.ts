@@ -1,7 +1,4 @@
-import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
@@ -20,10 +17,10 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { StorageUnavailableError } from '../../common/errors/storage-unavailable';
 import {
   assertStorageKey,
+  downloadIntoPlace,
   attachmentDisposition,
   ByteLimit,
   expiryFromNow,
-  ObjectNotFoundError,
   ObjectTooLargeError,
   ReadUrlOptions,
   servedDisposition,
@@ -121,21 +118,16 @@ export class S3Storage extends Storage {
   }
 
   async downloadTo(key: string, localPath: string): Promise<void> {
-    assertStorageKey(key);
-    await mkdir(path.dirname(localPath), { recursive: true });
-    const temp = `${localPath}.${randomBytes(6).toString('hex')}.part`;
-    try {
-      await this.guard(async () => {
-        const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-        await pipeline(object.Body as Readable, createWriteStream(temp));
-      });
-      await rename(temp, localPath);
-    } catch (error) {
-      if (isNotFound(error)) throw new ObjectNotFoundError(key);
-      throw error;
-    } finally {
-      await rm(temp, { force: true });
-    }
+    await downloadIntoPlace(
+      key,
+      localPath,
+      (temp) =>
+        this.guard(async () => {
+          const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+          await pipeline(object.Body as Readable, createWriteStream(temp));
+        }),
+      isNotFound,
+    );
   }
 
   async stat(key: string): Promise<StoredObject | null> {

@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import * as path from 'node:path';
 import { Transform } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { StorageUnavailableError } from '../../common/errors/storage-unavailable';
@@ -148,6 +151,26 @@ export function storageKeyProblem(key: string): string | null {
 export function assertStorageKey(key: string): void {
   const problem = storageKeyProblem(key);
   if (problem) throw new Error(`Invalid storage key "${key}": ${problem}`);
+}
+
+/**
+ * Every driver's downloadTo: `fill` writes the object into a temporary file that is renamed into
+ * place when complete, so a reader never sees half a file; `isMissing` says which of its errors
+ * mean there is no such object.
+ */
+export async function downloadIntoPlace(key: string, localPath: string, fill: (temp: string) => Promise<void>, isMissing: (error: unknown) => boolean): Promise<void> {
+  assertStorageKey(key);
+  await mkdir(path.dirname(localPath), { recursive: true });
+  const temp = `${localPath}.${randomBytes(6).toString('hex')}.part`;
+  try {
+    await fill(temp);
+    await rename(temp, localPath);
+  } catch (error) {
+    if (isMissing(error)) throw new ObjectNotFoundError(key);
+    throw error;
+  } finally {
+    await rm(temp, { force: true });
+  }
 }
 
 /** Counts bytes passing through and fails with ObjectTooLargeError once they exceed `maxBytes`. */
