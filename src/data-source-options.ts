@@ -58,8 +58,8 @@ export function dataSourceOptions(url: string, timeouts?: { connectTimeoutMs: nu
     // The app migrates before it builds, under a lock (src/infra/database/migrate.ts).
     migrationsRun: false,
     synchronize: false,
-    // Idle connections are kept (0: never closed): the pool is opened at start (warmPool) and a
-    // burst after a quiet spell should not wait for new backends.
-    extra: { max: 10, idleTimeoutMillis: 0, ...(timeouts ? poolTimeouts(timeouts) : {}) },
+    // `min` connections are opened at start (warmPool) and kept while idle, so a burst after start or
+    // a quiet spell does not wait for new backends; the rest open on demand and close when idle.
+    extra: { min: 4, max: 10, ...(timeouts ? poolTimeouts(timeouts) : {}) },
   };
 }

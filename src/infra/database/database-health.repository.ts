@@ -12,11 +12,11 @@ export class DatabaseHealthRepository {
   }
 
   /**
-   * Opens the pool's connections before the process reports ready: opened lazily, they would be
-   * opened by the first burst of requests, each waiting for a backend to start under load.
+   * Opens the pool's kept connections (`min`) before the process reports ready: opened lazily, they
+   * would be opened by the first burst of requests, each waiting for a backend to start under load.
    */
   async warmPool(): Promise<void> {
-    const size = (this.db.options.extra as { max?: number } | undefined)?.max ?? 10;
+    const size = (this.db.options.extra as { min?: number } | undefined)?.min ?? 0;
     await Promise.all(Array.from({ length: size }, () => this.db.query('SELECT 1')));
   }
 }
