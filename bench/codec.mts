@@ -12,9 +12,10 @@
 //       ffmpeg's raw H.264 reader stamps pictures in decoding order (checked below: its output
 //       has the wrong frames).
 // - "upper layer": 60 1080p RGBA PNGs of a mostly transparent layer (a moving title band), as the
-//   media composite reads them: the drawn area per row (png.ts + drawn-area.ts) and the full
-//   decode for mixing (png.ts), against ffmpeg decoding them to RGBA (one process for all, and
-//   one per PNG as they arrive) with the same scan of the alpha here.
+//   media composite reads them: the drawn area per row and the full decode for mixing, ffmpeg
+//   decoding them (one process for all, as the service does since, and one per PNG), and 20 mixed
+//   frames written as PNGs by one ffmpeg. The hand-written PNG reader and writer (png.ts) were
+//   measured against these at commit 9b91fdc (its bench:codec): they took more CPU, and are gone.
 //
 // Wall and CPU seconds (this process and its children) are the medians of BENCH_CODEC_ROUNDS
 // (default 2) rounds; "saves" compares CPU seconds (the machine is shared, so wall time moves with
@@ -30,7 +31,6 @@ const require = createRequire(import.meta.url);
 const codec = require(path.join(root, 'dist/src/renders/engine/codec/index.js'));
 const { x264Args, DEFAULT_X264 } = require(path.join(root, 'dist/src/renders/engine/encode/x264.js'));
 const { mixPictures, distinctPictureCrf } = require(path.join(root, 'dist/src/renders/engine/strategies/held-frames/blended-frames-encoder.js'));
-const { alphaRows } = require(path.join(root, 'dist/src/renders/engine/strategies/media-composite/drawn-area.js'));
 
 const ROUNDS = Number(process.env.BENCH_CODEC_ROUNDS ?? 2);
 const only = (process.env.BENCH_CODEC_ONLY ?? '').split(',').filter(Boolean);
@@ -79,7 +79,7 @@ function probeFrames(file: string): number {
 
 /** The first row's red, green, blue average of each decoded frame at 1×1: enough to tell pictures apart. */
 function frameColours(file: string): string[] {
-  const bytes = ffmpeg('-i', file, '-vf', 'scale=1:1:flags=area', '-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1');
+  const bytes = ffmpeg('-i', file, '-fps_mode', 'passthrough', '-vf', 'scale=1:1:flags=area', '-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1');
   const colours: string[] = [];
   for (let at = 0; at + 3 <= bytes.length; at += 3) colours.push(`${bytes[at]},${bytes[at + 1]},${bytes[at + 2]}`);
   return colours;
@@ -256,24 +256,16 @@ if (wants('upper')) {
   const ffmpegEach = async (each: (pixels: Buffer) => void) => {
     for (const png of pngs) each(await run(decodeArgs, [png]));
   };
-  const rgba: { width: number; height: number; pixels: Buffer }[] = [];
-  for (const png of pngs.slice(0, 20)) rgba.push((await codec.decodeRgbaPng(png))!);
+  const rgba: { pixels: Buffer }[] = [];
+  const decoded = await run(['-v', 'error', '-f', 'image2pipe', '-c:v', 'png', '-i', 'pipe:0', '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'], pngs.slice(0, 20));
+  for (let at = 0; at < decoded.length; at += W * H * 4) rgba.push({ pixels: decoded.subarray(at, at + W * H * 4) });
   const band = (rows: { first: Int32Array }) => `${rows.first.findIndex((x) => x >= 0)}–${rows.first.findLastIndex((x) => x >= 0)}`;
-  const checks = { hand: '', stream: '', each: '' };
+  const checks = { stream: '', each: '' };
   const paths = {
-    hand: async () => {
-      for (const png of pngs) checks.hand = band((await alphaRows(png))!);
-    },
     stream: () => ffmpegStream((pixels) => (checks.stream = band(scanAlpha(pixels)))),
     each: () => ffmpegEach((pixels) => (checks.each = band(scanAlpha(pixels)))),
-    decodeHand: async () => {
-      for (const png of pngs) if (!(await codec.decodeRgbaPng(png))) throw new Error('not read');
-    },
     decodeStream: () => ffmpegStream(() => undefined),
-    // Writing mixed frames as PNGs (the composite's fades): png.ts against one ffmpeg PNG encoder.
-    encodeHand: async () => {
-      for (const picture of rgba) writeFileSync(path.join(dir, 'hand.png'), await codec.encodeRgbaPng(picture));
-    },
+    // Writing mixed frames as PNGs (the composite's fades): one ffmpeg PNG encoder.
     encodeStream: () => run(['-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${W}x${H}`, '-i', 'pipe:0', '-c:v', 'png', '-pred', 'none', '-compression_level', '1', '-y', '-f', 'image2', path.join(dir, 'ffmpeg-%04d.png')], rgba.map((picture) => picture.pixels)).then(() => undefined),
   };
   const results = Object.fromEntries(Object.keys(paths).map((key) => [key, { wall: [] as number[], cpu: [] as number[] }])) as Record<keyof typeof paths, { wall: number[]; cpu: number[] }>;
@@ -287,11 +279,8 @@ if (wants('upper')) {
   const name = `upper layer, ${COUNT} PNGs 1080p`;
   row(name, 'drawn area: ffmpeg decodes all (one process) + alpha scan', results.stream, `rows ${checks.stream}`, '–');
   row(name, 'drawn area: ffmpeg per PNG + alpha scan', results.each, `rows ${checks.each}`, '–');
-  row(name, 'drawn area: png.ts readPng + drawn-area.ts', results.hand, `rows ${checks.hand}`, `${saving(results.hand.cpu, results.stream.cpu)} vs one ffmpeg`);
   row(name, 'RGBA decode: ffmpeg (one process)', results.decodeStream, '', '–');
-  row(name, 'RGBA decode: png.ts decodeRgbaPng', results.decodeHand, '', `${saving(results.decodeHand.cpu, results.decodeStream.cpu)} vs one ffmpeg`);
   row(name, 'PNG encode of 20: ffmpeg (one process)', results.encodeStream, '', '–');
-  row(name, 'PNG encode of 20: png.ts encodeRgbaPng', results.encodeHand, '', `${saving(results.encodeHand.cpu, results.encodeStream.cpu)} vs one ffmpeg`);
 }
 
 console.log(`\nbench:codec, ${ROUNDS} round(s), load average at the end ${loadavg()[0].toFixed(1)}, ffmpeg ${execFileSync('ffmpeg', ['-version']).toString().split(' ')[2]}\n`);
