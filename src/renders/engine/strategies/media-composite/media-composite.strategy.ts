@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
+import { runFfmpeg } from '../../../../infra/media/media-runner';
 import type { BlendedFrames, CompositionProps, DrawnFrames } from '../../../../../composition/src/schema';
 import { writeFrameList } from '../../encode/frame-list';
 import { PngDecoder, PngWriter } from '../../encode/png-frames';
@@ -12,8 +11,6 @@ import type { PictureStrategy } from '../strategy';
 import { compositeArgs } from './composite-graph';
 import { DrawnArea } from './drawn-area';
 import { mixRgba, type RgbaPicture } from './mix-rgba';
-
-const execFileAsync = promisify(execFile);
 
 /**
  * The media-composite render path: the browser draws the layers below the video clips (JPEG, as
@@ -96,10 +93,9 @@ export const mediaCompositeStrategy: PictureStrategy<'media_composite'> = {
     args.onProgress('encoding', 0.7);
     const videoPath = path.join(workDir, 'composite.video.mp4');
     const compositing = timed(async () => {
-      await execFileAsync('ffmpeg', compositeArgs({ plan, clipFiles, belowList, aboveList, aboveDrawn: aboveArea.bands(), width, height, fps, durationInFrames, outputPath: videoPath, x264 }), {
+      await runFfmpeg(compositeArgs({ plan, clipFiles, belowList, aboveList, aboveDrawn: aboveArea.bands(), width, height, fps, durationInFrames, outputPath: videoPath, x264 }), {
         signal: args.signal,
-        timeout: 30 * 60_000,
-        maxBuffer: 16 * 1024 * 1024,
+        timeoutMs: 30 * 60_000,
       });
     });
     const [sound, encoded] = await Promise.allSettled([mixing, compositing]);
