@@ -129,16 +129,32 @@ async function mixedLayerList(
   const pictures = new Map<number, RgbaPicture>();
   const lastUse = new Map<number, number>();
   blended.runs.forEach((run, index) => run.mix.length > 1 && run.mix.forEach(({ drawn }) => lastUse.set(drawn, index)));
+  // The corners in the order the mixes first use them, fed to ffmpeg ahead of the mixing; each
+  // comes back in that order (pictureOf takes them as they are needed).
+  const order = [...new Set(blended.runs.flatMap((run) => (run.mix.length > 1 ? run.mix.map(({ drawn }) => drawn) : [])))];
   const decoder = new PngDecoder(width, height, 'rgba', signal);
-  const writer = new PngWriter(width, height, path.join(dir, 'mixed-%06d.png'), signal);
-  const pictureOf = async (position: number) => {
-    let picture = pictures.get(position);
-    if (!picture) {
-      const pixels = await decoder.decode(corners.get(blended.frames[position])!).catch((error: unknown) => {
+  const feeding = (async () => {
+    for (const position of order) {
+      await decoder.feed(corners.get(blended.frames[position])!).catch((error: unknown) => {
         throw new Error(`the upper layer's frame ${blended.frames[position]} is not a PNG this worker reads: ${error instanceof Error ? error.message : String(error)}`);
       });
-      picture = { width, height, pixels };
-      pictures.set(position, picture);
+    }
+    decoder.end();
+  })();
+  feeding.catch(() => undefined);
+  const writer = new PngWriter(width, height, path.join(dir, 'mixed-%06d.png'), signal);
+  let taken = 0;
+  const pictureOf = async (position: number) => {
+    let picture = pictures.get(position);
+    while (!picture) {
+      if (taken >= order.length) throw new Error(`the upper layer's corner ${position} was asked for after its last use`);
+      const at = order[taken++];
+      const pixels = await decoder.next().catch(async (error: unknown) => {
+        await feeding;
+        throw new Error(`the upper layer's frame ${blended.frames[at]} could not be decoded: ${error instanceof Error ? error.message : String(error)}`);
+      });
+      pictures.set(at, { width, height, pixels });
+      picture = pictures.get(position);
     }
     return picture;
   };
@@ -150,16 +166,19 @@ async function mixedLayerList(
         entries.push({ file: fileOf(blended.frames[run.mix[0].drawn]), hold: run.hold });
         continue;
       }
-      const terms = await Promise.all(run.mix.map(async ({ drawn, weight }) => ({ picture: await pictureOf(drawn), weight })));
+      // One after the other: the corners come back from the decoder in order.
+      const terms: { picture: RgbaPicture; weight: number }[] = [];
+      for (const { drawn, weight } of run.mix) terms.push({ picture: await pictureOf(drawn), weight });
       const mixed = mixRgba(terms);
       for (const { drawn } of run.mix) if (lastUse.get(drawn) === index) pictures.delete(drawn);
       entries.push({ file: await writer.write(mixed.pixels), hold: run.hold });
     }
   } catch (error) {
     failure = error;
+    decoder.kill(error instanceof Error ? error : new Error(String(error)));
   }
-  // Both finished before anything is thrown (the first failure is the cause): nothing writes into the work folder afterwards.
-  const closed = await Promise.allSettled([decoder.close(), writer.close()]);
+  // All finished before anything is thrown (the first failure is the cause): nothing writes into the work folder afterwards.
+  const closed = await Promise.allSettled([feeding, decoder.close(), writer.close()]);
   for (const result of closed) if (result.status === 'rejected') failure ??= result.reason;
   if (failure) throw failure;
   const list = `${dir}.txt`;
