@@ -4,6 +4,11 @@ import remotion from '@remotion/eslint-plugin';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+const COMPOSITION_ENTRY_ONLY = {
+  regex: '(^|/)composition/src(/(?!schema$).*)?$',
+  message: "Import the composition through its entry, composition/src/schema (export what you need from composition/src/schema/index.ts).",
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'examples/**/dist/**', 'composition/dist/**', 'clients/*/dist/**'] },
   js.configs.recommended,
@@ -62,15 +67,26 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/**/*.spec.ts'],
     rules: {
+      'no-restricted-imports': ['error', { patterns: [COMPOSITION_ENTRY_ONLY] }],
+    },
+  },
+  {
+    // One media runner (docs/architecture.md, "Rules every change keeps"; issue 34): ffmpeg and
+    // ffprobe run through src/infra/media/media-runner.ts, so no process is spawned elsewhere. The
+    // exceptions start other programs: the database (src/infra/database), pocketsphinx (a task
+    // engine) and tar for the font packages. Chromium is launched by Remotion/puppeteer.
+    // (The composition rule is repeated: a later block's options replace an earlier one's.)
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.spec.ts', 'src/infra/**', 'src/tasks/transcribe/engines/pocketsphinx.engine.ts', 'src/fonts/font-catalogue.service.ts'],
+    rules: {
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              regex: '(^|/)composition/src(/(?!schema$).*)?$',
-              message: "Import the composition through its entry, composition/src/schema (export what you need from composition/src/schema/index.ts).",
-            },
-          ],
+          paths: ['node:child_process', 'child_process'].map((name) => ({
+            name,
+            message: 'Run ffmpeg and ffprobe through src/infra/media/media-runner.ts (runFfmpeg, runFfprobe, startFfmpeg); another program needs an exception in eslint.config.mjs.',
+          })),
+          patterns: [COMPOSITION_ENTRY_ONLY],
         },
       ],
     },

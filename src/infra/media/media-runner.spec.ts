@@ -1,4 +1,4 @@
-import { MediaRunError, runFfmpeg, runFfprobe } from './media-runner';
+import { MediaRunError, runFfmpeg, runFfprobe, startFfmpeg } from './media-runner';
 
 /** 0.1 s of a 440 Hz tone, decoded to 16 kHz mono 16-bit samples on stdout. */
 const TONE_TO_STDOUT = ['-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=0.1', '-ac', '1', '-ar', '16000', '-f', 's16le', '-'];
@@ -62,5 +62,42 @@ describe('the media runner', () => {
     const controller = new AbortController();
     controller.abort(new Error('already cancelled'));
     await expect(runFfmpeg(TONE_TO_STDOUT, { signal: controller.signal })).rejects.toThrow('already cancelled');
+  });
+
+  it('streams: frames written to stdin come back on stdout as the tool runs', async () => {
+    // 4×2 RGBA frames through ffmpeg unchanged (rawvideo in, rawvideo out).
+    const tool = startFfmpeg(['-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', '4x2', '-i', 'pipe:0', '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'], { stdout: 'stream' });
+    const frames = [Buffer.alloc(32, 7), Buffer.alloc(32, 200)];
+    const writing = (async () => {
+      for (const frame of frames) await tool.write(frame);
+      tool.end();
+    })();
+    const out: Buffer[] = [];
+    for await (const chunk of tool.stdout) out.push(chunk);
+    await writing;
+    expect((await tool.done).code).toBe(0);
+    expect(Buffer.concat(out)).toEqual(Buffer.concat(frames));
+  });
+
+  it('rejects writes and the run once a streamed tool fails, with its stderr', async () => {
+    const tool = startFfmpeg(['-v', 'error', '-f', 'image2pipe', '-c:v', 'png', '-i', 'pipe:0', '-f', 'rawvideo', 'pipe:1'], { stdout: 'stream' });
+    const reading = (async () => {
+      for await (const chunk of tool.stdout) void chunk;
+    })();
+    await tool.write(Buffer.from('not a png at all')).catch(() => undefined);
+    tool.end();
+    await reading;
+    const failure = await tool.done.catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(MediaRunError);
+    await expect(tool.write(Buffer.alloc(1))).rejects.toThrow();
+  });
+
+  it('kills a streamed tool when its signal aborts', async () => {
+    const controller = new AbortController();
+    const tool = startFfmpeg(['-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', '2x2', '-i', 'pipe:0', '-f', 'null', '-'], { signal: controller.signal });
+    await tool.write(Buffer.alloc(4));
+    controller.abort(new Error('render cancelled'));
+    await expect(tool.done).rejects.toThrow('render cancelled');
+    await expect(tool.write(Buffer.alloc(4))).rejects.toThrow('render cancelled');
   });
 });

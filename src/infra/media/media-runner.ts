@@ -41,33 +41,78 @@ export function lastLines(stderr: string, count = 3): string {
   return stderr.trim().split('\n').slice(-count).join(' ');
 }
 
+/** A media tool started with startMediaTool: stdin and stdout are the caller's to feed and read. */
+export interface MediaProcess {
+  /** Writes to the tool's stdin; resolves when it takes more (back-pressure), rejects once the run failed. */
+  write(chunk: Buffer): Promise<void>;
+  /** Closes stdin: the tool finishes its input. */
+  end(): void;
+  /** The tool's stdout as it comes (`stdout: 'stream'`); it must be read, or the tool stalls. */
+  readonly stdout: AsyncIterable<Buffer>;
+  /** Settles when the tool exits, as runMediaTool does (stdout empty unless `buffer`). */
+  readonly done: Promise<MediaRunResult>;
+  /** Kills the tool; `done` rejects with `error`. */
+  kill(error: Error): void;
+}
+
+export interface MediaStreamOptions extends Omit<MediaRunOptions, 'stdout'> {
+  /** `stream`: the caller reads `stdout`; `buffer` and `ignore` as in runMediaTool. */
+  stdout?: 'ignore' | 'buffer' | 'stream';
+}
+
+const NO_OUTPUT: AsyncIterable<Buffer> = { [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve({ done: true, value: undefined }) }) };
+
+/**
+ * Starts one of the media tools every caller shares (ffmpeg, ffprobe) with stdin open: for a tool
+ * fed as it runs (frames, pictures). Stderr captured and bounded, a timeout, cancellation through
+ * an AbortSignal, as runMediaTool.
+ */
+export function startMediaTool(tool: 'ffmpeg' | 'ffprobe', args: string[], options: MediaStreamOptions = {}): MediaProcess {
+  return start(tool, args, options, true);
+}
+
 /**
  * Runs one of the media tools every caller shares (ffmpeg, ffprobe): no stdin, stderr captured and
  * bounded, a timeout, cancellation through an AbortSignal.
  */
 export function runMediaTool(tool: 'ffmpeg' | 'ffprobe', args: string[], options: MediaRunOptions = {}): Promise<MediaRunResult> {
+  return start(tool, args, options, false).done;
+}
+
+function start(tool: 'ffmpeg' | 'ffprobe', args: string[], options: MediaStreamOptions, withStdin: boolean): MediaProcess {
   const { signal, timeoutMs = DEFAULT_TIMEOUT_MS, stdout = 'ignore', stdoutLimitBytes = 64 * 1024 * 1024, allowFailure = false } = options;
-  if (signal?.aborted) return Promise.reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason ?? 'aborted')));
-  return new Promise((resolve, reject) => {
-    const child = spawn(tool, args, { stdio: ['ignore', stdout === 'buffer' ? 'pipe' : 'ignore', 'pipe'] });
-    const chunks: Buffer[] = [];
-    let stdoutBytes = 0;
-    let stderr = '';
-    let failure: Error | null = null;
-    const stop = (error: Error) => {
-      failure ??= error;
-      child.kill('SIGKILL');
-    };
-    const onAbort = () => stop(signal!.reason instanceof Error ? signal!.reason : new Error(String(signal!.reason ?? 'aborted')));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(() => stop(new MediaRunError(tool, null, stderr, `did not finish within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+  if (signal?.aborted) {
+    const reason = signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason ?? 'aborted'));
+    const done = Promise.reject(reason);
+    done.catch(() => undefined);
+    return { write: () => Promise.reject(reason), end: () => undefined, stdout: NO_OUTPUT, done, kill: () => undefined };
+  }
+  const child = spawn(tool, args, { stdio: [withStdin ? 'pipe' : 'ignore', stdout === 'ignore' ? 'ignore' : 'pipe', 'pipe'] });
+  const chunks: Buffer[] = [];
+  let stdoutBytes = 0;
+  let stderr = '';
+  let failure: Error | null = null;
+  let exited = false;
+  const stop = (error: Error) => {
+    failure ??= error;
+    child.kill('SIGKILL');
+  };
+  const onAbort = () => stop(signal!.reason instanceof Error ? signal!.reason : new Error(String(signal!.reason ?? 'aborted')));
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => stop(new MediaRunError(tool, null, stderr, `did not finish within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+  if (stdout === 'buffer') {
     child.stdout?.on('data', (chunk: Buffer) => {
       stdoutBytes += chunk.length;
       if (stdoutBytes > stdoutLimitBytes) stop(new MediaRunError(tool, null, stderr, `wrote more than ${stdoutLimitBytes} bytes`));
       else chunks.push(chunk);
     });
-    child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-STDERR_KEEP)));
+  }
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-STDERR_KEEP)));
+  // The tool closing its stdin early (it failed, or needs no more) is reported by its exit.
+  child.stdin?.on('error', () => undefined);
+  const done = new Promise<MediaRunResult>((resolve, reject) => {
     const finish = () => {
+      exited = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     };
@@ -83,6 +128,24 @@ export function runMediaTool(tool: 'ffmpeg' | 'ffprobe', args: string[], options
       resolve(result);
     });
   });
+  // A caller that only streams learns of a failure from write() or the stream; done is its to await.
+  done.catch(() => undefined);
+  const closed = done.then(
+    () => undefined,
+    () => undefined,
+  );
+  return {
+    async write(chunk: Buffer): Promise<void> {
+      if (failure) throw failure;
+      if (exited || !child.stdin) throw new MediaRunError(tool, null, stderr, 'is not taking input');
+      if (!child.stdin.write(chunk)) await Promise.race([new Promise((resolve) => child.stdin!.once('drain', resolve)), closed]);
+      if (failure) throw failure;
+    },
+    end: () => child.stdin?.end(),
+    stdout: stdout === 'stream' && child.stdout ? (child.stdout as AsyncIterable<Buffer>) : NO_OUTPUT,
+    done,
+    kill: stop,
+  };
 }
 
 /** ffmpeg without its banner or stdin. */
@@ -92,4 +155,9 @@ export function runFfmpeg(args: string[], options?: MediaRunOptions): Promise<Me
 
 export function runFfprobe(args: string[], options?: MediaRunOptions): Promise<MediaRunResult> {
   return runMediaTool('ffprobe', args, options);
+}
+
+/** ffmpeg without its banner, fed on stdin (`-i pipe:0` in `args`). */
+export function startFfmpeg(args: string[], options?: MediaStreamOptions): MediaProcess {
+  return startMediaTool('ffmpeg', ['-hide_banner', ...args], options);
 }

@@ -1,8 +1,5 @@
-import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
-
-const execFileAsync = promisify(execFile);
+import { runFfmpeg } from '../../../infra/media/media-runner';
 
 /**
  * H.264 segments one after the other into one file, copied (ffmpeg's concat demuxer): each was
@@ -11,8 +8,8 @@ const execFileAsync = promisify(execFile);
  */
 export async function joinSegments(files: string[], listPath: string, outputPath: string, signal: AbortSignal): Promise<void> {
   await writeFile(listPath, files.map((file) => `file '${file.replaceAll("'", "'\\''")}'\n`).join(''));
-  await execFileAsync('ffmpeg', ['-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', listPath, '-map', '0:v', '-c', 'copy', outputPath], {
+  await runFfmpeg(['-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', listPath, '-map', '0:v', '-c', 'copy', outputPath], {
     signal,
-    timeout: 10 * 60_000,
+    timeoutMs: 10 * 60_000,
   });
 }

@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import * as os from 'node:os';
-import { promisify } from 'node:util';
 import type { AppConfig } from '../../../config/app-config';
+import { runFfmpeg } from '../../../infra/media/media-runner';
 import { compositionOf, type BrowserHost } from '../browser/browser-host';
 import { drawingTabs } from '../browser/tabs';
 import type { MediaServer } from '../media-server';
@@ -12,7 +11,6 @@ import type { RenderArgs } from '../render-args';
 import type { Measured, SoundPath } from '../render-report';
 import { timelineSoundMixer, type TimelineSoundMixer } from './timeline-sound';
 
-const execFileAsync = promisify(execFile);
 
 type SoundArgs = Pick<RenderArgs, 'props' | 'resolved' | 'outputPath' | 'signal'>;
 
@@ -102,7 +100,7 @@ export function encodedSoundPath(wavPath: string): string {
  */
 export async function encodeSound(wavPath: string, signal: AbortSignal): Promise<void> {
   if (!existsSync(wavPath)) return;
-  await execFileAsync('ffmpeg', ['-v', 'error', '-y', '-i', wavPath, '-c:a', 'aac', '-b:a', '320k', encodedSoundPath(wavPath)], { signal, timeout: 10 * 60_000 });
+  await runFfmpeg(['-v', 'error', '-y', '-i', wavPath, '-c:a', 'aac', '-b:a', '320k', encodedSoundPath(wavPath)], { signal, timeoutMs: 10 * 60_000 });
 }
 
 /**
@@ -116,9 +114,8 @@ export async function muxAacAudio(videoPath: string, audioPath: string, outputPa
     await rename(videoPath, outputPath); // nothing audible: no audio track
     return;
   }
-  await execFileAsync(
-    'ffmpeg',
+  await runFfmpeg(
     ['-v', 'error', '-y', '-i', videoPath, '-i', sound.file, '-map', '0:v', '-map', '1:a', '-c:v', 'copy', ...sound.codec, '-movflags', '+faststart', '-shortest', outputPath],
-    { signal, timeout: 10 * 60_000 },
+    { signal, timeoutMs: 10 * 60_000 },
   );
 }

@@ -1,12 +1,9 @@
-import { execFile, spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
+import { lastLines, MediaRunError, runFfmpeg, runFfprobe } from '../../../infra/media/media-runner';
 import type { CompositionProps, ResolvedRequest } from '../../../../composition/src/schema';
 import { clipSourceSamples, clipTrack, DecodedSpan, mixTracks, SOUND_CHANNELS, SOUND_SAMPLE_RATE, SoundTrack } from './browser-sound-rules';
 import type { AudioStream } from '../planner/source-facts';
 import { soundStreamProblem, timelineSoundPlan } from './timeline-sound-plan';
-
-const execFileAsync = promisify(execFile);
 
 export type TimelineSoundMixer = { ok: true; mix: () => Promise<{ sampleCount: number }> } | { ok: false; reason: string };
 
@@ -62,29 +59,24 @@ export async function timelineSoundMixer(args: TimelineSoundArgs): Promise<Timel
 
 /** The first audio stream (the one `<Audio>`/`<Video>` play), or null. */
 export async function probeAudio(file: string, signal: AbortSignal): Promise<AudioStream | null> {
-  const { stdout } = await execFileAsync(
-    'ffprobe',
-    ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=codec_name,sample_rate,channels', '-of', 'json', file],
-    { signal, timeout: 60_000 },
-  );
-  const stream = (JSON.parse(stdout) as { streams?: { codec_name: string; sample_rate: string; channels: number }[] }).streams?.[0];
+  const { stdout } = await runFfprobe(['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=codec_name,sample_rate,channels', '-of', 'json', file], {
+    signal,
+    timeoutMs: 60_000,
+    stdout: 'buffer',
+  });
+  const stream = (JSON.parse(stdout.toString('utf8')) as { streams?: { codec_name: string; sample_rate: string; channels: number }[] }).streams?.[0];
   return stream ? { codec: stream.codec_name, sampleRate: Number(stream.sample_rate), channels: stream.channels } : null;
 }
 
 /** Source samples [first, end) of the first audio stream, 16-bit interleaved, at the source's rate and channels. */
 async function decodeSpan(file: string, stream: AudioStream, [first, end]: [number, number], signal: AbortSignal): Promise<DecodedSpan> {
-  const args = ['-v', 'error', '-nostdin', '-i', file, '-map', '0:a:0', '-af', `atrim=start_sample=${first}:end_sample=${end}`, '-f', 's16le', '-acodec', 'pcm_s16le', '-'];
-  const child = spawn('ffmpeg', args, { signal, stdio: ['ignore', 'pipe', 'pipe'] });
-  const chunks: Buffer[] = [];
-  let errors = '';
-  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-  child.stderr.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2000)));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', resolve);
+  const args = ['-v', 'error', '-i', file, '-map', '0:a:0', '-af', `atrim=start_sample=${first}:end_sample=${end}`, '-f', 's16le', '-acodec', 'pcm_s16le', '-'];
+  // The span's samples and a second more: a larger output is a wrong file.
+  const limit = (end - first + stream.sampleRate) * stream.channels * 2;
+  const { stdout: bytes } = await runFfmpeg(args, { signal, stdout: 'buffer', stdoutLimitBytes: limit }).catch((error: unknown) => {
+    signal.throwIfAborted();
+    throw new Error(`ffmpeg could not decode ${file}: ${error instanceof MediaRunError ? lastLines(error.stderr) : String(error)}`);
   });
-  if (code !== 0) throw new Error(`ffmpeg could not decode ${file}: ${errors.trim()}`);
-  const bytes = Buffer.concat(chunks);
   const samples = new Int16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + (bytes.length & ~1)));
   return { sampleRate: stream.sampleRate, channels: stream.channels, first, samples };
 }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { startFfmpeg, type MediaProcess } from '../../../../infra/media/media-runner';
 import type { BlendedFrames } from '../../../../../composition/src/schema';
 import { FADABLE_X264_PARAMS, isHeldKeyframe, type SplicedPicture } from '../../codec';
 import { DEFAULT_X264, TO_BT709_TV_RANGE, x264Args, type X264Settings } from '../../encode/x264';
@@ -50,8 +50,8 @@ export interface BlendedEncoding {
  */
 export class BlendedFramesEncoder {
   private readonly frameBytes: number;
-  private readonly converter: ChildProcessWithoutNullStreams;
-  private readonly encoder: ChildProcessWithoutNullStreams;
+  private readonly converter: MediaProcess;
+  private readonly encoder: MediaProcess;
   /** Drawn JPEGs not yet handed to the converter (it takes them in plan order). */
   private readonly pending = new Map<number, Buffer>();
   private nextToConvert = 0;
@@ -65,8 +65,6 @@ export class BlendedFramesEncoder {
   private readonly stop = new AbortController();
   private readonly skipPictures: boolean;
   private readonly finished: Promise<void>;
-  /** With skip pictures: x264's Annex B output, spliced and muxed once complete. */
-  private readonly encoded: Buffer[] = [];
   /** With skip pictures: how each picture given to x264 is shown. */
   private readonly spliced: SplicedPicture[] = [];
 
@@ -84,29 +82,27 @@ export class BlendedFramesEncoder {
     this.lastUse = plan.frames.map(() => -1);
     plan.runs.forEach((run, index) => run.mix.forEach((term) => (this.lastUse[term.drawn] = index)));
     const stopBoth = AbortSignal.any([signal, this.stop.signal]);
-    this.converter = spawn(
-      'ffmpeg',
+    this.converter = startFfmpeg(
       // A small probe: by default ffmpeg reads megabytes of JPEGs (a whole slideshow's corners)
       // before converting the first, and conversion and encoding wait for the drawing to end.
       ['-v', 'error', '-threads', '1', '-probesize', '32', '-analyzeduration', '0', '-f', 'image2pipe', '-c:v', 'mjpeg', '-framerate', String(fps), '-i', 'pipe:0',
         '-vf', TO_BT709_TV_RANGE, '-pix_fmt', 'yuv420p', '-fps_mode', 'passthrough', '-flush_packets', '1', '-f', 'rawvideo', 'pipe:1'],
-      { signal: stopBoth },
+      { signal: stopBoth, stdout: 'stream' },
     );
     this.skipPictures = video.skipPictures === true;
     const input = ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`, '-framerate', String(fps), '-i', 'pipe:0'];
     const x264 = video.x264 ?? DEFAULT_X264;
-    this.encoder = spawn(
-      'ffmpeg',
+    this.encoder = startFfmpeg(
       this.skipPictures
         ? [...input, ...x264Args({ ...x264, crf: distinctPictureCrf(x264.crf) }), '-x264-params', `${FADABLE_X264_PARAMS}:${NO_LOOKAHEAD}`, '-an', '-f', 'h264', 'pipe:1']
         : [...input, '-frames:v', String(plan.durationInFrames), ...x264Args(video.x264), '-an', video.outputPath],
-      { signal: stopBoth },
+      // With skip pictures, x264's Annex B stream is spliced and muxed once complete.
+      { signal: stopBoth, stdout: this.skipPictures ? 'buffer' : 'ignore', stdoutLimitBytes: 2 ** 31 - 1 },
     );
-    if (this.skipPictures) this.encoder.stdout.on('data', (chunk: Buffer) => this.encoded.push(chunk));
     const converted = this.readConverted();
-    const encoded = exited(this.encoder, 'x264 encoder').then(() => {
+    const encoded = this.encoder.done.then(({ stdout }) => {
       if (!this.skipPictures) return;
-      return muxHeldPictures(Buffer.concat(this.encoded), this.spliced, fps, video.outputPath, stopBoth);
+      return muxHeldPictures(stdout, this.spliced, fps, video.outputPath, stopBoth);
     });
     this.finished = Promise.all([converted, this.feedEncoder(), encoded]).then(() => undefined);
     // Whichever part fails first stops the other process; the error surfaces from `done`.
@@ -123,7 +119,8 @@ export class BlendedFramesEncoder {
     while (this.pending.has(this.nextToConvert)) {
       const next = this.pending.get(this.nextToConvert)!;
       this.pending.delete(this.nextToConvert);
-      this.converter.stdin.write(next);
+      // No back-pressure here: the drawing paces the JPEGs; a failed converter is reported by `done`.
+      this.converter.write(next).catch(() => undefined);
       this.nextToConvert++;
     }
   }
@@ -133,7 +130,7 @@ export class BlendedFramesEncoder {
     if (this.nextToConvert < this.plan.frames.length && !this.failure) {
       this.fail(new Error(`Only ${this.nextToConvert} of ${this.plan.frames.length} drawn frames reached the encoder`));
     }
-    this.converter.stdin.end();
+    this.converter.end();
     // The first failure is the cause; the processes it stopped report only that they were stopped.
     await this.finished.catch((error: unknown) => {
       throw this.failure ?? error;
@@ -157,10 +154,9 @@ export class BlendedFramesEncoder {
   }
 
   private async readConverted(): Promise<void> {
-    const exit = exited(this.converter, 'JPEG to yuv420p conversion');
     let current = Buffer.allocUnsafe(this.frameBytes);
     let filled = 0;
-    for await (const chunk of this.converter.stdout as AsyncIterable<Buffer>) {
+    for await (const chunk of this.converter.stdout) {
       let offset = 0;
       while (offset < chunk.length) {
         const take = Math.min(chunk.length - offset, this.frameBytes - filled);
@@ -177,7 +173,7 @@ export class BlendedFramesEncoder {
         }
       }
     }
-    await exit;
+    await this.converter.done;
     if (this.pictures.length !== this.plan.frames.length && !this.failure) {
       throw new Error(`The conversion returned ${this.pictures.length} of ${this.plan.frames.length} drawn frames`);
     }
@@ -193,10 +189,9 @@ export class BlendedFramesEncoder {
   }
 
   private async feedEncoder(): Promise<void> {
-    const stdin = this.encoder.stdin;
     let written = 0;
     const write = async (frame: Buffer) => {
-      if (!stdin.write(frame)) await drained(stdin, this.stop.signal);
+      await this.encoder.write(frame);
       if (this.failure) throw this.failure;
     };
     const release = (index: number) => {
@@ -248,7 +243,7 @@ export class BlendedFramesEncoder {
       }
       progress(run.hold);
     }
-    stdin.end();
+    this.encoder.end();
   }
 
   /**
@@ -306,30 +301,4 @@ export function mixPictures(terms: { picture: Uint8Array; weight: number }[], by
   });
   for (let i = 0; i < bytes; i++) out[i] = sums[i] >>> 16;
   return out;
-}
-
-function exited(child: ChildProcessWithoutNullStreams, what: string): Promise<void> {
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
-  // The other side closing a pipe early is reported by the process's exit, not the write.
-  child.stdin.on('error', () => undefined);
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      if (code === 0) resolve();
-      else reject(new Error(`${what} failed (${signal ?? `exit ${code}`}): ${stderr.trim()}`));
-    });
-  });
-}
-
-function drained(stream: NodeJS.WritableStream, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      stream.off('drain', done);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    stream.once('drain', done);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

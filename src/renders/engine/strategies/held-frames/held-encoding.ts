@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
+import { runFfmpeg } from '../../../../infra/media/media-runner';
 import { holdableX264Params, mpegTransportStream, spliceHeldFrames, type SplicedPicture } from '../../codec';
 import { writeFrameList, type HeldFrame } from '../../encode/frame-list';
 import { TO_BT709_TV_RANGE, x264Args, type X264Settings } from '../../encode/x264';
-
-const execFileAsync = promisify(execFile);
 
 /**
  * Encodes drawn frames, each shown for `hold` output frames, into H.264 at `fps` with exactly
@@ -32,13 +29,12 @@ export async function encodeHeldFrames(args: {
   await writeFrameList(list, skips ? args.frames.map((frame) => ({ ...frame, hold: 1 })) : args.frames, args.fps);
   const decode = ['-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, '-vf', `${TO_BT709_TV_RANGE},fps=${args.fps}`];
   if (!skips) {
-    await execFileAsync('ffmpeg', [...decode, '-frames:v', String(args.totalFrames), ...x264Args(args.x264), '-an', args.outputPath], { signal: args.signal, timeout: 30 * 60_000 });
+    await runFfmpeg([...decode, '-frames:v', String(args.totalFrames), ...x264Args(args.x264), '-an', args.outputPath], { signal: args.signal, timeoutMs: 30 * 60_000 });
     return;
   }
-  const { stdout } = await execFileAsync(
-    'ffmpeg',
+  const { stdout } = await runFfmpeg(
     [...decode, '-frames:v', String(args.frames.length), ...x264Args(args.x264), '-x264-params', holdableX264Params(args.frames.map((frame) => frame.hold)), '-an', '-f', 'h264', 'pipe:1'],
-    { signal: args.signal, timeout: 30 * 60_000, encoding: 'buffer', maxBuffer: 2 ** 31 - 1 },
+    { signal: args.signal, timeoutMs: 30 * 60_000, stdout: 'buffer', stdoutLimitBytes: 2 ** 31 - 1 },
   );
   await muxHeldPictures(stdout, args.frames.map((frame) => ({ hold: frame.hold })), args.fps, args.outputPath, args.signal);
 }
@@ -52,10 +48,9 @@ export async function muxHeldPictures(encoded: Buffer, pictures: readonly Splice
   const stream = `${outputPath}.ts`;
   await writeFile(stream, mpegTransportStream(spliceHeldFrames(encoded, pictures), fps));
   try {
-    await execFileAsync(
-      'ffmpeg',
+    await runFfmpeg(
       ['-v', 'error', '-y', '-f', 'mpegts', '-i', stream, '-c', 'copy', '-video_track_timescale', '90000', '-an', '-f', 'mp4', outputPath],
-      { signal, timeout: 10 * 60_000 },
+      { signal, timeoutMs: 10 * 60_000 },
     );
   } finally {
     await rm(stream, { force: true });

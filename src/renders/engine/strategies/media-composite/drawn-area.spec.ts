@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { alphaRows, DrawnArea } from './drawn-area';
+import { DrawnArea } from './drawn-area';
 
 const run = promisify(execFile);
 
@@ -17,17 +17,27 @@ async function png(boxes: number[][], prediction: string): Promise<Buffer> {
 describe('DrawnArea', () => {
   it('finds the rows and columns with pixels in PNGs of every row filter', async () => {
     for (const prediction of ['none', 'sub', 'up', 'avg', 'paeth', 'mixed']) {
-      const rows = await alphaRows(await png([[10, 20, 30, 5, 255], [200, 22, 3, 1, 128]], prediction));
-      expect({ prediction, first: rows?.first[22], last: rows?.last[22], below: rows?.first[25], above: rows?.first[19], top: rows?.first[20], lastTop: rows?.last[20] }).toEqual({
-        prediction, first: 10, last: 202, below: -1, above: -1, top: 10, lastTop: 39,
-      });
+      const area = new DrawnArea(320, 180, new AbortController().signal);
+      await area.add(await png([[10, 20, 30, 5, 255], [200, 22, 3, 1, 128]], prediction));
+      await area.finish();
+      expect({ prediction, bands: area.bands(0) }).toEqual({ prediction, bands: [{ x: 10, y: 20, width: 193, height: 5 }] });
+      expect({ prediction, bands: area.bands(0, 10).length }).toEqual({ prediction, bands: 1 });
     }
   });
 
+  it('counts every pixel of a PNG without alpha', async () => {
+    const { stdout } = await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=red:s=320x180', '-frames:v', '1', '-pix_fmt', 'rgb24', '-f', 'image2pipe', '-c:v', 'png', '-'], { encoding: 'buffer' });
+    const area = new DrawnArea(320, 180, new AbortController().signal);
+    await area.add(stdout as unknown as Buffer);
+    await area.finish();
+    expect(area.bands()).toEqual([{ x: 0, y: 0, width: 320, height: 180 }]);
+  });
+
   it('merges frames into bands of rows, joining close runs and limiting their number', async () => {
-    const area = new DrawnArea(320, 180);
+    const area = new DrawnArea(320, 180, new AbortController().signal);
     await area.add(await png([[10, 10, 20, 10, 255]], 'mixed'));
     await area.add(await png([[100, 25, 20, 10, 255], [50, 150, 10, 10, 1]], 'mixed'));
+    await area.finish();
     expect(area.bands()).toEqual([
       { x: 10, y: 10, width: 110, height: 25 },
       { x: 50, y: 150, width: 10, height: 10 },
@@ -41,8 +51,21 @@ describe('DrawnArea', () => {
   });
 
   it('counts the whole canvas when a frame is not a PNG it reads', async () => {
-    const area = new DrawnArea(320, 180);
+    const area = new DrawnArea(320, 180, new AbortController().signal);
     await area.add(Buffer.from('not a png'));
+    await area.finish();
+    expect(area.bands()).toEqual([{ x: 0, y: 0, width: 320, height: 180 }]);
+  });
+});
+
+describe('DrawnArea with a damaged PNG', () => {
+  it('counts the whole canvas when ffmpeg cannot decode a frame', async () => {
+    const good = await png([[10, 10, 20, 10, 255]], 'mixed');
+    const damaged = Buffer.concat([good.subarray(0, 60), Buffer.alloc(200, 0x55)]);
+    const area = new DrawnArea(320, 180, new AbortController().signal);
+    await area.add(good);
+    await area.add(damaged);
+    await area.finish();
     expect(area.bands()).toEqual([{ x: 0, y: 0, width: 320, height: 180 }]);
   });
 });

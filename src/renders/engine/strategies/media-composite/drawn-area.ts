@@ -1,4 +1,4 @@
-import { readPng, unfilter } from '../../codec';
+import { isPng, PngDecoder } from '../../encode/png-frames';
 
 /** A rectangle on the canvas, whole pixels. */
 export interface Rect {
@@ -12,7 +12,8 @@ export interface Rect {
  * Where a layer drawn on a transparent page has pixels: per row, the first and last column whose
  * alpha is not 0 (-1 when the row is empty), merged over every frame given to `add`. The upper
  * layer of a composite is mostly empty; overlaying only these parts gives the same pixels, since a
- * pixel of alpha 0 leaves what is below it unchanged.
+ * pixel of alpha 0 leaves what is below it unchanged. ffmpeg decodes the frames' alpha as they are
+ * added (PngDecoder); `finish` waits for the last.
  */
 export class DrawnArea {
   readonly width: number;
@@ -21,26 +22,52 @@ export class DrawnArea {
   private readonly last: Int32Array;
   /** Set when a frame could not be read: the whole canvas counts as drawn. */
   private everywhere = false;
+  private decoder: PngDecoder | null = null;
 
-  constructor(width: number, height: number) {
+  constructor(width: number, height: number, private readonly signal: AbortSignal) {
     this.width = width;
     this.height = height;
     this.first = new Int32Array(height).fill(-1);
     this.last = new Int32Array(height).fill(-1);
   }
 
-  /** Adds a frame (PNG bytes, as the browser captured it). */
+  /** Adds a frame (PNG bytes, as the browser captured it); resolves once it is handed to the decoder. */
   async add(png: Buffer): Promise<void> {
     if (this.everywhere) return;
-    const rows = await alphaRows(png);
-    if (!rows || rows.width !== this.width || rows.height !== this.height) {
+    if (!isPng(png)) {
       this.everywhere = true;
       return;
     }
+    this.decoder ??= new PngDecoder(this.width, this.height, 'alpha', this.signal, (alpha) => this.addAlpha(alpha));
+    await this.decoder.feed(png).catch(() => this.unreadable());
+  }
+
+  /** Every frame added: resolves when each is counted. */
+  async finish(): Promise<void> {
+    await this.decoder?.close().catch(() => this.unreadable());
+  }
+
+  private unreadable(): void {
+    // A cancelled render is not a damaged frame.
+    this.signal.throwIfAborted();
+    this.everywhere = true;
+  }
+
+  /** One frame's alpha plane, a byte a pixel. */
+  private addAlpha(alpha: Buffer): void {
+    const { width } = this;
+    const zeros = Buffer.alloc(width);
     for (let y = 0; y < this.height; y++) {
-      if (rows.first[y] < 0) continue;
-      if (this.first[y] < 0 || rows.first[y] < this.first[y]) this.first[y] = rows.first[y];
-      if (rows.last[y] > this.last[y]) this.last[y] = rows.last[y];
+      const start = y * width;
+      const row = alpha.subarray(start, start + width);
+      // Most rows of a mostly empty layer are empty: compared at once, not pixel by pixel.
+      if (row.equals(zeros)) continue;
+      let left = 0;
+      while (row[left] === 0) left++;
+      let right = width - 1;
+      while (row[right] === 0) right--;
+      if (this.first[y] < 0 || left < this.first[y]) this.first[y] = left;
+      if (right > this.last[y]) this.last[y] = right;
     }
   }
 
@@ -73,58 +100,4 @@ export class DrawnArea {
     }
     return bands.map((band) => ({ x: band.left, y: band.top, width: band.right - band.left, height: band.bottom - band.top }));
   }
-}
-
-/**
- * Per row of a PNG, the first and last column whose alpha is not 0 (-1 for an empty row); every
- * pixel counts for a PNG without alpha. null for what this does not read (other than 8-bit RGB or
- * RGBA, interlaced, damaged): the caller then treats the whole frame as drawn.
- */
-export async function alphaRows(png: Buffer): Promise<{ width: number; height: number; first: Int32Array; last: Int32Array } | null> {
-  const read = await readPng(png);
-  if (!read) return null;
-  const { width, height, colourType, filtered: pixels } = read;
-  const first = new Int32Array(height).fill(-1);
-  const last = new Int32Array(height).fill(-1);
-  if (colourType === 2) {
-    first.fill(0);
-    last.fill(width - 1);
-    return { width, height, first, last };
-  }
-  const stride = width * 4;
-  // Rows are unfiltered in place: each filter refers to the row above as already unfiltered.
-  // Most rows of a mostly empty layer are zero bytes after a None, Sub or Up filter, or after any
-  // filter below a zero row: those are read without a loop over their pixels.
-  const zeros = Buffer.alloc(stride);
-  let previous: Buffer | null = null;
-  let previousZero = true;
-  for (let y = 0; y < height; y++) {
-    const start = y * (stride + 1);
-    const filter = pixels[start];
-    const row = pixels.subarray(start + 1, start + 1 + stride);
-    if (filter > 4) return null;
-    if (row.equals(zeros)) {
-      if (filter === 2 && previous && !previousZero) {
-        previous.copy(row);
-        first[y] = first[y - 1];
-        last[y] = last[y - 1];
-        previous = row;
-        continue;
-      }
-      if (filter <= 2 || previousZero) {
-        previous = row;
-        previousZero = true;
-        continue;
-      }
-    }
-    unfilter(filter, row, previous);
-    previous = row;
-    previousZero = row.equals(zeros);
-    for (let x = 0; x < width; x++) {
-      if (row[x * 4 + 3] === 0) continue;
-      if (first[y] < 0) first[y] = x;
-      last[y] = x;
-    }
-  }
-  return { width, height, first, last };
 }

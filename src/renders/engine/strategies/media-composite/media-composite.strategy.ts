@@ -1,18 +1,16 @@
-import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
+import { runFfmpeg } from '../../../../infra/media/media-runner';
 import type { BlendedFrames, CompositionProps, DrawnFrames } from '../../../../../composition/src/schema';
-import { decodeRgbaPng, encodeRgbaPng, mixRgba, type RgbaPicture } from '../../codec';
 import { writeFrameList } from '../../encode/frame-list';
+import { PngDecoder, PngWriter } from '../../encode/png-frames';
 import type { X264Settings } from '../../encode/x264';
 import type { Measured } from '../../render-report';
 import { muxAacAudio } from '../../sound/sound-maker';
 import type { PictureStrategy } from '../strategy';
 import { compositeArgs } from './composite-graph';
 import { DrawnArea } from './drawn-area';
-
-const execFileAsync = promisify(execFile);
+import { mixRgba, type RgbaPicture } from './mix-rgba';
 
 /**
  * The media-composite render path: the browser draws the layers below the video clips (JPEG, as
@@ -66,7 +64,7 @@ export const mediaCompositeStrategy: PictureStrategy<'media_composite'> = {
     const audioPath = path.join(workDir, 'audio.wav');
     const mixing = timed(() => sounds.make(args, renderPlan.sound, audioPath));
     const { width, height } = args.resolved;
-    const aboveArea = new DrawnArea(width, height);
+    const aboveArea = new DrawnArea(width, height, args.signal);
     // A blended upper layer keeps its corners until the mixed frames are made from them.
     const corners = new Map<number, Buffer>();
     const keepAbove = async (frame: number, image: Buffer) => {
@@ -79,25 +77,28 @@ export const mediaCompositeStrategy: PictureStrategy<'media_composite'> = {
       draw('below', { hidden: plan.below.hidden }, plan.below.frames.frames, 'jpeg').then((fileOf) => listOf('below', fileOf, plan.below.frames)),
       plan.above
         ? draw('above', { hidden: plan.above.hidden, ...(aboveBlended ? { fixedOpacity: aboveBlended.fixedOpacity } : {}) }, aboveToDraw, 'png', keepAbove).then((fileOf) =>
-            aboveBlended ? mixedLayerList(path.join(workDir, 'above'), aboveBlended, corners, fileOf, fps) : listOf('above', fileOf, plan.above!.frames),
+            aboveBlended ? mixedLayerList(path.join(workDir, 'above'), aboveBlended, corners, fileOf, { width, height, fps, signal: args.signal }) : listOf('above', fileOf, plan.above!.frames),
           )
         : null,
     ]);
+    const counted = await aboveArea.finish().then(
+      () => null,
+      (error: unknown) => error,
+    );
     const [belowList, aboveList] = layers.map((layer) => (layer.status === 'fulfilled' ? layer.value : null));
     const failed = layers.find((layer): layer is PromiseRejectedResult => layer.status === 'rejected');
-    if (failed || !belowList) {
+    if (failed || counted || !belowList) {
       // Settled first, so nothing writes into the work folder afterwards.
       await mixing.catch(() => undefined);
-      throw failed ? failed.reason : new Error('the lower layer was not drawn');
+      throw failed ? failed.reason : (counted ?? new Error('the lower layer was not drawn'));
     }
     const drawSeconds = clock();
     args.onProgress('encoding', 0.7);
     const videoPath = path.join(workDir, 'composite.video.mp4');
     const compositing = timed(async () => {
-      await execFileAsync('ffmpeg', compositeArgs({ plan, clipFiles, belowList, aboveList, aboveDrawn: aboveArea.bands(), width, height, fps, durationInFrames, outputPath: videoPath, x264 }), {
+      await runFfmpeg(compositeArgs({ plan, clipFiles, belowList, aboveList, aboveDrawn: aboveArea.bands(), width, height, fps, durationInFrames, outputPath: videoPath, x264 }), {
         signal: args.signal,
-        timeout: 30 * 60_000,
-        maxBuffer: 16 * 1024 * 1024,
+        timeoutMs: 30 * 60_000,
       });
     });
     const [sound, encoded] = await Promise.allSettled([mixing, compositing]);
@@ -113,33 +114,54 @@ export const mediaCompositeStrategy: PictureStrategy<'media_composite'> = {
   },
 };
 
-/** Mixed upper-layer frames being deflated and written at once (mixedLayerList). */
-const MIXED_FRAMES_IN_FLIGHT = 3;
-
 /**
  * The concat list of an upper layer drawn as corners (`blendedFrames`): a run of one drawn frame is
  * its file, a mixed run a PNG of the corners' premultiplied mix (mixRgba) written beside them. The
  * upper layer's drawn area needs only the corners: a mix has alpha only where one of them has.
+ * ffmpeg decodes the corners and writes the mixed PNGs, each one process, while the mixing runs here.
  */
-async function mixedLayerList(dir: string, blended: BlendedFrames, corners: Map<number, Buffer>, fileOf: (frame: number) => string, fps: number): Promise<string> {
+async function mixedLayerList(
+  dir: string,
+  blended: BlendedFrames,
+  corners: Map<number, Buffer>,
+  fileOf: (frame: number) => string,
+  video: { width: number; height: number; fps: number; signal: AbortSignal },
+): Promise<string> {
+  const { width, height, fps, signal } = video;
   // Decoded corners (4 bytes a pixel) are kept only until the last mix that uses them.
   const pictures = new Map<number, RgbaPicture>();
   const lastUse = new Map<number, number>();
   blended.runs.forEach((run, index) => run.mix.length > 1 && run.mix.forEach(({ drawn }) => lastUse.set(drawn, index)));
+  // The corners in the order the mixes first use them, fed to ffmpeg ahead of the mixing; each
+  // comes back in that order (pictureOf takes them as they are needed).
+  const order = [...new Set(blended.runs.flatMap((run) => (run.mix.length > 1 ? run.mix.map(({ drawn }) => drawn) : [])))];
+  const decoder = new PngDecoder(width, height, 'rgba', signal);
+  const feeding = (async () => {
+    for (const position of order) {
+      await decoder.feed(corners.get(blended.frames[position])!).catch((error: unknown) => {
+        throw new Error(`the upper layer's frame ${blended.frames[position]} is not a PNG this worker reads: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }
+    decoder.end();
+  })();
+  feeding.catch(() => undefined);
+  const writer = new PngWriter(width, height, path.join(dir, 'mixed-%06d.png'), signal);
+  let taken = 0;
   const pictureOf = async (position: number) => {
     let picture = pictures.get(position);
-    if (!picture) {
-      const decoded = await decodeRgbaPng(corners.get(blended.frames[position])!);
-      if (!decoded) throw new Error(`the upper layer's frame ${blended.frames[position]} is not a PNG this worker reads`);
-      picture = decoded;
-      pictures.set(position, picture);
+    while (!picture) {
+      if (taken >= order.length) throw new Error(`the upper layer's corner ${position} was asked for after its last use`);
+      const at = order[taken++];
+      const pixels = await decoder.next().catch(async (error: unknown) => {
+        await feeding;
+        throw new Error(`the upper layer's frame ${blended.frames[at]} could not be decoded: ${error instanceof Error ? error.message : String(error)}`);
+      });
+      pictures.set(at, { width, height, pixels });
+      picture = pictures.get(position);
     }
     return picture;
   };
   const entries: { file: string; hold: number }[] = [];
-  // Each mixed frame's PNG is deflated on libuv's threads while the next one is mixed here: up to
-  // MIXED_FRAMES_IN_FLIGHT at once (the mixing and the deflating took turns on one core before).
-  const writing = new Set<Promise<void>>();
   let failure: unknown = null;
   try {
     for (const [index, run] of blended.runs.entries()) {
@@ -147,23 +169,20 @@ async function mixedLayerList(dir: string, blended: BlendedFrames, corners: Map<
         entries.push({ file: fileOf(blended.frames[run.mix[0].drawn]), hold: run.hold });
         continue;
       }
-      const terms = await Promise.all(run.mix.map(async ({ drawn, weight }) => ({ picture: await pictureOf(drawn), weight })));
-      const file = path.join(dir, `mixed-${String(index).padStart(6, '0')}.png`);
+      // One after the other: the corners come back from the decoder in order.
+      const terms: { picture: RgbaPicture; weight: number }[] = [];
+      for (const { drawn, weight } of run.mix) terms.push({ picture: await pictureOf(drawn), weight });
       const mixed = mixRgba(terms);
-      entries.push({ file, hold: run.hold });
       for (const { drawn } of run.mix) if (lastUse.get(drawn) === index) pictures.delete(drawn);
-      const written: Promise<void> = encodeRgbaPng(mixed)
-        .then((png) => writeFile(file, png))
-        .catch((error: unknown) => void (failure ??= error))
-        .finally(() => writing.delete(written));
-      writing.add(written);
-      if (writing.size >= MIXED_FRAMES_IN_FLIGHT) await Promise.race(writing);
-      if (failure) throw failure;
+      entries.push({ file: await writer.write(mixed.pixels), hold: run.hold });
     }
-  } finally {
-    // Settled before anything is thrown: nothing writes into the work folder afterwards.
-    await Promise.all(writing);
+  } catch (error) {
+    failure = error;
+    decoder.kill(error instanceof Error ? error : new Error(String(error)));
   }
+  // All finished before anything is thrown (the first failure is the cause): nothing writes into the work folder afterwards.
+  const closed = await Promise.allSettled([feeding, decoder.close(), writer.close()]);
+  for (const result of closed) if (result.status === 'rejected') failure ??= result.reason;
   if (failure) throw failure;
   const list = `${dir}.txt`;
   await writeFrameList(list, entries, fps);

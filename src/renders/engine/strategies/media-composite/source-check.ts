@@ -1,7 +1,4 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-
-const execFileAsync = promisify(execFile);
+import { runFfprobe } from '../../../../infra/media/media-runner';
 
 /**
  * Why ffmpeg would not convert a source's pictures to RGB as the page does (libyuvBt709); null
@@ -11,12 +8,11 @@ const execFileAsync = promisify(execFile);
 export async function sourceProblem(file: string, signal: AbortSignal): Promise<string | null> {
   let stream: Record<string, unknown> | undefined;
   try {
-    const { stdout } = await execFileAsync(
-      'ffprobe',
+    const { stdout } = await runFfprobe(
       ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=pix_fmt,color_space,color_range,color_transfer,color_primaries:stream_tags=rotate:stream_side_data=rotation', '-of', 'json', file],
-      { signal, timeout: 60_000 },
+      { signal, timeoutMs: 60_000, stdout: 'buffer' },
     );
-    stream = (JSON.parse(stdout) as { streams?: Record<string, unknown>[] }).streams?.[0];
+    stream = (JSON.parse(stdout.toString('utf8')) as { streams?: Record<string, unknown>[] }).streams?.[0];
   } catch (error) {
     signal.throwIfAborted();
     // The browser path reports an undecodable source in its own words.
