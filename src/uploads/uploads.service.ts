@@ -39,13 +39,13 @@ export class UploadsService {
   ) {}
 
   async reserve(workspace: Workspace, body: CreateUploadDto): Promise<UploadSlot> {
-    const kind = uploadKindOf(body.content_type, body.filename ?? null);
+    const kind = uploadKindOf(body.content_type);
     if (!kind) {
       throw ApiError.validation([
         {
           type: 'value_error',
           loc: ['body', 'content_type'],
-          msg: `content_type must be a video/…, audio/…, image/… or font type (font/ttf, font/otf, font/woff, font/woff2, application/font-…; application/octet-stream with a .ttf, .otf, .woff or .woff2 filename) (got "${body.content_type}")`,
+          msg: `content_type must be a video/…, audio/…, image/… or font type (font/ttf, font/otf, font/woff, font/woff2, application/font-…, application/vnd.ms-opentype) (got "${body.content_type}")`,
           pointer: '/content_type',
         },
       ]);

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { INestApplication, Type } from '@nestjs/common';
 import { METHOD_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
@@ -55,6 +56,7 @@ export const RULES: Record<string, Rule> = {
   isNotEmpty: (s) => void (s.minLength = Math.max(1, s.minLength ?? 0)),
   min: (s, [n]) => void (s.minimum = n as number),
   max: (s, [n]) => void (s.maximum = n as number),
+  isDivisibleBy: (s, [n]) => void (s.multipleOf = n as number),
   isPositive: (s) => {
     s.exclusiveMinimum = 0;
     if (typeof s.minimum === 'number' && s.minimum <= 0) delete s.minimum;
@@ -78,6 +80,8 @@ export const RULES: Record<string, Rule> = {
   // Field-level rules handled elsewhere: presence (required) and cross-field rules (the object).
   isDefined: () => undefined,
   [REQUIRES_SIBLING]: () => undefined,
+  // The nested class's own rules are written on its schema (documentObject follows @Type).
+  nestedValidation: () => undefined,
 };
 
 /** Rules that decide presence, not the value: @IsOptional (not required), @IsDefined (required). */
@@ -136,18 +140,35 @@ const ruleName = (meta: ValidationMetadata): string => meta.name ?? meta.type;
 /** Validators on the routes' DTOs that RULES cannot write into the document (empty: it is exact). */
 export function untranslatedRules(app: INestApplication): UntranslatedRule[] {
   const found: UntranslatedRule[] = [];
-  for (const route of routeDtos(app)) {
-    for (const dto of [route.body, route.query]) {
-      if (!dto) continue;
-      for (const [property, metas] of rulesOf(dto)) {
-        for (const meta of metas) {
-          const rule = ruleName(meta);
-          if (!PRESENCE.has(rule) && !RULES[rule] && rule !== 'whitelistValidation') found.push({ dto: dto.name, property, rule });
+  const seen = new Set<Type<unknown>>();
+  const visit = (dto: Type<unknown>) => {
+    if (seen.has(dto)) return;
+    seen.add(dto);
+    for (const [property, metas] of rulesOf(dto)) {
+      for (const meta of metas) {
+        const rule = ruleName(meta);
+        if (!PRESENCE.has(rule) && !RULES[rule] && rule !== 'whitelistValidation') found.push({ dto: dto.name, property, rule });
+        if (rule === 'nestedValidation') {
+          const nested = nestedClassOf(dto, property);
+          if (nested) visit(nested);
+          else found.push({ dto: dto.name, property, rule: 'nestedValidation without @Type' });
         }
       }
     }
-  }
+  };
+  for (const route of routeDtos(app)) for (const dto of [route.body, route.query]) if (dto) visit(dto);
   return found;
+}
+
+/** class-transformer's @Type metadata: kept in a storage its package entry does not export. */
+const typeMetadata = (createRequire(__filename)('class-transformer/cjs/storage') as {
+  defaultMetadataStorage: { findTypeMetadata(target: Type<unknown>, property: string): { typeFunction(): unknown } | undefined };
+}).defaultMetadataStorage;
+
+/** The class a @ValidateNested property holds, from its class-transformer @Type. */
+function nestedClassOf(dto: Type<unknown>, property: string): Type<unknown> | undefined {
+  const meta = typeMetadata.findTypeMetadata(dto, property);
+  return meta?.typeFunction() as Type<unknown> | undefined;
 }
 
 /**
@@ -172,7 +193,7 @@ export function documentValidationRules(app: INestApplication, document: OpenAPI
       const target = schema && resolve(document, schema);
       if (target && !done.has(target)) {
         done.add(target);
-        documentObject(target, route.body);
+        documentObject(target, route.body, document);
       }
     }
     if (route.query) {
@@ -203,12 +224,17 @@ function isRequired(metas: ValidationMetadata[]): boolean {
 }
 
 /** A body object: its properties' rules, its required list, its cross-field rules, no other fields. */
-function documentObject(schema: Schema, dto: Type<unknown>): void {
+function documentObject(schema: Schema, dto: Type<unknown>, document: OpenAPIObject): void {
   const properties = (schema.properties ??= {}) as Record<string, Schema>;
   const required: string[] = [];
   for (const [property, metas] of rulesOf(dto)) {
     const propertySchema = (properties[property] ??= {});
     documentProperty(propertySchema, metas);
+    const nested = metas.some((m) => ruleName(m) === 'nestedValidation') ? nestedClassOf(dto, property) : undefined;
+    // A nested object (or each item) is its own schema, usually a $ref: its class's rules go there.
+    const holder = nested && (metas.some((m) => ruleName(m) === 'nestedValidation' && m.each) ? (propertySchema.items as Schema | ReferenceObject | undefined) : propertySchema);
+    const target = holder && resolve(document, holder);
+    if (nested && target) documentObject(target, nested, document);
     if (isRequired(metas)) required.push(property);
     for (const meta of metas.filter((m) => ruleName(m) === REQUIRES_SIBLING)) {
       const [sibling, value] = meta.constraints as [string, unknown];

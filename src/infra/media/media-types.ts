@@ -10,7 +10,6 @@ export type UploadKind = (typeof UPLOAD_KINDS)[number];
 
 /** Font files' types: font/… (registered) and the older application/… ones servers and tools still send. */
 const FONT_TYPE = /^(?:font\/|application\/(?:x-)?font-|application\/vnd\.ms-opentype$)/;
-const FONT_EXTENSIONS = new Set(['.ttf', '.otf', '.woff', '.woff2']);
 
 /** `type/subtype` with optional parameters, printable ASCII only: it travels in a URL and a header. */
 export const CONTENT_TYPE_PATTERN = /^[A-Za-z0-9][\w!#$&^.+-]*\/[A-Za-z0-9][\w!#$&^.+-]*(\s*;[\x20-\x7e]*)?$/;
@@ -61,17 +60,13 @@ export function assetKindOf(contentType: string): MediaKind | null {
 }
 
 /**
- * The kind of an upload: media by its type, a font by a font type, or by a font extension when the
- * type says nothing (`application/octet-stream`). Null for anything else. The bytes are checked
- * once they land (ffprobe for media, the font reader for fonts).
+ * The kind of an upload: media by its type, a font by a font type. Null for anything else. The bytes
+ * are checked once they land (ffprobe for media, the font reader for fonts).
  */
-export function uploadKindOf(contentType: string, filename: string | null): UploadKind | null {
+export function uploadKindOf(contentType: string): UploadKind | null {
   const media = assetKindOf(contentType);
   if (media) return media;
-  const essence = essenceOf(contentType);
-  if (FONT_TYPE.test(essence)) return 'font';
-  if (essence === 'application/octet-stream' && filename && FONT_EXTENSIONS.has(extensionOfName(filename))) return 'font';
-  return null;
+  return FONT_TYPE.test(essenceOf(contentType)) ? 'font' : null;
 }
 
 /** `.mp4` from a file name or URL path ending in one, lower-cased; '' when there is none. */

@@ -7,18 +7,19 @@ const anyCase = (text: string) => [...text].map((c) => (/[a-z]/.test(c) ? `[${c.
 /**
  * CONTENT_TYPE_PATTERN with the type's first part one of the media assetKindOf takes, `font/`, or
  * an `application/` type fonts are served with (any case): one pattern, so the OpenAPI document can
- * state it as one `pattern`. uploadKindOf says which subtypes are taken.
+ * state it as one `pattern`, and it takes exactly what uploadKindOf takes. `application/octet-stream`
+ * is not among them: whether it is a font would depend on the filename, which no pattern can say.
  */
 const UPLOAD_CONTENT_TYPE_PATTERN = new RegExp(
   `^(?:(?:${['video', 'audio', 'image', 'font'].map(anyCase).join('|')})/[A-Za-z0-9][\\w!#$&^.+-]*` +
     `|${anyCase('application')}/(?:${anyCase('font-')}|${anyCase('x-font-')})[A-Za-z0-9][\\w!#$&^.+-]*` +
-    `|${anyCase('application')}/(?:${anyCase('vnd.ms-opentype')}|${anyCase('octet-stream')}))(\\s*;[\\x20-\\x7e]*)?$`,
+    `|${anyCase('application')}/${anyCase('vnd.ms-opentype')})(\\s*;[\\x20-\\x7e]*)?$`,
 );
 
 export class CreateUploadDto {
   @ApiProperty({
     description:
-      'MIME type of the file: video/…, audio/…, image/…, or a font (font/ttf, font/otf, font/woff, font/woff2, application/font-…, or application/octet-stream with a .ttf, .otf, .woff or .woff2 filename); the PUT must send exactly this Content-Type',
+      'MIME type of the file: video/…, audio/…, image/…, or a font (font/ttf, font/otf, font/woff, font/woff2, application/font-…, application/vnd.ms-opentype); the PUT must send exactly this Content-Type',
     example: 'video/mp4',
   })
   @IsString()

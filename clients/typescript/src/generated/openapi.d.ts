@@ -1605,7 +1605,7 @@ export interface components {
         };
         CreateUpload: {
             /**
-             * @description MIME type of the file: video/…, audio/…, image/…, or a font (font/ttf, font/otf, font/woff, font/woff2, application/font-…, or application/octet-stream with a .ttf, .otf, .woff or .woff2 filename); the PUT must send exactly this Content-Type
+             * @description MIME type of the file: video/…, audio/…, image/…, or a font (font/ttf, font/otf, font/woff, font/woff2, application/font-…, application/vnd.ms-opentype); the PUT must send exactly this Content-Type
              * @example video/mp4
              */
             content_type: string;
@@ -4942,7 +4942,17 @@ export interface components {
         };
         UpdateBrandKit: {
             /** @description Replaces the kit's fonts (heading, body and files) as a whole */
-            fonts?: components["schemas"]["BrandFontsInput"];
+            fonts?: {
+                body?: string;
+                files?: {
+                    family?: string;
+                    source_url: string;
+                    /** @enum {unknown} */
+                    style?: "normal" | "italic";
+                    weight?: number;
+                }[];
+                heading?: string;
+            } & components["schemas"]["BrandFontsInput"];
             name?: string;
         };
         UpdateWebhook: {
