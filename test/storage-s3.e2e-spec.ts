@@ -83,14 +83,18 @@ describe('S3 storage against Ceph RGW', () => {
     const { stdout } = await run('curl', args);
     return { status: Number(stdout), body: readFileSync(out, 'utf8') };
   };
-  let assetId: string;
-  let sourceUrl: string;
+  /** Uploads the clip through a presigned PUT and waits until it is probed; returns its `source_url`. */
+  const uploadClip = async (apiKey = key): Promise<string> => {
+    const slot = await app.http.post('/v1/uploads').set(bearer(apiKey)).send({ content_type: 'video/mp4', filename: 'clip.mp4', size_bytes: statSync(clip).size }).expect(201);
+    expect((await curlPut(slot.body.upload_url, clip, ['Content-Type: video/mp4'])).status).toBe(200);
+    await waitFor(async () => (await app.http.get(`/v1/workspace/assets/${slot.body.asset_id}`).set(bearer(apiKey))).body, (asset) => asset.status === 'present', 30_000, 100);
+    return slot.body.source_url;
+  };
 
   it('takes an upload through a presigned PUT whose type and length are signed, and probes it from the bucket', async () => {
     const size = statSync(clip).size;
     const slot = await app.http.post('/v1/uploads').set(bearer(key)).send({ content_type: 'video/mp4', filename: 'clip.mp4', size_bytes: size }).expect(201);
-    assetId = slot.body.asset_id;
-    sourceUrl = slot.body.source_url;
+    const assetId = slot.body.asset_id;
     const url = new URL(slot.body.upload_url);
     expect(`${url.origin}${url.pathname}`).toBe(`${endpoint}/${BUCKET}/${workspaceId}/assets/${assetId}.mp4`);
     expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host');
@@ -135,12 +139,13 @@ describe('S3 storage against Ceph RGW', () => {
     const put = await fetch(uploadUrl, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: readFileSync(clip) });
     expect(put.status).toBe(403);
     expect(await put.text()).toContain('<Code>SignatureDoesNotMatch</Code>');
-    const read = await forged.signedReadUrl(`${workspaceId}/assets/${assetId}.mp4`, 600, { contentType: 'video/mp4' });
+    const read = await forged.signedReadUrl(`${workspaceId}/assets/forged-read.mp4`, 600, { contentType: 'video/mp4' });
     expect((await fetch(read.url)).status).toBe(403);
     expect(await keysUnder(`${workspaceId}/assets/forged`)).toEqual([]);
   });
 
   it('renders from the uploaded source into the bucket, downloadable through a presigned GET that decodes', async () => {
+    const sourceUrl = await uploadClip();
     const submitted = await app.http
       .post('/v1/renders')
       .set(bearer(key))
@@ -206,9 +211,14 @@ describe('S3 storage against Ceph RGW', () => {
   });
 
   it('removes every object of a deleted workspace', async () => {
-    expect((await keysUnder(`${workspaceId}/`)).length).toBeGreaterThanOrEqual(3);
-    await app.http.delete('/v1/workspace').set(bearer(key)).expect(204);
-    expect(await keysUnder(`${workspaceId}/`)).toEqual([]);
+    // A workspace of its own holding an upload and another object, so the others' tests keep theirs.
+    const doomed = await signupVerified(app);
+    await Promise.all([uploadClip(doomed.key), uploadClip()]);
+    await app.running.app.get(Storage).putStream(`${doomed.workspaceId}/uploads/note.bin`, Readable.from([Buffer.alloc(10, 1)]), 'application/octet-stream', { maxBytes: 10 });
+    expect((await keysUnder(`${doomed.workspaceId}/`)).length).toBe(2);
+    await app.http.delete('/v1/workspace').set(bearer(doomed.key)).expect(204);
+    expect(await keysUnder(`${doomed.workspaceId}/`)).toEqual([]);
+    expect(await keysUnder(`${workspaceId}/`)).not.toEqual([]);
   });
 
   it('reports storage ready, and unavailable in words for a wrong bucket, wrong credentials or an unreachable endpoint', async () => {
