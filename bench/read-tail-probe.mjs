@@ -75,8 +75,11 @@ const q = (values, p) => {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] * 10) / 10;
 };
 
+let cpu = process.cpuUsage();
 setInterval(() => {
   const s = second;
+  const used = process.cpuUsage(cpu);
+  cpu = process.cpuUsage();
   second = fresh();
   let poolTotal = 0;
   for (const pool of pools) poolTotal += pool.totalCount;
@@ -96,6 +99,9 @@ setInterval(() => {
     loop_max: Math.round(loop.max / 1e5) / 10,
     gc_max: q(s.gc, 1),
     gc_sum: Math.round(s.gc.reduce((a, b) => a + b, 0) * 10) / 10,
+    // The process's own CPU time this second: per request, it does not depend on how busy the machine is.
+    cpu_ms: Math.round((used.user + used.system) / 1000),
+    statements: s.query.length,
   };
   loop.reset();
   if (file) appendFileSync(file, `${JSON.stringify(line)}\n`);
