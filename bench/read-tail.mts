@@ -8,7 +8,7 @@
 // render they read has finished), READ_TAIL_PROBE=1 (bench/read-tail-probe.mjs in the service: per
 // second of the first 15, its request time, pool waits and connections, statements, loop delay, GC).
 // BENCH_SECONDS (as READ_TAIL_SECONDS), READ_TAIL_CPU_PROF=DIR (the service writes a V8 CPU profile
-// there on exit), READ_TAIL_DIST (another build's dist folder, for paired runs against a baseline).
+// there on exit), READ_TAIL_NODE_FLAGS (more node flags for the service), READ_TAIL_DIST (another build's dist folder, for paired runs against a baseline).
 // Set DATABASE_URL to use a running PostgreSQL (a scratch database is created on it and dropped
 // afterwards).
 import { ChildProcess, spawn } from 'node:child_process';
@@ -54,6 +54,7 @@ const start = (role: string, listen: number): ChildProcess =>
     process.execPath,
     [
       ...(PROBE ? ['--import', path.join(root, 'bench/read-tail-probe.mjs')] : []),
+      ...(process.env.READ_TAIL_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
       ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF)}`] : []),
       path.resolve(root, process.env.READ_TAIL_DIST ?? 'dist', 'src/main.js'),
       role,
@@ -213,7 +214,7 @@ function printProbe(beganAt: number): void {
     } catch {
       continue;
     }
-    const columns = ['s', 'requests', 'http_p99', 'http_max', 'acquire_p99', 'acquire_max', 'connections_opened', 'connections', 'waiting_max', 'query_p99', 'query_max', 'loop_p99', 'loop_max', 'gc_max', 'gc_sum', 'cpu_ms', 'statements'];
+    const columns = ['s', 'requests', 'http_p99', 'http_max', 'acquire_p99', 'acquire_max', 'connections_opened', 'connections', 'waiting_max', 'query_p99', 'query_max', 'loop_p99', 'loop_max', 'gc_max', 'gc_major_max', 'gc_sum', 'cpu_ms', 'statements'];
     const rows = [columns];
     for (const line of lines) {
       const s = Math.round(((line.at as number) - beganAt) / 1000);
