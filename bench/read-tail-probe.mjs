@@ -6,18 +6,21 @@
 import { subscribe } from 'node:diagnostics_channel';
 import { appendFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { monitorEventLoopDelay, PerformanceObserver, performance } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver, performance } from 'node:perf_hooks';
 
 const require = createRequire(`${process.cwd()}/package.json`);
 const file = process.env.READ_TAIL_PROBE_FILE;
 
-const fresh = () => ({ http: [], acquire: [], query: [], gc: [], created: 0, waitingMax: 0, poolMax: 0 });
+const fresh = () => ({ http: [], acquire: [], query: [], gc: [], gcMajor: [], created: 0, waitingMax: 0, poolMax: 0 });
 let second = fresh();
 
 const loop = monitorEventLoopDelay({ resolution: 5 });
 loop.enable();
 new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) second.gc.push(entry.duration);
+  for (const entry of list.getEntries()) {
+    second.gc.push(entry.duration);
+    if (entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) second.gcMajor.push(entry.duration);
+  }
 }).observe({ entryTypes: ['gc'] });
 
 const inFlight = new WeakMap();
@@ -75,8 +78,11 @@ const q = (values, p) => {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] * 10) / 10;
 };
 
+let cpu = process.cpuUsage();
 setInterval(() => {
   const s = second;
+  const used = process.cpuUsage(cpu);
+  cpu = process.cpuUsage();
   second = fresh();
   let poolTotal = 0;
   for (const pool of pools) poolTotal += pool.totalCount;
@@ -95,7 +101,11 @@ setInterval(() => {
     loop_p99: Math.round(loop.percentile(99) / 1e5) / 10,
     loop_max: Math.round(loop.max / 1e5) / 10,
     gc_max: q(s.gc, 1),
+    gc_major_max: q(s.gcMajor, 1),
     gc_sum: Math.round(s.gc.reduce((a, b) => a + b, 0) * 10) / 10,
+    // The process's own CPU time this second: per request, it does not depend on how busy the machine is.
+    cpu_ms: Math.round((used.user + used.system) / 1000),
+    statements: s.query.length,
   };
   loop.reset();
   if (file) appendFileSync(file, `${JSON.stringify(line)}\n`);

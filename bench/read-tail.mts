@@ -7,6 +7,8 @@
 // (`busy`: renders beside the reads, the default; `idle`: none, and the reads begin once the one
 // render they read has finished), READ_TAIL_PROBE=1 (bench/read-tail-probe.mjs in the service: per
 // second of the first 15, its request time, pool waits and connections, statements, loop delay, GC).
+// BENCH_SECONDS (as READ_TAIL_SECONDS), READ_TAIL_CPU_PROF=DIR (the service writes a V8 CPU profile
+// there on exit), READ_TAIL_NODE_FLAGS (more node flags for the service), READ_TAIL_DIST (another build's dist folder, for paired runs against a baseline).
 // Set DATABASE_URL to use a running PostgreSQL (a scratch database is created on it and dropped
 // afterwards).
 import { ChildProcess, spawn } from 'node:child_process';
@@ -20,11 +22,12 @@ import path from 'node:path';
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
 
-const SECONDS = Number(process.env.READ_TAIL_SECONDS ?? 30);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? process.env.READ_TAIL_SECONDS ?? 30);
 const RATE = Number(process.env.READ_TAIL_RATE ?? 500);
 const SPLIT = process.env.READ_TAIL_ROLE === 'split';
 const IDLE = process.env.READ_TAIL_WORKER === 'idle';
 const PROBE = process.env.READ_TAIL_PROBE === '1';
+const CPU_PROF = process.env.READ_TAIL_CPU_PROF;
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-read-tail-'));
 const port = 19000 + Math.floor(Math.random() * 1000);
@@ -47,7 +50,16 @@ if (process.env.DATABASE_URL) {
 }
 
 const start = (role: string, listen: number): ChildProcess =>
-  spawn(process.execPath, [...(PROBE ? ['--import', path.join(root, 'bench/read-tail-probe.mjs')] : []), path.join(root, 'dist/src/main.js'), role], {
+  spawn(
+    process.execPath,
+    [
+      ...(PROBE ? ['--import', path.join(root, 'bench/read-tail-probe.mjs')] : []),
+      ...(process.env.READ_TAIL_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+      ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF)}`] : []),
+      path.resolve(root, process.env.READ_TAIL_DIST ?? 'dist', 'src/main.js'),
+      role,
+    ],
+    {
     cwd: root,
     env: {
       ...process.env,
@@ -98,6 +110,7 @@ async function serverMetrics(): Promise<Record<string, number>> {
     loopP99: pick('nodejs_eventloop_lag_p99_seconds') * 1000,
     loopMax: pick('nodejs_eventloop_lag_max_seconds') * 1000,
     gcSeconds: pick('nodejs_gc_duration_seconds_sum'),
+    cpuSeconds: pick('process_cpu_seconds_total'),
   };
 }
 
@@ -126,6 +139,7 @@ try {
   const worker = (async () => {
     while (running) {
       const id = (await call('POST', '/v1/renders', small(), key)).body.id;
+      if (!id) break;
       for (;;) {
         const job = (await call('GET', `/v1/renders/${id}`, undefined, key)).body;
         if (!running || ['completed', 'failed', 'cancelled'].includes(job.status)) break;
@@ -174,6 +188,9 @@ try {
   console.log(
     `service: event-loop delay p99 ${ms(after.loopP99)} ms, max ${ms(after.loopMax)} ms (since start); GC ${ms((after.gcSeconds - before.gcSeconds) * 1000)} ms during the run`,
   );
+  // CPU time per request depends far less on how busy the machine is than latency does (with the
+  // worker idle it is the request path's own cost; busy, it includes the worker's share).
+  console.log(`service: CPU ${ms(((after.cpuSeconds - before.cpuSeconds) * 1000) / latencies.length)} ms per request (process CPU during the run / requests)`);
   if (PROBE) printProbe(beganAt);
 } finally {
   for (const service of services) service.kill('SIGTERM');
@@ -197,11 +214,11 @@ function printProbe(beganAt: number): void {
     } catch {
       continue;
     }
-    const columns = ['s', 'requests', 'http_p99', 'http_max', 'acquire_p99', 'acquire_max', 'connections_opened', 'connections', 'waiting_max', 'query_p99', 'query_max', 'loop_p99', 'loop_max', 'gc_max', 'gc_sum'];
+    const columns = ['s', 'requests', 'http_p99', 'http_max', 'acquire_p99', 'acquire_max', 'connections_opened', 'connections', 'waiting_max', 'query_p99', 'query_max', 'loop_p99', 'loop_max', 'gc_max', 'gc_major_max', 'gc_sum', 'cpu_ms', 'statements'];
     const rows = [columns];
     for (const line of lines) {
       const s = Math.round(((line.at as number) - beganAt) / 1000);
-      if (s < -2 || s > 15) continue;
+      if (s < -2 || s > Math.max(15, SECONDS)) continue;
       rows.push(columns.map((c) => (c === 's' ? String(s) : String(line[c] ?? '-'))));
     }
     const widths = columns.map((_, c) => Math.max(...rows.map((r) => r[c].length)));

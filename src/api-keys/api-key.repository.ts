@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull, LessThan } from 'typeorm';
+import { DataSource, EntityManager, EntityMetadata, IsNull, LessThan, QueryRunner } from 'typeorm';
 import { Workspace } from '../workspaces/workspace.entity';
 import { ApiKey } from './api-key.entity';
 
@@ -54,6 +54,34 @@ export class ApiKeyRepository {
       workspace,
       key: { id: row.key_id, keyHash: row.key_hash, lastUsedAt: row.key_last_used_at ? new Date(row.key_last_used_at) : null, pendingCodeId: row.key_pending_code_id },
     };
+  }
+
+  /**
+   * Calls `onChange` when a key or workspace row is inserted, updated or deleted through this data
+   * source (not by raw SQL), and again when the transaction that did it ends, so that a lookup read
+   * before the commit is not kept (AuthLookupCache).
+   */
+  watchAuthChanges(onChange: () => void): void {
+    const FLAG = 'authRowsChanged';
+    const changed = (event: { metadata?: EntityMetadata; queryRunner: QueryRunner }) => {
+      if (event.metadata?.target !== ApiKey && event.metadata?.target !== Workspace) return;
+      onChange();
+      if (event.queryRunner.isTransactionActive) event.queryRunner.data[FLAG] = true;
+    };
+    const ended = (event: { queryRunner: QueryRunner }) => {
+      if (!event.queryRunner.data?.[FLAG]) return;
+      delete event.queryRunner.data[FLAG];
+      onChange();
+    };
+    this.db.subscribers.push({
+      afterInsert: changed,
+      afterUpdate: changed,
+      afterRemove: changed,
+      afterSoftRemove: changed,
+      afterRecover: changed,
+      afterTransactionCommit: ended,
+      afterTransactionRollback: ended,
+    });
   }
 
   async touchLastUsed(id: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { newId, randomBase62 } from '../common/ids';
@@ -10,6 +10,7 @@ import { TransactionRepository } from '../infra/database/transaction.repository'
 import { WorkspaceRepository } from '../workspaces/workspace.repository';
 import { ApiKey } from './api-key.entity';
 import { ApiKeyRepository } from './api-key.repository';
+import { AuthLookupCache } from './auth-lookup-cache';
 
 export interface ApiKeyView {
   id: string;
@@ -31,19 +32,29 @@ export interface CreatedApiKey {
 const PREFIX_LENGTH = 11; // "sk_" + 8 characters
 /** last_used_at is refreshed at most this often, so authentication does not write on every call. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+/** How long another process may go on accepting a key or workspace after it changed (this one forgets at once). */
+const AUTH_CACHE_TTL_MS = 2_000;
+
+type Authenticated = { workspace: Workspace; keyId: string; pending: boolean };
 
 export function hashKey(plaintext: string): string {
   return createHash('sha256').update(plaintext, 'utf8').digest('hex');
 }
 
 @Injectable()
-export class ApiKeysService {
+export class ApiKeysService implements OnModuleInit {
+  private readonly lookups = new AuthLookupCache<Authenticated>(AUTH_CACHE_TTL_MS, 10_000);
+
   constructor(
     private readonly keys: ApiKeyRepository,
     private readonly workspaces: WorkspaceRepository,
     private readonly transactions: TransactionRepository,
     private readonly caps: WorkspaceCapsService,
   ) {}
+
+  onModuleInit(): void {
+    this.keys.watchAuthChanges(() => this.lookups.invalidate());
+  }
 
   /**
    * Creates a key; the plaintext exists only in the return value. With `pendingCodeId` the key is
@@ -70,9 +81,16 @@ export class ApiKeysService {
    * Resolves a plaintext key to its workspace. The lookup is by SHA-256 digest (a unique index), so
    * its timing says nothing about the plaintext; the digests are compared again in constant time.
    */
-  async authenticate(plaintext: string): Promise<{ workspace: Workspace; keyId: string; pending: boolean } | null> {
+  async authenticate(plaintext: string): Promise<Authenticated | null> {
     if (!/^sk_[0-9A-Za-z]{20,100}$/.test(plaintext)) return null;
     const digest = hashKey(plaintext);
+    // Pending keys expire with their code, so only working keys are cached.
+    const found = await this.lookups.lookup(digest, () => this.lookUp(digest), (value) => !value.pending);
+    // A copy per request: the cached workspace is shared by every request with this key.
+    return found && { ...found, workspace: Object.assign(new Workspace(), found.workspace) };
+  }
+
+  private async lookUp(digest: string): Promise<Authenticated | null> {
     const found = await this.keys.findLiveWithWorkspace(digest);
     if (!found || !timingSafeEqual(Buffer.from(found.key.keyHash), Buffer.from(digest))) return null;
     const { key, workspace } = found;

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -13,6 +14,11 @@ describe('UrlSigner', () => {
     expect(signature).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(signer.verify(read, signature)).toBe(true);
     expect(signer.verify(upload, signer.sign(upload))).toBe(true);
+  });
+
+  it('signs exactly as an HMAC keyed with the secret bytes, so URLs signed by other processes and versions still verify', () => {
+    const canonical = JSON.stringify(['GET', read.key, read.expires, null, read.downloadFilename]);
+    expect(signer.sign(read)).toBe(createHmac('sha256', Buffer.from('a'.repeat(32))).update(canonical).digest('base64url'));
   });
 
   it.each<[string, Partial<FileGrant>]>([

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 
@@ -16,12 +16,18 @@ export interface FileGrant {
 
 /** HMAC-SHA256 signatures of file grants (the local storage driver's signed URLs). */
 export class UrlSigner {
-  constructor(private readonly secret: Buffer) {}
+  // A KeyObject made once: createHmac with a raw Buffer re-imports the key on every call, several
+  // times the HMAC's own cost, and a completed render's GET signs its output URL each time.
+  private readonly key: KeyObject;
+
+  constructor(secret: Buffer) {
+    this.key = createSecretKey(secret);
+  }
 
   sign(grant: FileGrant): string {
     // JSON keeps the fields apart unambiguously, whatever characters a file name holds.
     const canonical = JSON.stringify([grant.method, grant.key, grant.expires, grant.contentType ?? null, grant.downloadFilename ?? null]);
-    return createHmac('sha256', this.secret).update(canonical).digest('base64url');
+    return createHmac('sha256', this.key).update(canonical).digest('base64url');
   }
 
   /** Constant-time comparison of the exact signature text (base64url decoding would forgive stray characters). */
