@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { JobsModule } from '../jobs/jobs.module';
 import { AbandonedAssetsWorker } from './abandoned-assets.worker';
+import { AssetProbeService } from './asset-probe.service';
 import { AssetProbeWorker } from './asset-probe.worker';
 import { AssetRepository } from './asset.repository';
 import { AssetUrlsService } from './asset-urls.service';
@@ -28,7 +29,7 @@ export class AssetsModule {
       module: AssetsModule,
       imports: [JobsModule],
       controllers: servesApi ? [AssetsController] : [],
-      providers: [AssetRepository, AssetUrlsService, AssetsService, AssetImportsService, MediaIntakeService, ExternalCopiesService, IngestWorker, AssetProbeWorker, AbandonedAssetsWorker],
+      providers: [AssetRepository, AssetUrlsService, AssetsService, AssetImportsService, MediaIntakeService, ExternalCopiesService, IngestWorker, AssetProbeService, AssetProbeWorker, AbandonedAssetsWorker],
       exports: [AssetRepository, AssetUrlsService, AssetsService, AssetImportsService, MediaIntakeService],
     };
     AssetsModule.byRole.set(servesApi, module);
