@@ -87,14 +87,11 @@ export class JobRunnerService {
 
   /** Creates the work's queue and dead-letter queue (every role: the API sends to them). */
   async ensureQueues(work: JobWork): Promise<void> {
-    await this.queues.declare(work.deadLetterQueue, { retryLimit: 5, retryDelay: 5 });
-    await this.queues.declare(work.queue, {
+    await this.queues.declareWithDeadLetter(work.queue, work.deadLetterQueue, {
       retryLimit: work.retryLimit,
       retryDelay: work.retryDelaySeconds ?? 5,
       expireInSeconds: 4 * 3600,
       heartbeatSeconds: this.config.render.heartbeatSeconds,
-      deadLetter: work.deadLetterQueue.name,
-      notify: true,
     });
   }
 
