@@ -7,15 +7,12 @@ import { AssetRepository } from '../src/assets/asset.repository';
 import { AssetsService } from '../src/assets/assets.service';
 import { MediaIntakeService } from '../src/assets/media-intake.service';
 import { ApiError } from '../src/common/errors/api-error';
-import { newId } from '../src/common/ids';
-import { TransactionRepository } from '../src/infra/database/transaction.repository';
 import { Storage } from '../src/infra/storage/storage';
 import { UploadEventsService } from '../src/infra/storage/upload-events.service';
 import { UploadsService } from '../src/uploads/uploads.service';
-import { Workspace } from '../src/workspaces/workspace.entity';
-import { WorkspaceRepository } from '../src/workspaces/workspace.repository';
 import { makeVideo } from './helpers/media';
 import { startTestApp, TestApp } from './helpers/test-app';
+import { insertWorkspace } from './helpers/workspaces';
 
 /** The upload limit of this file's app: the video and the font fit under it, the padded file does not. */
 const UPLOAD_MAX_BYTES = 1_000_000;
@@ -61,12 +58,7 @@ describe('media intake against the real database', () => {
     if (fixtures) rmSync(fixtures, { recursive: true, force: true });
   });
 
-  async function newWorkspace(): Promise<Workspace> {
-    const workspaces = app.running.app.get(WorkspaceRepository);
-    return app.running.app
-      .get(TransactionRepository)
-      .run((tx) => workspaces.insert(tx, { id: newId('ws'), name: 'Media intake test', email: null, emailVerifiedAt: null, plan: 'free' }));
-  }
+  const newWorkspace = () => insertWorkspace(app.running.app, { name: 'Media intake test' });
 
   /** What a signed PUT to the local files route does: the bytes stored under the slot's key, then the upload announced. */
   async function land(assetId: string, file: string): Promise<void> {
