@@ -1,13 +1,12 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
-import { createServer, AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { deliverResponsesAfterNotifications } from './helpers/mcp';
 import { FolderServer, frameAt, makeImage, near, probe, serveFolder } from './helpers/media';
-import { signupVerified, startTestApp, TestApp } from './helpers/test-app';
+import { freePort, signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
 const VRS = path.resolve(__dirname, '../clients/cli/bin/vrs.js');
 
@@ -236,7 +235,7 @@ describe('vrs, the command-line tool', () => {
   }, 240_000);
 
   it('an unreachable service exits 2', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const run = await vrs(['status', 'render_x', '--json'], { VRS_API_URL: `http://127.0.0.1:${port}` });
     expect(run.code).toBe(2);
     expect(JSON.parse(run.stdout).error.code).toBe('unavailable');
@@ -309,14 +308,3 @@ describe('vrs, the command-line tool', () => {
     }
   }, 300_000);
 });
-
-async function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}

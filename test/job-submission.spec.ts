@@ -1,11 +1,10 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../src/common/ids';
-import { TransactionRepository } from '../src/infra/database/transaction.repository';
 import { JobSubmissionService, JobWrite } from '../src/jobs/job-submission.service';
 import { TRANSCRIBE_QUEUE } from '../src/tasks/transcribe/transcribe-queue';
 import { Workspace } from '../src/workspaces/workspace.entity';
-import { WorkspaceRepository } from '../src/workspaces/workspace.repository';
 import { startTestApp, TestApp } from './helpers/test-app';
+import { insertWorkspace } from './helpers/workspaces';
 
 /**
  * The middle tier for the one job submission (issue 34): JobSubmissionService against the real
@@ -26,12 +25,7 @@ describe('JobSubmissionService against the real database', () => {
     await app?.close();
   });
 
-  async function newWorkspace(): Promise<Workspace> {
-    const workspaces = app.running.app.get(WorkspaceRepository);
-    return app.running.app
-      .get(TransactionRepository)
-      .run((tx) => workspaces.insert(tx, { id: newId('ws'), name: 'Submission test', email: null, emailVerifiedAt: null, plan: 'free' }));
-  }
+  const newWorkspace = () => insertWorkspace(app.running.app, { name: 'Submission test' });
 
   function transcribeJob(workspace: Workspace, seconds: number): JobWrite {
     return {

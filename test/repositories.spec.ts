@@ -12,6 +12,7 @@ import { QuotaRepository } from '../src/jobs/quota.repository';
 import { billingPeriod } from '../src/workspaces/usage-period';
 import { WorkspaceRepository } from '../src/workspaces/workspace.repository';
 import { createDatabase, dropDatabase } from './helpers/test-app';
+import { insertWorkspace } from './helpers/workspaces';
 
 /**
  * The middle tier for the SQL moved into repositories (issue 34): each repository against the real
@@ -48,11 +49,7 @@ describe('repositories against the real database', () => {
     if (databaseUrl) await dropDatabase(databaseUrl);
   });
 
-  function newWorkspace(fields: { email?: string | null; plan?: string } = {}) {
-    return transactions.run((tx) =>
-      workspaces.insert(tx, { id: newId('ws'), name: 'Repo test', email: fields.email ?? null, emailVerifiedAt: null, plan: fields.plan ?? 'free' }),
-    );
-  }
+  const newWorkspace = (fields: { email?: string | null; plan?: string } = {}) => insertWorkspace(moduleRef, { name: 'Repo test', ...fields });
 
   it('rolls a transaction back whole when its work throws', async () => {
     const id = newId('ws');

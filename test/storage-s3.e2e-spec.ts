@@ -11,7 +11,7 @@ import { DataSource } from 'typeorm';
 import { S3Storage } from '../src/infra/storage/s3-storage';
 import { ObjectTooLargeError, Storage } from '../src/infra/storage/storage';
 import { makeVideo, probe, waitFor } from './helpers/media';
-import { bearer, signupVerified, startTestApp, TestApp } from './helpers/test-app';
+import { bearer, freePort, signupVerified, startTestApp, TestApp } from './helpers/test-app';
 
 const run = promisify(execFile);
 const SERVER_SCRIPT = path.join(__dirname, '..', 'scripts', 'ceph-rgw-test-server.sh');
@@ -314,14 +314,3 @@ describe('S3 storage against Ceph RGW', () => {
     }
   }, 240_000);
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}

@@ -1,6 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { modulePerRole } from '../common/module-per-role';
 import { JobsModule } from '../jobs/jobs.module';
 import { AbandonedAssetsWorker } from './abandoned-assets.worker';
+import { AssetProbeService } from './asset-probe.service';
 import { AssetProbeWorker } from './asset-probe.worker';
 import { AssetRepository } from './asset.repository';
 import { AssetUrlsService } from './asset-urls.service';
@@ -18,20 +20,12 @@ import { MediaIntakeService } from './media-intake.service';
  */
 @Module({})
 export class AssetsModule {
-  // Nest tells dynamic modules apart by object identity: every importer must get the same one.
-  private static readonly byRole = new Map<boolean, DynamicModule>();
-
   static forRole(servesApi: boolean): DynamicModule {
-    const known = AssetsModule.byRole.get(servesApi);
-    if (known) return known;
-    const module: DynamicModule = {
-      module: AssetsModule,
+    return modulePerRole(AssetsModule, servesApi, () => ({
       imports: [JobsModule],
       controllers: servesApi ? [AssetsController] : [],
-      providers: [AssetRepository, AssetUrlsService, AssetsService, AssetImportsService, MediaIntakeService, ExternalCopiesService, IngestWorker, AssetProbeWorker, AbandonedAssetsWorker],
+      providers: [AssetRepository, AssetUrlsService, AssetsService, AssetImportsService, MediaIntakeService, ExternalCopiesService, IngestWorker, AssetProbeService, AssetProbeWorker, AbandonedAssetsWorker],
       exports: [AssetRepository, AssetUrlsService, AssetsService, AssetImportsService, MediaIntakeService],
-    };
-    AssetsModule.byRole.set(servesApi, module);
-    return module;
+    }));
   }
 }

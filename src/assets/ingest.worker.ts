@@ -1,7 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { externalSources, validateRenderRequest } from '../../composition/src/schema';
 import { mapLimited } from '../common/concurrency';
-import { QueueService } from '../infra/queue/queue.service';
 import { JobSchedulerService } from '../jobs/job-scheduler.service';
 import { JobRunnerService, JobWork } from '../jobs/job-runner.service';
 import { QuotaService } from '../jobs/quota.service';
@@ -24,7 +23,6 @@ const COPY_CONCURRENCY = 3;
 @Injectable()
 export class IngestWorker implements OnApplicationBootstrap {
   constructor(
-    private readonly queue: QueueService,
     private readonly runner: JobRunnerService,
     private readonly copies: ExternalCopiesService,
     private readonly intake: MediaIntakeService,
@@ -34,8 +32,7 @@ export class IngestWorker implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.runner.ensureQueues(this.work);
-    if (this.queue.runsWorkers) this.runner.startWorkers(this.work, 2);
+    await this.runner.serve(this.work, 2);
   }
 
   private readonly work: JobWork = {

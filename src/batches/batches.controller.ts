@@ -2,7 +2,8 @@ import { Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from
 import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentWorkspace } from '../common/auth/decorators';
-import { ApiErrors, ApiIdempotencyKey, ApiKeyAuth, ApiOk } from '../common/openapi/api-docs.decorators';
+import { ApiErrors, ApiKeyAuth, ApiOk, ApiSubmit } from '../common/openapi/api-docs.decorators';
+import { submitAnswer } from '../common/idempotency/submit-answer';
 import { PAGE_LIMIT } from '../common/pagination/pagination';
 import { RateLimit } from '../common/rate-limit/rate-limit.guard';
 import { Workspace } from '../workspaces/workspace.entity';
@@ -23,7 +24,6 @@ export class BatchesController {
 
   @Post('projects/:id/batches')
   @RateLimit('render_submit')
-  @ApiIdempotencyKey()
   @ApiConsumes('application/json', 'text/csv')
   @ApiBody({
     type: BatchRequestDto,
@@ -35,8 +35,7 @@ export class BatchesController {
     description:
       'Every row is checked before anything is queued (422 pointing at `/rows/N/…`; a CSV problem names its line and column); the whole estimate must fit the month (402). Each row becomes an ordinary render job with `batch_id` and `batch_row`.',
   })
-  @ApiOk(202, BatchDto, 'The batch; its rows are queued')
-  @ApiOk(200, BatchDto, 'Replay of an earlier submit with the same Idempotency-Key')
+  @ApiSubmit(BatchDto, 'The batch; its rows are queued')
   @ApiErrors(402, 404, 409, 413, 422, 429)
   async create(
     @CurrentWorkspace() ws: Workspace,
@@ -48,8 +47,7 @@ export class BatchesController {
   ) {
     const input = isCsvBatchUpload(req) ? csvBatchInput(await readCsvBody(req), query) : jsonBatchInput(req.body, query);
     const outcome = await this.batches.create(ws, projectId, input, idempotencyKey);
-    res.status(outcome.replayed ? 200 : 202);
-    return outcome.body;
+    return submitAnswer(res, outcome);
   }
 
   @Get('batches')

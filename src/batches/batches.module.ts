@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { modulePerRole } from '../common/module-per-role';
 import { JobsModule } from '../jobs/jobs.module';
 import { ProjectRepository } from '../projects/project.repository';
 import { RendersModule } from '../renders/renders.module';
@@ -16,19 +17,12 @@ import { BatchesService } from './batches.service';
  */
 @Module({})
 export class BatchesModule {
-  private static readonly byRole = new Map<boolean, DynamicModule>();
-
   static forRole(servesApi: boolean): DynamicModule {
-    const known = BatchesModule.byRole.get(servesApi);
-    if (known) return known;
-    const module: DynamicModule = {
-      module: BatchesModule,
+    return modulePerRole(BatchesModule, servesApi, () => ({
       imports: [JobsModule, WebhooksModule.forRole(servesApi), ...(servesApi ? [RendersModule.forRole(servesApi)] : [])],
       controllers: servesApi ? [BatchesController] : [],
       providers: [BatchEventPublisherService, BatchRepository, ...(servesApi ? [BatchesService, BatchEventStreamService, ProjectRepository] : [])],
       exports: [BatchEventPublisherService],
-    };
-    BatchesModule.byRole.set(servesApi, module);
-    return module;
+    }));
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { insertRow } from '../infra/database/insert-row';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, LessThan } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { rowsAffected } from '../common/rows-affected';
 import { BrandFonts, BrandKit, BrandKitError, CornerFeel, Palette } from './brand-kit.entity';
 
@@ -23,8 +23,7 @@ export class BrandKitRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async insert(tx: EntityManager, kit: Pick<BrandKit, 'id' | 'workspaceId' | 'name' | 'sourceUrl'>): Promise<BrandKit> {
-    await tx.insert(BrandKit, tx.create(BrandKit, { ...kit, status: 'extracting' }) as QueryDeepPartialEntity<BrandKit>);
-    return tx.findOneByOrFail(BrandKit, { id: kit.id });
+    return insertRow(tx, BrandKit, { ...kit, status: 'extracting' });
   }
 
   countInWorkspace(tx: EntityManager, workspaceId: string): Promise<number> {

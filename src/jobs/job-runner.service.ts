@@ -74,16 +74,24 @@ export class JobRunnerService {
     private readonly plans: PlanCatalogService,
   ) {}
 
+  /**
+   * A job worker's start-up: the work's queues in every role; in worker roles, `prepare` (what the
+   * worker needs before it takes a job), then `concurrency` workers.
+   */
+  async serve(work: JobWork, concurrency: number, prepare?: () => void | Promise<void>): Promise<void> {
+    await this.ensureQueues(work);
+    if (!this.queues.runsWorkers) return;
+    await prepare?.();
+    this.startWorkers(work, concurrency);
+  }
+
   /** Creates the work's queue and dead-letter queue (every role: the API sends to them). */
   async ensureQueues(work: JobWork): Promise<void> {
-    await this.queues.declare(work.deadLetterQueue, { retryLimit: 5, retryDelay: 5 });
-    await this.queues.declare(work.queue, {
+    await this.queues.declareWithDeadLetter(work.queue, work.deadLetterQueue, {
       retryLimit: work.retryLimit,
       retryDelay: work.retryDelaySeconds ?? 5,
       expireInSeconds: 4 * 3600,
       heartbeatSeconds: this.config.render.heartbeatSeconds,
-      deadLetter: work.deadLetterQueue.name,
-      notify: true,
     });
   }
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { insertRow } from '../infra/database/insert-row';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, FindOptionsWhere, In, LessThan, MoreThan } from 'typeorm';
 import { rowsAffected } from '../common/rows-affected';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Job, JobError, JobKind, JobOutput, JobStatus, ProgressStage } from './job.entity';
 
 /** The fields a submit chooses; the rest start at their defaults. */
@@ -60,9 +60,7 @@ export class JobRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async insert(tx: EntityManager, job: NewJob): Promise<Job> {
-    // jsonb columns typed as records trip TypeORM's deep-partial typing; the entity is complete.
-    await tx.insert(Job, tx.create(Job, job) as QueryDeepPartialEntity<Job>);
-    return tx.findOneByOrFail(Job, { id: job.id });
+    return insertRow(tx, Job, job);
   }
 
   findById(id: string, manager: EntityManager = this.db.manager): Promise<Job | null> {

@@ -1,4 +1,5 @@
 import { FontCatalogueService } from '../fonts/font-catalogue.service';
+import { submitStatus } from '../common/idempotency/submit-answer';
 import { Injectable } from '@nestjs/common';
 import {
   findViolations,
@@ -75,7 +76,7 @@ export class PreviewsService {
       return { status: 200, body: await this.dryRun(workspace, request, mode) };
     }
     const submitted = await this.renders.submit(workspace, request, { preview, idempotencyKey });
-    return { status: submitted.replayed ? 200 : 202, body: submitted.body };
+    return { status: submitStatus(submitted.replayed), body: submitted.body };
   }
 
   private async dryRun(workspace: Workspace, request: Record<string, unknown>, checks: SourceCheckMode): Promise<DryRunOut> {

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { insertRow } from '../infra/database/insert-row';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, LessThan } from 'typeorm';
 import { rowsAffected } from '../common/rows-affected';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Project } from './project.entity';
 
 export type NewProject = Pick<Project, 'id' | 'workspaceId' | 'name' | 'renderRequest' | 'variables'>;
@@ -17,8 +17,7 @@ export class ProjectRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async insert(tx: EntityManager, project: NewProject): Promise<Project> {
-    await tx.insert(Project, tx.create(Project, project) as QueryDeepPartialEntity<Project>);
-    return tx.findOneByOrFail(Project, { id: project.id });
+    return insertRow(tx, Project, project);
   }
 
   countInWorkspace(tx: EntityManager, workspaceId: string): Promise<number> {

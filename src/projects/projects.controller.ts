@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ApiIdempotencyKey, ApiNoContent, ApiOk } from '../common/openapi/api-docs.decorators';
+import { ApiErrors, ApiNoContent, ApiOk, ApiSubmit } from '../common/openapi/api-docs.decorators';
+import { submitAnswer } from '../common/idempotency/submit-answer';
 import { SubmittedJobDto } from '../jobs/dto/job.response';
 import { ProjectDto, ProjectPageDto } from './dto/project.response';
 import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
@@ -53,10 +54,8 @@ export class ProjectsController {
 
   @Post(':id/renders')
   @RateLimit('render_submit')
-  @ApiIdempotencyKey()
   @ApiOperation({ summary: "Render the project's current version with its variables", description: 'Same response as POST /v1/renders.' })
-  @ApiOk(202, SubmittedJobDto, 'The render is queued')
-  @ApiOk(200, SubmittedJobDto, 'Replay of an earlier submit with the same Idempotency-Key')
+  @ApiSubmit(SubmittedJobDto, 'The render is queued')
   @ApiErrors(402, 404, 409, 413, 422)
   async render(
     @CurrentWorkspace() ws: Workspace,
@@ -66,8 +65,7 @@ export class ProjectsController {
     @Res({ passthrough: true }) res: Response,
   ) {
     const outcome = await this.projects.render(ws, id, body, idempotencyKey);
-    res.status(outcome.replayed ? 200 : 202);
-    return outcome.body;
+    return submitAnswer(res, outcome);
   }
 
   @Delete(':id')

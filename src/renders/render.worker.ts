@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { QueueService } from '../infra/queue/queue.service';
 import { Storage } from '../infra/storage/storage';
 import { ReadinessRegistryService } from '../infra/readiness/readiness-registry.service';
 import { JobRunnerService, JobWork } from '../jobs/job-runner.service';
@@ -21,7 +20,6 @@ export class RenderWorker implements OnApplicationBootstrap {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly queue: QueueService,
     private readonly runner: JobRunnerService,
     private readonly pipeline: RenderPipelineService,
     private readonly renderer: RemotionRenderer,
@@ -31,11 +29,10 @@ export class RenderWorker implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.runner.ensureQueues(this.work);
-    if (!this.queue.runsWorkers) return;
-    this.readiness.register('renderer', () => this.renderer.ready());
-    this.renderer.warmUp().catch((error) => this.logger.error(`Warm-up failed: ${(error as Error).message}`));
-    this.runner.startWorkers(this.work, this.config.render.concurrency);
+    await this.runner.serve(this.work, this.config.render.concurrency, () => {
+      this.readiness.register('renderer', () => this.renderer.ready());
+      this.renderer.warmUp().catch((error) => this.logger.error(`Warm-up failed: ${(error as Error).message}`));
+    });
   }
 
   private readonly work: JobWork = {

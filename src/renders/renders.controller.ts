@@ -1,7 +1,8 @@
 import { PAGE_LIMIT } from '../common/pagination/pagination';
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ApiIdempotencyKey, ApiOk, ApiKeyAuth } from '../common/openapi/api-docs.decorators';
+import { ApiErrors, ApiKeyAuth, ApiOk, ApiSubmit } from '../common/openapi/api-docs.decorators';
+import { submitAnswer } from '../common/idempotency/submit-answer';
 import { DownloadLinkDto, JobDto, JobPageDto, SubmittedJobDto } from '../jobs/dto/job.response';
 import type { Response } from 'express';
 import { schemaRef } from '../common/openapi/openapi-document';
@@ -19,11 +20,9 @@ export class RendersController {
 
   @Post()
   @RateLimit('render_submit')
-  @ApiIdempotencyKey()
   @ApiBody({ schema: schemaRef('RenderRequest') })
   @ApiOperation({ summary: 'Submit a render', description: '202 with the queued job, `ok` and `violations`; a replay of an Idempotency-Key is a 200 with the first answer.' })
-  @ApiOk(202, SubmittedJobDto, 'The render is queued (or ingesting its sources)')
-  @ApiOk(200, SubmittedJobDto, 'Replay of an earlier submit with the same Idempotency-Key')
+  @ApiSubmit(SubmittedJobDto, 'The render is queued (or ingesting its sources)')
   @ApiErrors(402, 409, 413, 422, 429)
   async submit(
     @CurrentWorkspace() ws: Workspace,
@@ -32,8 +31,7 @@ export class RendersController {
     @Res({ passthrough: true }) res: Response,
   ) {
     const outcome = await this.renders.submit(ws, body, { idempotencyKey });
-    res.status(outcome.replayed ? 200 : 202);
-    return outcome.body;
+    return submitAnswer(res, outcome);
   }
 
   @Get()

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { modulePerRole } from '../common/module-per-role';
 import { AssetsModule } from '../assets/assets.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { TasksModule } from '../tasks/tasks.module';
@@ -23,22 +24,14 @@ import { WorkerRepository } from './chunks/worker.repository';
 /** Routes only where the REST API is served; the queue and worker everywhere (the worker idles in `api`). */
 @Module({})
 export class RendersModule {
-  // Nest tells dynamic modules apart by object identity: every importer must get the same one.
-  private static readonly byRole = new Map<boolean, DynamicModule>();
-
   static forRole(servesApi: boolean): DynamicModule {
-    const known = RendersModule.byRole.get(servesApi);
-    if (known) return known;
-    const module: DynamicModule = {
-      module: RendersModule,
+    return modulePerRole(RendersModule, servesApi, () => ({
       imports: [JobsModule, AssetsModule.forRole(servesApi), WebhooksModule.forRole(servesApi), TasksModule.forRole(servesApi)],
       // Previews are render jobs drawn by the same worker (PreviewRendererService); their routes are PreviewsModule's.
       controllers: servesApi ? [RendersController] : [],
       providers: [RendersService, RenderPipelineService, RenderWorker, RemotionRenderer, PreviewRendererService, RenderTemplatesService, BrandKitRepository, CaptionSourcesService, RenderReuseService,
         ChunkedRenderService, ChunkRendererService, RenderChunkRepository, RenderChunkWorker, WorkerPresenceService, WorkerRepository],
       exports: [RendersService, RenderReuseService],
-    };
-    RendersModule.byRole.set(servesApi, module);
-    return module;
+    }));
   }
 }

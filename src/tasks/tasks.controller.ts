@@ -1,7 +1,8 @@
 import { PAGE_LIMIT } from '../common/pagination/pagination';
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ApiIdempotencyKey, ApiKeyAuth, ApiOk } from '../common/openapi/api-docs.decorators';
+import { ApiErrors, ApiKeyAuth, ApiOk, ApiSubmit } from '../common/openapi/api-docs.decorators';
+import { submitAnswer } from '../common/idempotency/submit-answer';
 import { DownloadLinkDto, JobDto, JobPageDto } from '../jobs/dto/job.response';
 import type { Response } from 'express';
 import { CurrentWorkspace } from '../common/auth/decorators';
@@ -23,10 +24,8 @@ export class TasksController {
 
   @Post('transcribe')
   @RateLimit('task_submit')
-  @ApiIdempotencyKey()
   @ApiOperation({ summary: 'Transcribe speech from audio or video', description: '202 with the queued task; its transcript is on `result` when completed.' })
-  @ApiOk(202, JobDto, 'The task is queued')
-  @ApiOk(200, JobDto, 'Replay of an earlier submit with the same Idempotency-Key')
+  @ApiSubmit(JobDto, 'The task is queued')
   @ApiErrors(402, 409, 413, 422, 429)
   async transcribe(
     @CurrentWorkspace() ws: Workspace,
@@ -35,8 +34,7 @@ export class TasksController {
     @Res({ passthrough: true }) res: Response,
   ) {
     const outcome = await this.tasks.submitTranscribe(ws, body, idempotencyKey);
-    res.status(outcome.replayed ? 200 : 202);
-    return outcome.body;
+    return submitAnswer(res, outcome);
   }
 
   @Post('remove-background')

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { modulePerRole } from '../common/module-per-role';
 import { v1 } from '@google-cloud/speech';
 import { AssetsModule } from '../assets/assets.module';
 import { JobsModule } from '../jobs/jobs.module';
@@ -32,14 +33,8 @@ function speechEngineFor(config: AppConfig, storage: Storage): SpeechEngine {
  */
 @Module({})
 export class TasksModule {
-  // Nest tells dynamic modules apart by object identity: every importer must get the same one.
-  private static readonly byRole = new Map<boolean, DynamicModule>();
-
   static forRole(servesApi: boolean): DynamicModule {
-    const known = TasksModule.byRole.get(servesApi);
-    if (known) return known;
-    const module: DynamicModule = {
-      module: TasksModule,
+    return modulePerRole(TasksModule, servesApi, () => ({
       imports: [JobsModule, AssetsModule.forRole(servesApi), WebhooksModule.forRole(servesApi)],
       controllers: servesApi ? [TasksController] : [],
       providers: [
@@ -51,8 +46,6 @@ export class TasksModule {
         { provide: SpeechEngine, inject: [APP_CONFIG, Storage], useFactory: speechEngineFor },
       ],
       exports: [TranscriptCacheService, TasksService],
-    };
-    TasksModule.byRole.set(servesApi, module);
-    return module;
+    }));
   }
 }

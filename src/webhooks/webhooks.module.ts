@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { modulePerRole } from '../common/module-per-role';
 import { JobsModule } from '../jobs/jobs.module';
 import { DeliverySchedulerService } from './delivery-scheduler.service';
 import { DeliveryWorker } from './delivery.worker';
@@ -16,14 +17,8 @@ import { WebhookRepository } from './webhook.repository';
  */
 @Module({})
 export class WebhooksModule {
-  // Nest tells dynamic modules apart by object identity: every importer must get the same one.
-  private static readonly byRole = new Map<boolean, DynamicModule>();
-
   static forRole(servesApi: boolean): DynamicModule {
-    const known = WebhooksModule.byRole.get(servesApi);
-    if (known) return known;
-    const module: DynamicModule = {
-      module: WebhooksModule,
+    return modulePerRole(WebhooksModule, servesApi, () => ({
       imports: [JobsModule],
       controllers: servesApi ? [WebhooksController] : [],
       providers: [
@@ -37,8 +32,6 @@ export class WebhooksModule {
         SigningSecretRepository,
       ],
       exports: [WebhookEventPublisherService, WebhooksService],
-    };
-    WebhooksModule.byRole.set(servesApi, module);
-    return module;
+    }));
   }
 }

@@ -140,7 +140,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
 }
 
-function freePort(): Promise<number> {
+/** A loopback port free a moment ago (closed again: connecting to it is refused until someone listens). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsText } from '../../common/validation/is-text.validator';
 import { PageQueryDto } from '../../common/pagination/pagination';
 
 const PLAN_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
@@ -7,9 +8,7 @@ const PLAN_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 export class AdminWorkspaceQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Workspaces whose email contains this text (case-insensitive)', maxLength: 254, example: '@example.com' })
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(254)
+  @IsText(254)
   email?: string;
 
   @ApiPropertyOptional({ description: 'Workspaces on this plan', example: 'free', maxLength: 40 })
@@ -26,9 +25,7 @@ export class AdminWorkspaceQueryDto extends PageQueryDto {
 
 export class CreateAdminWorkspaceDto {
   @ApiProperty({ example: 'Acme video', minLength: 1, maxLength: 100 })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
+  @IsText(100)
   name: string;
 
   @ApiProperty({ description: 'The owner\'s email, taken as verified (no mail is sent)', example: 'dev@example.com', maxLength: 254 })
@@ -60,8 +57,6 @@ export class UpdateAdminWorkspaceDto {
 
   @ApiPropertyOptional({ example: 'Acme video', minLength: 1, maxLength: 100 })
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
+  @IsText(100)
   name?: string;
 }

@@ -1,11 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { IsText } from '../../common/validation/is-text.validator';
 
 export class CreateApiKeyDto {
   @ApiPropertyOptional({ description: 'A label to tell keys apart', example: 'ci', maxLength: 100, default: 'api key' })
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
+  @IsText(100)
   name?: string;
 }

@@ -1,11 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsEmail, IsString, Matches, MaxLength } from 'class-validator';
+import { IsText } from '../../common/validation/is-text.validator';
 
 export class SignupDto {
   @ApiProperty({ example: 'Acme video', minLength: 1, maxLength: 100 })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
+  @IsText(100)
   workspace_name: string;
 
   @ApiProperty({ example: 'dev@example.com', maxLength: 254 })
@@ -30,8 +29,6 @@ export class VerifySignupDto {
 
 export class AuthSyncDto {
   @ApiProperty({ description: "An OIDC ID token from the deployment's identity provider" })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(16384)
+  @IsText(16384)
   id_token: string;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsText } from '../../common/validation/is-text.validator';
 import { HTTP_URL_PATTERN } from '../../common/openapi/url-pattern';
 import { IsHttpUrl, URL_MAX_LENGTH } from '../../common/validation/http-url.validator';
 import { PageQueryDto } from '../../common/pagination/pagination';
@@ -48,9 +49,7 @@ export class BatchCsvQueryDto {
 
   @ApiPropertyOptional({ description: 'CSV bodies: as `webhook_url` of the JSON body', format: 'uri', pattern: HTTP_URL_PATTERN })
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(URL_MAX_LENGTH)
+  @IsText(URL_MAX_LENGTH)
   @IsHttpUrl()
   webhook_url?: string;
 

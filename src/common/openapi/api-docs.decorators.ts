@@ -78,6 +78,11 @@ export function ApiIdempotencyKey(): MethodDecorator & ClassDecorator {
   );
 }
 
+/** A submit that queues a job: the Idempotency-Key header, `queued` (202) and the replay of the same key (200), both answering `type`. */
+export function ApiSubmit(type: Type<unknown>, queued: string): MethodDecorator {
+  return applyDecorators(ApiIdempotencyKey(), ApiOk(202, type, queued), ApiOk(200, type, 'Replay of an earlier submit with the same Idempotency-Key'));
+}
+
 export interface DocumentedRateLimit {
   scope: string;
   limit: number;

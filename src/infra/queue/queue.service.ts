@@ -203,6 +203,20 @@ export class QueueService implements OnModuleInit, OnModuleDestroy, OnApplicatio
   }
 
   /**
+   * A job queue with its dead-letter queue: an entry that used every attempt (each one heart-beating,
+   * so a dead worker's entry is handed on) moves to `deadLetter`, whose handler must still end it.
+   * Idle workers are woken by NOTIFY.
+   */
+  async declareWithDeadLetter(
+    queue: QueueDefinition<object>,
+    deadLetter: QueueDefinition<object>,
+    options: Required<Pick<QueueOptions, 'retryLimit' | 'retryDelay' | 'expireInSeconds' | 'heartbeatSeconds'>>,
+  ): Promise<void> {
+    await this.declare(deadLetter, { retryLimit: 5, retryDelay: 5 });
+    await this.declare(queue, { ...options, deadLetter: deadLetter.name, notify: true });
+  }
+
+  /**
    * Enqueues inside the caller's transaction: the queue entry exists only if the job row commits,
    * so a job is never queued without its row nor saved without its queue entry. `options` can
    * delay the entry (`startAfter`), e.g. a scheduled webhook retry.

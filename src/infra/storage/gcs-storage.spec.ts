@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { CRC32C } from '@google-cloud/storage';
+import { withFakeStore } from '../../../test/helpers/fake-store';
 import { StorageUnavailableError } from '../../common/errors/storage-unavailable';
 import { GcsStorage } from './gcs-storage';
 import { ObjectNotFoundError, ObjectTooLargeError } from './storage';
@@ -131,47 +132,29 @@ describe('GcsStorage V4 signed URLs (offline, throwaway service-account key)', (
 });
 
 describe('GcsStorage failures', () => {
-  let server: Server;
-  let endpoint: string;
   let answer: { status: number; message: string };
-  let dir: string;
-  let file: string;
-
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: answer.status, message: answer.message } })));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    dir = mkdtempSync(path.join(tmpdir(), 'vrs-gcs-failures-'));
-    file = path.join(dir, 'out.mp4');
-    writeFileSync(file, Buffer.alloc(1000, 1));
-  });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const store = withFakeStore('gcs-failures', (_req, res) =>
+    res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: answer.status, message: answer.message } })),
+  );
 
   it('names a missing bucket and a refused identity as permanent, an API failing with 5xx or unreachable as transient', async () => {
-    const storage = new GcsStorage({ bucket: BUCKET, apiEndpoint: endpoint });
-    const put = () => storage.putFile('ws_1/renders/render_a.mp4', file, 'video/mp4').catch((error: unknown) => error);
+    const storage = new GcsStorage({ bucket: BUCKET, apiEndpoint: store.endpoint });
+    const put = () => storage.putFile('ws_1/renders/render_a.mp4', store.file, 'video/mp4').catch((error: unknown) => error);
     answer = { status: 404, message: 'The specified bucket does not exist.' };
-    expect(await put()).toMatchObject({ permanent: true, message: `GCS bucket "${BUCKET}" does not exist at ${endpoint}: create it, or correct GCS_BUCKET` });
+    expect(await put()).toMatchObject({ permanent: true, message: `GCS bucket "${BUCKET}" does not exist at ${store.endpoint}: create it, or correct GCS_BUCKET` });
     answer = { status: 403, message: 'renderer@p.iam.gserviceaccount.com does not have storage.objects.create access' };
     const denied = await put();
     expect(denied).toBeInstanceOf(StorageUnavailableError);
     expect(denied).toMatchObject({ permanent: true, message: expect.stringContaining('(HTTP 403): give its service account Storage Object Admin') });
     expect((denied as Error).message).not.toContain('gserviceaccount');
     answer = { status: 503, message: 'Backend Error' };
-    expect(await put()).toMatchObject({ permanent: false, message: `${endpoint} is failing (HTTP 503) for bucket "${BUCKET}": check Google Cloud's status` });
+    expect(await put()).toMatchObject({ permanent: false, message: `${store.endpoint} is failing (HTTP 503) for bucket "${BUCKET}": check Google Cloud's status` });
     // A missing object is still a missing object.
     answer = { status: 404, message: 'No such object: test-bucket/ws_1/x' };
     expect(await storage.stat('ws_1/x')).toBeNull();
 
     const down = new GcsStorage({ bucket: BUCKET, apiEndpoint: 'http://127.0.0.1:9' });
-    expect(await down.putFile('ws_1/renders/render_a.mp4', file, 'video/mp4').catch((error: unknown) => error)).toMatchObject({
+    expect(await down.putFile('ws_1/renders/render_a.mp4', store.file, 'video/mp4').catch((error: unknown) => error)).toMatchObject({
       permanent: false,
       message: 'http://127.0.0.1:9 cannot be reached (ECONNREFUSED): check GCS_API_ENDPOINT (if set) and the network',
     });

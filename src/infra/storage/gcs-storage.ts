@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Bucket, Storage as GcsClient } from '@google-cloud/storage';
@@ -49,10 +49,6 @@ export class GcsStorage extends Storage {
   uriOf(key: string): string {
     assertStorageKey(key);
     return `gs://${this.bucket.name}/${key}`;
-  }
-
-  async putFile(key: string, localPath: string, contentType: string): Promise<{ size: number }> {
-    return this.putStream(key, createReadStream(localPath), contentType);
   }
 
   async putStream(key: string, body: Readable, contentType: string, options: { maxBytes?: number } = {}): Promise<{ size: number }> {

@@ -46,7 +46,7 @@ export class LocalStorage extends Storage {
     this.metaDir = path.join(root, '.meta');
   }
 
-  async putFile(key: string, localPath: string, contentType: string): Promise<{ size: number }> {
+  override async putFile(key: string, localPath: string, contentType: string): Promise<{ size: number }> {
     assertStorageKey(key);
     return this.guard(() => this.commit(key, contentType, (temp) => copyFile(localPath, temp)));
   }

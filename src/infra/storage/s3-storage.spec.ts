@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { AccessDenied, NoSuchBucket, NoSuchKey } from '@aws-sdk/client-s3';
 import { StorageUnavailableError } from '../../common/errors/storage-unavailable';
 import { S3Storage, s3FailureOf } from './s3-storage';
 import { ObjectNotFoundError } from './storage';
+import { withFakeStore } from '../../../test/helpers/fake-store';
 
 const WHERE = 'http://s3.test';
 const secret = 'a-secret-that-must-not-leak';
@@ -16,32 +15,10 @@ const secret = 'a-secret-that-must-not-leak';
  * XML errors, so the real SDK parses them (the RGW e2e covers a real store's refusals).
  */
 describe('S3 storage failures', () => {
-  let server: Server;
-  let endpoint: string;
   let answer: (req: IncomingMessage, res: ServerResponse) => void;
-  let requests = 0;
-  let dir: string;
-  let file: string;
+  const store = withFakeStore('s3-failures', (req, res) => answer(req, res));
   const storageAt = (url: string) =>
     new S3Storage({ bucket: 'renders', endpoint: url, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: secret } });
-
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      requests += 1;
-      req.resume();
-      req.on('end', () => answer(req, res));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    dir = mkdtempSync(path.join(tmpdir(), 'vrs-s3-failures-'));
-    file = path.join(dir, 'out.mp4');
-    writeFileSync(file, Buffer.alloc(1000, 1));
-  });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   const xmlError = (status: number, code: string, message: string) => (_req: IncomingMessage, res: ServerResponse) => {
     res.writeHead(status, { 'content-type': 'application/xml' });
@@ -49,7 +26,7 @@ describe('S3 storage failures', () => {
   };
 
   it('names a missing bucket, refused credentials and denied access as permanent, in words that leak neither secret nor the store\'s text', async () => {
-    const storage = storageAt(endpoint);
+    const storage = storageAt(store.endpoint);
     const cases: [number, string, string, RegExp][] = [
       [404, 'NoSuchBucket', 'The specified bucket does not exist', /^S3 bucket "renders" does not exist at http:\/\/127\.0\.0\.1:\d+: create it, or correct S3_BUCKET$/],
       [403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match', /refused the credentials \(SignatureDoesNotMatch\): check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY$/],
@@ -58,40 +35,40 @@ describe('S3 storage failures', () => {
     ];
     for (const [status, code, words, message] of cases) {
       answer = xmlError(status, code, words);
-      requests = 0;
-      const failure = await storage.putFile('ws_1/renders/render_a.mp4', file, 'video/mp4').catch((error: unknown) => error);
+      store.requests = 0;
+      const failure = await storage.putFile('ws_1/renders/render_a.mp4', store.file, 'video/mp4').catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(StorageUnavailableError);
       expect(failure).toMatchObject({ permanent: true, message: expect.stringMatching(message) });
       expect((failure as Error).message).not.toContain(secret);
       expect((failure as Error).message).not.toContain('arn:aws');
       expect((failure as Error).cause).toMatchObject({ name: code });
-      expect(requests).toBe(1); // the SDK does not retry a refusal either
+      expect(store.requests).toBe(1); // the SDK does not retry a refusal either
     }
   });
 
   it('refuses to sign an upload for a bucket its probe finds missing, and signs again once it is back', async () => {
-    const storage = storageAt(endpoint);
+    const storage = storageAt(store.endpoint);
     answer = xmlError(404, 'NoSuchBucket', 'The specified bucket does not exist');
     await expect(storage.signedUploadUrl('ws_1/assets/a.mp4', 'video/mp4', 600)).rejects.toMatchObject({ permanent: true, message: expect.stringContaining('correct S3_BUCKET') });
     // A found failure is believed for a few seconds only; a fresh driver probes again.
     answer = (_req, res) => res.writeHead(200, { 'content-type': 'application/xml' }).end('<ListBucketResult><Name>renders</Name><KeyCount>0</KeyCount></ListBucketResult>');
-    const fresh = storageAt(endpoint);
-    requests = 0;
+    const fresh = storageAt(store.endpoint);
+    store.requests = 0;
     const signed = await fresh.signedUploadUrl('ws_1/assets/a.mp4', 'video/mp4', 600);
     expect(new URL(signed.url).pathname).toBe('/renders/ws_1/assets/a.mp4');
     await fresh.signedUploadUrl('ws_1/assets/b.mp4', 'video/mp4', 600);
-    expect(requests).toBe(1); // one probe for both
+    expect(store.requests).toBe(1); // one probe for both
   });
 
   it('names a store that fails (5xx) or cannot be reached as transient, and leaves a missing key alone', async () => {
-    const storage = storageAt(endpoint);
+    const storage = storageAt(store.endpoint);
     answer = xmlError(503, 'SlowDown', 'Please reduce your request rate.');
-    await expect(storage.putFile('ws_1/renders/render_a.mp4', file, 'video/mp4')).rejects.toMatchObject({
+    await expect(storage.putFile('ws_1/renders/render_a.mp4', store.file, 'video/mp4')).rejects.toMatchObject({
       permanent: false,
       message: expect.stringMatching(/^S3 at http:\/\/127\.0\.0\.1:\d+ is failing \(SlowDown, HTTP 503\): check the store's health$/),
     });
     answer = xmlError(404, 'NoSuchKey', 'The specified key does not exist.');
-    await expect(storage.downloadTo('ws_1/renders/missing.mp4', path.join(dir, 'missing.mp4'))).rejects.toBeInstanceOf(ObjectNotFoundError);
+    await expect(storage.downloadTo('ws_1/renders/missing.mp4', path.join(store.dir, 'missing.mp4'))).rejects.toBeInstanceOf(ObjectNotFoundError);
 
     const closed = await new Promise<number>((resolve) => {
       const probe = createServer().listen(0, '127.0.0.1', () => {
@@ -100,7 +77,7 @@ describe('S3 storage failures', () => {
       });
     });
     const down = storageAt(`http://127.0.0.1:${closed}`);
-    await expect(down.putFile('ws_1/renders/render_a.mp4', file, 'video/mp4')).rejects.toMatchObject({
+    await expect(down.putFile('ws_1/renders/render_a.mp4', store.file, 'video/mp4')).rejects.toMatchObject({
       permanent: false,
       message: `S3 endpoint http://127.0.0.1:${closed} cannot be reached (ECONNREFUSED): check S3_ENDPOINT and the network`,
     });

@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
@@ -84,10 +84,6 @@ export class S3Storage extends Storage {
       maxAttempts: 1,
       requestHandler: { connectionTimeout: PROBE_TIMEOUT_MS, requestTimeout: PROBE_TIMEOUT_MS },
     });
-  }
-
-  async putFile(key: string, localPath: string, contentType: string): Promise<{ size: number }> {
-    return this.putStream(key, createReadStream(localPath), contentType);
   }
 
   async putStream(key: string, body: Readable, contentType: string, options: { maxBytes?: number } = {}): Promise<{ size: number }> {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Transform } from 'node:stream';
@@ -36,7 +37,10 @@ export interface StoredObject {
  */
 export abstract class Storage {
   abstract readonly driver: 'local' | 'gcs' | 's3';
-  abstract putFile(key: string, localPath: string, contentType: string): Promise<{ size: number }>;
+  /** Stores a local file: streamed in by default; a driver that can copy it another way overrides this. */
+  async putFile(key: string, localPath: string, contentType: string): Promise<{ size: number }> {
+    return this.putStream(key, createReadStream(localPath), contentType);
+  }
   /** Streams `body` in, never buffering it whole. Past `maxBytes` it rejects with ObjectTooLargeError and stores nothing. */
   abstract putStream(key: string, body: Readable, contentType: string, options?: { maxBytes?: number }): Promise<{ size: number }>;
   /** Rejects with ObjectNotFoundError when the key names nothing. */

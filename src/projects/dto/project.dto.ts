@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, MaxLength, Min, MinLength } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsObject, IsOptional, Min } from 'class-validator';
+import { IsText } from '../../common/validation/is-text.validator';
 import { PageQueryDto } from '../../common/pagination/pagination';
 import { VARIABLE_NAME_PATTERN } from '../../../composition/src/schema';
 import { PROJECT_LIMITS } from '../project-template';
@@ -14,9 +15,7 @@ const VARIABLES_SCHEMA = {
 
 export class CreateProjectDto {
   @ApiProperty({ minLength: 1, maxLength: PROJECT_LIMITS.name_length })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(PROJECT_LIMITS.name_length)
+  @IsText(PROJECT_LIMITS.name_length)
   name: string;
 
   @ApiProperty({

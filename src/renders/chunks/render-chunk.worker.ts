@@ -29,14 +29,11 @@ export class RenderChunkWorker implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.queue.declare(RENDER_CHUNK_DEAD_LETTER_QUEUE, { retryLimit: 5, retryDelay: 5 });
-    await this.queue.declare(RENDER_CHUNK_QUEUE, {
+    await this.queue.declareWithDeadLetter(RENDER_CHUNK_QUEUE, RENDER_CHUNK_DEAD_LETTER_QUEUE, {
       retryLimit: RENDER_CHUNK_RETRY_LIMIT,
       retryDelay: RENDER_CHUNK_RETRY_DELAY_SECONDS,
       expireInSeconds: 3600,
       heartbeatSeconds: this.config.render.heartbeatSeconds,
-      deadLetter: RENDER_CHUNK_DEAD_LETTER_QUEUE.name,
-      notify: true,
     });
     if (!this.queue.runsWorkers) return;
     this.queue.registerWorker(

@@ -1,7 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { QueueService } from '../../infra/queue/queue.service';
 import { JobRunnerService, JobWork } from '../../jobs/job-runner.service';
 import { PocketsphinxEngine } from './engines/pocketsphinx.engine';
 import { SpeechEngine } from './engines/speech-engine';
@@ -13,18 +12,16 @@ import { TranscriptionService } from './transcription.service';
 export class TranscribeWorker implements OnApplicationBootstrap {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly queue: QueueService,
     private readonly runner: JobRunnerService,
     private readonly transcription: TranscriptionService,
     private readonly engine: SpeechEngine,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.runner.ensureQueues(this.work);
-    if (!this.queue.runsWorkers) return;
     // A worker that cannot run its engine must not start (and take jobs it would fail).
-    if (this.engine instanceof PocketsphinxEngine) await this.engine.assertAvailable();
-    this.runner.startWorkers(this.work, this.config.transcribe.concurrency);
+    await this.runner.serve(this.work, this.config.transcribe.concurrency, async () => {
+      if (this.engine instanceof PocketsphinxEngine) await this.engine.assertAvailable();
+    });
   }
 
   private readonly work: JobWork = {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsNumber, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsText } from '../../common/validation/is-text.validator';
 
 /** `text` matched in any case, written out so the OpenAPI `pattern` (which has no flags) says the same. */
 const anyCase = (text: string) => [...text].map((c) => (/[a-z]/.test(c) ? `[${c.toUpperCase()}${c}]` : c.replace(/\./g, '\\.'))).join('');
@@ -30,9 +31,7 @@ export class CreateUploadDto {
 
   @ApiPropertyOptional({ description: 'Sets the stored extension and the asset display name', example: 'intro.mp4', maxLength: 255 })
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(255)
+  @IsText(255)
   // eslint-disable-next-line no-control-regex -- the pattern exists to refuse control characters
   @Matches(/^[^\x00-\x1f\x7f]+$/, { message: 'filename must not contain control characters' })
   filename?: string;

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString } from 'class-validator';
+import { IsText } from '../../common/validation/is-text.validator';
 import { PageQueryDto } from '../../common/pagination/pagination';
 import { HTTP_URL_PATTERN } from '../../common/openapi/url-pattern';
 import { URL_MAX_LENGTH } from '../../common/validation/http-url.validator';
@@ -19,9 +20,7 @@ export class CreateWebhookDto {
     format: 'uri',
     pattern: HTTP_URL_PATTERN,
   })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(URL_MAX_LENGTH)
+  @IsText(URL_MAX_LENGTH)
   url: string;
 
   @ApiProperty({ description: 'Events to receive', enum: SUBSCRIBABLE_EVENTS, isArray: true, minItems: 1, example: ['render.completed', 'render.failed'] })
@@ -34,9 +33,7 @@ export class CreateWebhookDto {
 export class UpdateWebhookDto {
   @ApiPropertyOptional({ description: 'As on registration', minLength: 1, maxLength: URL_MAX_LENGTH, format: 'uri', pattern: HTTP_URL_PATTERN })
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(URL_MAX_LENGTH)
+  @IsText(URL_MAX_LENGTH)
   url?: string;
 
   @ApiPropertyOptional({ enum: SUBSCRIBABLE_EVENTS, isArray: true, minItems: 1 })

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsOptional } from 'class-validator';
+import { IsText } from '../../common/validation/is-text.validator';
 import { ApiObjectRules } from '../../common/openapi/api-docs.decorators';
 
 // WorkspacesService refuses an empty body (nothing to change).
@@ -7,9 +8,7 @@ import { ApiObjectRules } from '../../common/openapi/api-docs.decorators';
 export class UpdateWorkspaceDto {
   @ApiPropertyOptional({ description: 'Display name', example: 'Acme video', minLength: 1, maxLength: 100 })
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
+  @IsText(100)
   name?: string;
 
   @ApiPropertyOptional({ description: 'Default of `ingest_external` for renders that omit it (initially true)' })

@@ -1,4 +1,5 @@
 import { startFfmpeg, type MediaProcess } from '../../../infra/media/media-runner';
+import { RawFrameSplitter } from '../../../infra/media/raw-frame-splitter';
 
 const PNG_SIGNATURE = Buffer.from('89504e470d0a1a0a', 'hex');
 
@@ -100,32 +101,23 @@ export class PngDecoder {
   }
 
   private async read(): Promise<void> {
-    let current = Buffer.allocUnsafe(this.frameBytes);
-    let filled = 0;
+    const frames = new RawFrameSplitter(this.frameBytes);
     try {
       for await (const chunk of this.tool.stdout) {
-        let offset = 0;
-        while (offset < chunk.length) {
-          const take = Math.min(chunk.length - offset, this.frameBytes - filled);
-          chunk.copy(current, filled, offset, offset + take);
-          filled += take;
-          offset += take;
-          if (filled < this.frameBytes) continue;
+        for (const picture of frames.push(chunk)) {
           const index = this.returned++;
           if (this.onPicture) {
-            this.onPicture(current, index);
+            this.onPicture(picture, index);
           } else {
-            this.ready.push(current);
+            this.ready.push(picture);
             this.wakeUp();
           }
-          current = Buffer.allocUnsafe(this.frameBytes);
-          filled = 0;
         }
         // Back-pressure: ffmpeg waits on its output while next() has enough in hand.
         while (!this.onPicture && this.ready.length >= this.keep && !this.failure) await new Promise<void>((resolve) => this.waiting.push(resolve));
       }
       await this.tool.done;
-      if (filled !== 0 || this.returned !== this.fed) throw new Error(`ffmpeg decoded ${this.returned} of ${this.fed} PNGs${filled ? ' and part of one more (a PNG of another size?)' : ''}`);
+      if (frames.partialBytes !== 0 || this.returned !== this.fed) throw new Error(`ffmpeg decoded ${this.returned} of ${this.fed} PNGs${frames.partialBytes ? ' and part of one more (a PNG of another size?)' : ''}`);
       while (this.ready.length > 0 && !this.failure) await new Promise<void>((resolve) => this.waiting.push(resolve));
     } catch (error) {
       this.failure = error instanceof Error ? error : new Error(String(error));

@@ -1,4 +1,5 @@
 import { startFfmpeg, type MediaProcess } from '../../../../infra/media/media-runner';
+import { RawFrameSplitter } from '../../../../infra/media/raw-frame-splitter';
 import type { BlendedFrames } from '../../../../../composition/src/schema';
 import { FADABLE_X264_PARAMS, isHeldKeyframe, type SplicedPicture } from '../../codec';
 import { DEFAULT_X264, TO_BT709_TV_RANGE, x264Args, type X264Settings } from '../../encode/x264';
@@ -154,23 +155,13 @@ export class BlendedFramesEncoder {
   }
 
   private async readConverted(): Promise<void> {
-    let current = Buffer.allocUnsafe(this.frameBytes);
-    let filled = 0;
+    const frames = new RawFrameSplitter(this.frameBytes);
     for await (const chunk of this.converter.stdout) {
-      let offset = 0;
-      while (offset < chunk.length) {
-        const take = Math.min(chunk.length - offset, this.frameBytes - filled);
-        chunk.copy(current, filled, offset, offset + take);
-        filled += take;
-        offset += take;
-        if (filled === this.frameBytes) {
-          const position = this.pictures.length;
-          this.pictures.push(current);
-          for (const wake of this.waiting.get(position) ?? []) wake();
-          this.waiting.delete(position);
-          current = Buffer.allocUnsafe(this.frameBytes);
-          filled = 0;
-        }
+      for (const picture of frames.push(chunk)) {
+        const position = this.pictures.length;
+        this.pictures.push(picture);
+        for (const wake of this.waiting.get(position) ?? []) wake();
+        this.waiting.delete(position);
       }
     }
     await this.converter.done;
