@@ -26,7 +26,8 @@ export interface CostModel {
   encoderBesidePageMs: number;
   /**
    * Of two stages overlapping on the two cores (the composite's graph and the lower layer's drawing),
-   * the share of the shorter one that still adds to the wall time. OVERLAP_NOTE
+   * the share of the shorter one that still adds to the wall time. 1 (no gain counted) until a quiet
+   * run measures it: the loaded runs of docs/performance-log/2026-11-27-composite-overlap.md could not.
    */
   overlapShare: number;
   /** A frame of a transparent layer captured as PNG ("Media outside the browser": ≈ 110 ms each). */
