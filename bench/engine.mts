@@ -11,7 +11,8 @@
 // BENCH_ENGINE_SECONDS (default 10), BENCH_ENGINE_WIDTH × BENCH_ENGINE_HEIGHT (default 1920×1080)
 // shrink it for a quick check; case names as arguments (or BENCH_ENGINE_ONLY=standard,moving,cover,
 // texts,webm,mov,gif) pick cases. BENCH_ENGINE_ALSO=browser,held_frames also renders each case with
-// that strategy forced (RENDER_STRATEGY, where it can draw the case), a row each, before the planner's.
+// that strategy forced (RENDER_STRATEGY, where it can draw the case), a row each, before the planner's
+// (the plain renderMedia baseline runs once, with the planner's row; BENCH_ENGINE_NO_PLAIN skips it).
 // Set DATABASE_URL to use a running PostgreSQL; otherwise the embedded one. Needs a quiet machine.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -153,7 +154,8 @@ for (const { name, label, request, realTime, plain, strategy } of runs) {
   const { diagnostics } = (await db.query('SELECT diagnostics FROM jobs WHERE id = $1', [job.id])).rows[0];
   const duration = (request as { duration: number }).duration;
   const floorWall = realTime || plain ? null : await floor(name);
-  const plainWall = plain ? await plainRenderMedia(name, request, service.config.render.browserExecutable) : null;
+  // Forced rows are compared with the planner's row of the same case, which has the baseline.
+  const plainWall = plain && strategy === null && !process.env.BENCH_ENGINE_NO_PLAIN ? await plainRenderMedia(name, request, service.config.render.browserExecutable) : null;
   rows.push([label, wall.toFixed(1), diagnostics.render_path, String(diagnostics.frames_drawn), floorWall === null ? '–' : floorWall.toFixed(1),
     floorWall === null ? '–' : `${(wall / floorWall).toFixed(2)}×`, realTime ? `${(duration / wall).toFixed(2)}×` : '–',
     plainWall === null ? '–' : plainWall.toFixed(1), plainWall === null ? '–' : `${(plainWall / wall).toFixed(2)}×`]);

@@ -16,6 +16,20 @@ export interface CostModel {
    * 1 s of 1080p, less ≈ 1.5–2 s of set-up each, give a 320x180 frame 0.4–0.5 of a 1080p one).
    */
   pageFixedShare: number;
+  /**
+   * Of a browser-path page frame (pageFrameMs, pageFrameTwoTabsMs, pageFrameWithClipMs), the part that
+   * is Remotion's x264 encoding it beside the page on the same cores: a frame drawn with no encoder
+   * beside it (the held strategies draw, then encode) costs the page frame less this. Taken as one
+   * x264 picture (x264PictureMs, "Held frames as skip pictures"); issue 32's texts row, held drawing
+   * 192 of 300 frames, ran ≈ 2× faster than the browser ("The texts row", 2026-11-27-moving-texts.md).
+   */
+  encoderBesidePageMs: number;
+  /**
+   * Of two stages overlapping on the two cores (the composite's graph and the lower layer's drawing),
+   * the share of the shorter one that still adds to the wall time. 1 (no gain counted) until a quiet
+   * run measures it: the loaded runs of docs/performance-log/2026-11-27-composite-overlap.md could not.
+   */
+  overlapShare: number;
   /** A frame of a transparent layer captured as PNG ("Media outside the browser": ≈ 110 ms each). */
   layerFramePngMs: number;
   /** A frame drawn on the warm still tab ("Stills and memory"; RemotionRenderer.stills with at most 8 frames). */
@@ -58,6 +72,8 @@ export const COST_MODEL: CostModel = {
   pageFrameTwoTabsMs: 58,
   pageFrameWithClipMs: 110,
   pageFixedShare: 0.5,
+  encoderBesidePageMs: 34,
+  overlapShare: 1,
   layerFramePngMs: 110,
   warmTabFrameMs: 250,
   tabOpenMs: 1500,
@@ -90,6 +106,7 @@ export function scaledCosts(model: CostModel, pixels: number): CostModel {
     layerFramePngMs: page(model.layerFramePngMs),
     warmTabFrameMs: page(model.warmTabFrameMs),
     x264PictureMs: pixelWork(model.x264PictureMs),
+    encoderBesidePageMs: pixelWork(model.encoderBesidePageMs),
     x264HeldRepeatMs: pixelWork(model.x264HeldRepeatMs),
     vp9FrameMs: pixelWork(model.vp9FrameMs),
     proresFrameMs: pixelWork(model.proresFrameMs),

@@ -62,6 +62,28 @@ const wiggling = (duration: number, width: number, height: number): RenderReques
   width, height, duration, background_color: '#000000', elements: [shape({ motion: [{ type: 'wiggle', loop: true }] })],
 });
 const AUTO: Partial<PlannerConfig> = { chunkFrames: null, chunkSplit: 'auto' };
+/**
+ * The issue's texts row (bench/engine.mts texts): three scenes on a track, a cross-dissolve and a
+ * wipe between them, 20 texts entering 0.1 s apart (slides, scales, fades, text animations).
+ */
+const textsRow = (): RenderRequest => {
+  const scenes = [{ id: 'scene0', duration: 3.5, fill: '#1e3a8a' }, { id: 'scene1', duration: 4, fill: '#581c87' }, { id: 'scene2', duration: 3.5, fill: '#064e3b' }];
+  const starts = [0, 3, 7];
+  const entrances = [{ motion: [{ type: 'slide', direction: 'left', duration: 0.5 }] }, { animation_preset: 'rise_words' }, { motion: [{ type: 'scale', duration: 0.4 }] }, { animation_preset: 'word_pop' }, { motion: [{ type: 'fade', duration: 0.5 }] }, { animation_preset: 'typewriter' }];
+  const texts = Array.from({ length: 20 }, (_, i) => {
+    const scene = i < 7 ? 0 : i < 14 ? 1 : 2;
+    const j = i - [0, 7, 14][scene];
+    const time = starts[scene] + (scene === 0 ? 0 : 0.5) + 0.2 + 0.1 * j;
+    const end = starts[scene] + scenes[scene].duration - (scene === 2 ? 0 : 0.5);
+    return { type: 'text', text: `Point ${j}, said in a few words`, time, duration: end - time, x: '50%', y: `${12 + j * 12}%`, font_size: 49, fill_color: '#ffffff', ...entrances[i % 6] } as Element;
+  });
+  return {
+    width: 1920, height: 1080, duration: 10, frame_rate: 30, background_color: '#000000',
+    elements: [...scenes.map(({ id, duration, fill }) => ({ type: 'shape', id, track: 1, duration, x: 0, y: 0, x_anchor: 0, y_anchor: 0, width: '100%', height: '100%', fill_color: fill }) as Element), ...texts],
+    transitions: [{ type: 'cross_dissolve', from_id: 'scene0', to_id: 'scene1', duration: 0.5 }, { type: 'wipe_left', from_id: 'scene1', to_id: 'scene2', duration: 0.5 }],
+  } as RenderRequest;
+};
+
 
 const still = (extra: Partial<RenderRequest> = {}): RenderRequest => ({ width: 1920, height: 1080, duration: 10, background_color: '#000000', elements: [shape(), title()], ...extra });
 
@@ -98,6 +120,11 @@ const ROWS: Row[] = [
     name: 'a clip cover-fitted into a box of another shape',
     request: standard([clip({ source_url: SQUARE, x: '50%', width: 1000, height: 400 })]),
     strategy: 'media_composite', sound: 'none',
+  },
+  {
+    name: '20 animated texts, two transitions, no media: held, 192 of 300 frames drawn and x264 after the drawing rather than beside the page (measured about 2x faster than the browser)',
+    request: textsRow(),
+    strategy: 'held_frames', sound: 'none',
   },
   { name: '5 s webm with alpha', request: { ...still({ duration: 5 }), output_format: 'webm', alpha: true } as RenderRequest, format: 'webm', strategy: 'browser', sound: 'encoder', rejected: { held_frames: 'not H.264', media_composite: 'no video clip' } },
   // Cover-fitted clips.

@@ -155,7 +155,8 @@ function heldCost(drawn: DrawnFrames, browserTabs: number, hasClip: boolean, cos
   const count = drawn.frames.length;
   // Encoded after the drawing: the drawing has the cores, and from 30 frames a second tab repays itself.
   const tabs = count >= HELD_TABS_MIN_FRAMES ? browserTabs : 1;
-  const page = hasClip ? costs.pageFrameWithClipMs : tabs > 1 ? costs.pageFrameTwoTabsMs : costs.pageFrameMs;
+  // x264 runs after the drawing, not beside the page as in the browser path's frame figures.
+  const page = (hasClip ? costs.pageFrameWithClipMs : tabs > 1 ? costs.pageFrameTwoTabsMs : costs.pageFrameMs) - costs.encoderBesidePageMs;
   const repeats = drawn.durationInFrames - count;
   const encode = count * costs.x264PictureMs + (config.skipPictures ? 0 : repeats * costs.x264HeldRepeatMs);
   return { pictures: { strategy: 'held_frames', drawn, tabs }, ms: costs.startMs + count * page + encode };
@@ -211,7 +212,11 @@ function compositeCost(plan: CompositePlan, total: number, costs: CostModel, con
   const [shorter, longer] = [Math.min(belowMs, aboveMs), Math.max(belowMs, aboveMs)];
   const draw = sideBySide ? 2 * shorter * together + (longer - shorter) : belowMs + aboveMs;
   const mix = (plan.above?.blended?.blended ?? 0) * costs.layerMixFrameMs;
-  return costs.startMs + draw + mix + total * costs.compositeFrameMs;
+  // The graph starts once the upper layer is drawn and mixed, and encodes while the lower layer is
+  // still drawing: the longer of the two, and a share of the shorter for the cores they share.
+  const aboveDone = sideBySide && aboveMs <= belowMs ? 2 * aboveMs * together : draw;
+  const [stillDrawing, graph] = [Math.max(0, draw - aboveDone - mix), total * costs.compositeFrameMs];
+  return costs.startMs + aboveDone + mix + Math.max(stillDrawing, graph) + costs.overlapShare * Math.min(stillDrawing, graph);
 }
 
 /** A chunk's drawing is at least this many times its fixed cost (chunkStartMs): the grid's size when not configured. */

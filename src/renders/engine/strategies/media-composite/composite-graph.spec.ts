@@ -6,9 +6,10 @@ import { promisify } from 'node:util';
 import { fastGrade, gradeSettings } from '../../../../../composition/src/schema';
 // The composition's own effect (React side, not in the entry): the test holds the ffmpeg grade against it.
 import { applyFast } from '../../../../../composition/src/look/grade-effect';
-import { bilinearOntoBox, compositeArgs, compositeRegions, gradeFilters, libyuvBt709, libyuvBt709Graph } from './composite-graph';
+import { bilinearOntoBox, compositeArgs, compositeRegions, gradeFilters, libyuvBt709, libyuvBt709Graph, pipedBelowTimestamps } from './composite-graph';
 import { coverPlacement, sourceSampling, type CompositeClip, type CompositePlan } from '../../planner/composite-plan';
 import { writeFrameList } from '../../encode/frame-list';
+import { startFfmpeg } from '../../../../infra/media/media-runner';
 
 const run = promisify(execFile);
 
@@ -177,7 +178,7 @@ describe('compositeArgs', () => {
 
   /** The composite's frames as raw 4:2:0 (the encoder's arguments swapped for rawvideo). */
   async function composite(aboveDrawn: { x: number; y: number; width: number; height: number }[], plan: CompositePlan, files: { clip: string; below: string; above: string }, name: string) {
-    const args = compositeArgs({ plan, clipFiles: [files.clip], belowList: files.below, aboveList: files.above, aboveDrawn, width, height, fps: 30, durationInFrames: frames, outputPath: '' });
+    const args = compositeArgs({ plan, clipFiles: [files.clip], below: { list: files.below }, aboveList: files.above, aboveDrawn, width, height, fps: 30, durationInFrames: frames, outputPath: '' });
     const output = path.join(folder, `${name}.yuv`);
     await run('ffmpeg', [...args.slice(0, args.indexOf('-c:v')), '-f', 'rawvideo', '-pix_fmt', 'yuv420p', output]);
     return { args, output };
@@ -233,5 +234,39 @@ describe('compositeArgs', () => {
       total += Math.abs(a[offset] - b[offset]);
     }
     expect({ largest: largest <= 16, mean: total / a.length < 0.3 }).toEqual({ largest: true, mean: true });
+  });
+
+  it('gives the same frames from the lower layer piped as it is drawn as from its concat list', async () => {
+    const file = (name: string) => path.join(folder, `piped-${name}`);
+    // Drawn at 0, 3 and 4, held 3, 1 and the rest: the pipe carries each once and the times place them.
+    const drawn = { frames: [0, 3, 4], holds: [3, 1, frames - 4], durationInFrames: frames };
+    const pictures: Buffer[] = [];
+    for (const [index, frame] of drawn.frames.entries()) {
+      await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}`, '-vf', `hue=h=${90 * index}`, '-frames:v', '1', '-q:v', '3', file(`${frame}.jpeg`)]);
+      pictures.push(readFileSync(file(`${frame}.jpeg`)));
+    }
+    await writeFrameList(file('below.txt'), drawn.frames.map((frame, index) => ({ file: file(`${frame}.jpeg`), hold: drawn.holds[index] })), 30);
+    const plan = { clips: [] } as unknown as CompositePlan;
+    const common = { plan, clipFiles: [], aboveList: null, aboveDrawn: null, width, height, fps: 30, durationInFrames: frames, outputPath: '' };
+    const raw = (args: string[], output: string) => [...args.slice(0, args.indexOf('-c:v', args.indexOf('-filter_complex'))), '-f', 'rawvideo', '-pix_fmt', 'yuv420p', output];
+    await run('ffmpeg', raw(compositeArgs({ ...common, below: { list: file('below.txt') } }), file('listed.yuv')));
+    const piped = startFfmpeg(raw(compositeArgs({ ...common, below: { piped: drawn } }), file('piped.yuv')));
+    for (const picture of [...pictures, pictures[pictures.length - 1]]) await piped.write(picture);
+    piped.end();
+    await piped.done;
+    const [listed, streamed] = [readFileSync(file('listed.yuv')), readFileSync(file('piped.yuv'))];
+    const size = (width * height * 3) / 2;
+    const frameOf = (data: Buffer, frame: number) => data.subarray(frame * size, (frame + 1) * size);
+    expect({ listed: listed.length, piped: streamed.length }).toEqual({ listed: frames * size, piped: frames * size });
+    expect(streamed.equals(listed)).toBe(true);
+    // The holds are in the frames: the first picture three times, the third from frame 4 to the end.
+    expect([frameOf(streamed, 2).equals(frameOf(streamed, 0)), frameOf(streamed, 3).equals(frameOf(streamed, 2)), frameOf(streamed, 11).equals(frameOf(streamed, 4))]).toEqual([true, false, true]);
+  });
+});
+
+describe('pipedBelowTimestamps', () => {
+  it('places each piped picture at its drawn frame and the repeated last one at the end, a term a hold', () => {
+    expect(pipedBelowTimestamps({ frames: [0, 1, 2], holds: [1, 1, 1], durationInFrames: 3 }, 3)).toBe('N+0');
+    expect(pipedBelowTimestamps({ frames: [0, 3, 4], holds: [3, 1, 8], durationInFrames: 12 }, 12)).toBe('N+0+2*gte(N,1)+7*gte(N,3)');
   });
 });

@@ -1,12 +1,19 @@
 import type { Rect } from './drawn-area';
 import { TO_BT709_TV_RANGE, x264Args, type X264Settings } from '../../encode/x264';
 import type { CompositeClip, CompositePlan } from '../../planner/composite-plan';
+import type { DrawnFrames } from '../../../../../composition/src/schema';
+
+/**
+ * Where the lower layer's JPEGs come from: a concat list of files, or ffmpeg's stdin as they are
+ * drawn (each drawn frame once, in order, then the last again: `pipedBelowTimestamps`).
+ */
+export type BelowInput = { list: string } | { piped: DrawnFrames };
 
 /** The ffmpeg arguments of the composite: inputs, filter graph, encoder. Exported for the benchmark. */
 export function compositeArgs(o: {
   plan: CompositePlan;
   clipFiles: string[];
-  belowList: string;
+  below: BelowInput;
   aboveList: string | null;
   /** Where the upper layer has pixels in any of its frames (`DrawnArea.bands`); null: anywhere. */
   aboveDrawn: Rect[] | null;
@@ -21,7 +28,9 @@ export function compositeArgs(o: {
   const canvas = { width: o.width, height: o.height };
   const aboveDrawn = o.aboveList ? (o.aboveDrawn ?? [{ x: 0, y: 0, ...canvas }]) : [];
   const regions = compositeRegions(canvas, [...o.plan.clips.map((clip) => ({ x: clip.left, y: clip.top, width: clip.width, height: clip.height })), ...aboveDrawn]);
-  const inputs = ['-f', 'concat', '-safe', '0', '-i', o.belowList];
+  const inputs = 'list' in o.below ? ['-f', 'concat', '-safe', '0', '-i', o.below.list] : ['-f', 'image2pipe', '-framerate', String(o.fps), '-c:v', 'mjpeg', '-i', 'pipe:0'];
+  // Piped frames arrive one a tick: each is moved to the frame it starts at, as the list's durations place it.
+  const belowTimes = 'piped' in o.below ? `setpts='(${pipedBelowTimestamps(o.below.piped, o.durationInFrames)})/(${o.fps}*TB)',` : '';
   const graph: string[] = [];
   const clipBox = (clip: CompositeClip): Rect => ({ x: clip.left, y: clip.top, width: clip.width, height: clip.height });
   // Which layers each region takes: a layer outside a region's work area leaves it unchanged.
@@ -33,7 +42,7 @@ export function compositeArgs(o: {
   const whole = regions.length === 1 && regions[0].keep.width === o.width && regions[0].keep.height === o.height;
   // The lower layer as the browser path's capture has it (a 4:2:0 full-range BT.601 JPEG) is the
   // output wherever no other layer reaches; converted once per drawn frame, `fps` repeats it.
-  graph.push(`[0:v]format=yuvj420p,split=${regions.length + (whole ? 0 : 1)}${regions.map((_, index) => `[below${index}]`).join('')}${whole ? '' : '[below]'}`);
+  graph.push(`[0:v]${belowTimes}format=yuvj420p,split=${regions.length + (whole ? 0 : 1)}${regions.map((_, index) => `[below${index}]`).join('')}${whole ? '' : '[below]'}`);
   if (!whole) graph.push(`[below]setparams=colorspace=bt470bg:range=pc,${TO_BT709_TV_RANGE},format=yuv420p,fps=${o.fps}[base0]`);
 
   let inputIndex = 1;
@@ -86,6 +95,25 @@ export function compositeArgs(o: {
     ...x264Args(o.x264),
     '-an', o.outputPath,
   ];
+}
+
+/**
+ * The frame each piped picture starts at, as an expression of its index N: the drawn frames in
+ * order, then the last one again at the end (as the concat list repeats its last file, so the
+ * last picture is held to the end). Piecewise N plus an offset, the offset changing after each
+ * held frame: one term a hold, not one a frame.
+ */
+export function pipedBelowTimestamps(drawn: DrawnFrames, durationInFrames: number): string {
+  const starts = [...drawn.frames, durationInFrames];
+  let expression = `N+${starts[0]}`;
+  let offset = starts[0];
+  starts.forEach((start, index) => {
+    if (start - index === offset) return;
+    const change = start - index - offset;
+    expression += `${change >= 0 ? '+' : '-'}${Math.abs(change)}*gte(N,${index})`;
+    offset = start - index;
+  });
+  return expression;
 }
 
 /** How far a changed pixel reaches after the 2x2 chroma average and zscale's chroma resampling (measured: 6). */

@@ -1,6 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { runFfmpeg } from '../../../../infra/media/media-runner';
+import { startFfmpeg, type MediaProcess } from '../../../../infra/media/media-runner';
 import type { BlendedFrames, CompositionProps, DrawnFrames } from '../../../../../composition/src/schema';
 import { writeFrameList } from '../../encode/frame-list';
 import { PngDecoder, PngWriter } from '../../encode/png-frames';
@@ -19,7 +19,9 @@ import { mixRgba, type RgbaPicture } from './mix-rgba';
  * whole elements, only its corners, the frames between mixed from them (mixedLayerList); ffmpeg
  * decodes, trims, scales and fades each clip,
  * lays the three over each other in RGB where the clips and the upper layer's drawn area reach
- * (compositeArgs) and encodes with the held path's x264 settings. The sound
+ * (compositeArgs) and encodes with the held path's x264 settings. The lower layer's frames are
+ * piped into that ffmpeg as they are drawn, from when the upper layer is drawn (its drawn area shapes
+ * the graph), so the drawing and the encoding overlap. The sound
  * is the plan's (SoundMaker), made while the layers are drawn and muxed like every other H.264 render.
  */
 export const mediaCompositeStrategy: PictureStrategy<'media_composite'> = {
@@ -34,11 +36,11 @@ export const mediaCompositeStrategy: PictureStrategy<'media_composite'> = {
     const aboveToDraw = aboveBlended ? aboveBlended.frames : (plan.above?.frames.frames ?? []);
     const toDraw = plan.below.frames.frames.length + aboveToDraw.length;
     let drawn = 0;
-    /** Draws `frames` of a layer into `<name>/`, each a file; `keep` also receives each picture. */
-    const draw = async (name: string, props: Partial<CompositionProps>, frames: number[], imageFormat: 'jpeg' | 'png', keep?: (frame: number, image: Buffer) => Promise<void>) => {
+    /** Draws `frames` of a layer into `<name>/`, each a file; `keep` receives each picture once its file is written. */
+    const draw = async (name: string, props: Partial<CompositionProps>, frames: number[], imageFormat: 'jpeg' | 'png', signal: AbortSignal, keep: (frame: number, image: Buffer) => Promise<void>) => {
       const dir = path.join(workDir, name);
       await mkdir(dir, { recursive: true });
-      const fileOf = (frame: number) => path.join(dir, `${String(frame).padStart(6, '0')}.${imageFormat}`);
+      const fileOf = (frame: number) => frameFile(dir, frame, imageFormat);
       await browser.stills({
         props: { ...args.props, ...props },
         resolved: args.resolved,
@@ -46,10 +48,11 @@ export const mediaCompositeStrategy: PictureStrategy<'media_composite'> = {
         imageFormat,
         scale: 1,
         onFrame: async (frame, image) => {
-          await Promise.all([writeFile(fileOf(frame), image), keep?.(frame, image)]);
+          await writeFile(fileOf(frame), image);
+          await keep(frame, image);
         },
-        onProgress: () => args.onProgress('compositing', (0.6 * ++drawn) / toDraw),
-        signal: args.signal,
+        onProgress: () => args.onProgress('compositing', (0.9 * ++drawn) / toDraw),
+        signal,
       });
       return fileOf;
     };
@@ -71,45 +74,74 @@ export const mediaCompositeStrategy: PictureStrategy<'media_composite'> = {
       if (aboveBlended) corners.set(frame, image);
       await aboveArea.add(image);
     };
-    // Both layers at once, each in its own tab: the page waits on its own work between frames. Both
-    // are settled before a failure is thrown, so nothing writes into the work folder afterwards.
-    const layers = await Promise.allSettled([
-      draw('below', { hidden: plan.below.hidden }, plan.below.frames.frames, 'jpeg').then((fileOf) => listOf('below', fileOf, plan.below.frames)),
-      plan.above
-        ? draw('above', { hidden: plan.above.hidden, ...(aboveBlended ? { fixedOpacity: aboveBlended.fixedOpacity } : {}) }, aboveToDraw, 'png', keepAbove).then((fileOf) =>
-            aboveBlended ? mixedLayerList(path.join(workDir, 'above'), aboveBlended, corners, fileOf, { width, height, fps, signal: args.signal }) : listOf('above', fileOf, plan.above!.frames),
-          )
-        : null,
-    ]);
-    const counted = await aboveArea.finish().then(
-      () => null,
-      (error: unknown) => error,
-    );
-    const [belowList, aboveList] = layers.map((layer) => (layer.status === 'fulfilled' ? layer.value : null));
-    const failed = layers.find((layer): layer is PromiseRejectedResult => layer.status === 'rejected');
-    if (failed || counted || !belowList) {
-      // Settled first, so nothing writes into the work folder afterwards.
-      await mixing.catch(() => undefined);
-      throw failed ? failed.reason : (counted ?? new Error('the lower layer was not drawn'));
-    }
-    const drawSeconds = clock();
-    args.onProgress('encoding', 0.7);
-    const videoPath = path.join(workDir, 'composite.video.mp4');
-    const compositing = timed(async () => {
-      await runFfmpeg(compositeArgs({ plan, clipFiles, belowList, aboveList, aboveDrawn: aboveArea.bands(), width, height, fps, durationInFrames, outputPath: videoPath, x264 }), {
-        signal: args.signal,
-        timeoutMs: 30 * 60_000,
-      });
+    // Both layers at once, each in its own tab: the page waits on its own work between frames. The
+    // lower layer's frames go to the composite as they are drawn, from when the upper layer is drawn
+    // (its drawn area shapes the graph), so drawing and encoding overlap.
+    const control = new AbortController();
+    const stopDrawing = () => control.abort(args.signal.reason);
+    args.signal.addEventListener('abort', stopDrawing, { once: true });
+    let drawError: unknown = null;
+    let compositeError: unknown = null;
+    const belowFrames = new ArrivingFrames(plan.below.frames.frames);
+    const belowDrawing = draw('below', { hidden: plan.below.hidden }, plan.below.frames.frames, 'jpeg', control.signal, async (frame) => belowFrames.arrived(frame));
+    belowDrawing.catch((error: unknown) => {
+      // A failure of its own (not the stop below) is the cause, and stops the upper layer too.
+      if (!control.signal.aborted) {
+        drawError = error;
+        stopDrawing();
+      }
+      belowFrames.fail(error);
     });
-    const [sound, encoded] = await Promise.allSettled([mixing, compositing]);
-    if (sound.status === 'rejected') throw sound.reason;
-    if (encoded.status === 'rejected') throw encoded.reason;
+    const aboveDrawing = plan.above
+      ? draw('above', { hidden: plan.above.hidden, ...(aboveBlended ? { fixedOpacity: aboveBlended.fixedOpacity } : {}) }, aboveToDraw, 'png', control.signal, keepAbove).then((fileOf) =>
+          aboveBlended ? mixedLayerList(path.join(workDir, 'above'), aboveBlended, corners, fileOf, { width, height, fps, signal: args.signal }) : listOf('above', fileOf, plan.above!.frames),
+        )
+      : Promise.resolve(null);
+    const above = await aboveDrawing.then(
+      async (list) => ({ list, problem: await aboveArea.finish().then(() => null, (error: unknown) => error) }),
+      async (error: unknown) => ({ list: null, problem: await aboveArea.finish().then(() => error, () => error) }),
+    );
+    const videoPath = path.join(workDir, 'composite.video.mp4');
+    const encodeClock = stopwatch();
+    const composite = above.problem
+      ? null
+      : startFfmpeg(compositeArgs({ plan, clipFiles, below: { piped: plan.below.frames }, aboveList: above.list, aboveDrawn: aboveArea.bands(), width, height, fps, durationInFrames, outputPath: videoPath, x264 }), {
+          signal: args.signal,
+          timeoutMs: 30 * 60_000,
+        });
+    /** The composite failed on its own: the drawing stops, the feeding too. */
+    const compositeFailed = (error: unknown) => {
+      if (error === drawError) return;
+      compositeError ??= error;
+      composite?.kill(error instanceof Error ? error : new Error(String(error)));
+      belowFrames.fail(error);
+      stopDrawing();
+    };
+    composite?.done.catch(compositeFailed);
+    const feeding = composite ? feedBelow(composite, plan.below.frames.frames, belowFrames, (frame) => frameFile(path.join(workDir, 'below'), frame, 'jpeg')) : Promise.resolve();
+    feeding.catch(compositeFailed);
+    if (!composite) stopDrawing();
+    await belowDrawing.catch(() => undefined);
+    args.signal.removeEventListener('abort', stopDrawing);
+    const drawSeconds = clock();
+    args.onProgress('encoding', 0.9);
+    // Everything settled before anything is thrown, so nothing writes into the work folder afterwards.
+    const encoded = await Promise.allSettled([feeding, composite?.done]);
+    const encodeSeconds = encodeClock();
+    const failure = args.signal.aborted
+      ? args.signal.reason
+      : (drawError ?? above.problem ?? compositeError ?? encoded.find((result): result is PromiseRejectedResult => result.status === 'rejected')?.reason ?? null);
+    if (failure) {
+      await mixing.catch(() => undefined);
+      throw failure;
+    }
+    const sound = await mixing;
     await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
     args.onProgress('encoding', 1);
     return {
-      // audio and encode overlap: each is its own duration.
-      stage_seconds: { draw: drawSeconds, audio: sound.value.seconds, encode: encoded.value.seconds },
-      ...(sound.value.value ?? {}),
+      // draw, audio and encode overlap: each is its own duration (encode from the composite's start).
+      stage_seconds: { draw: drawSeconds, audio: sound.seconds, encode: encodeSeconds },
+      ...(sound.value ?? {}),
     };
   },
 };
@@ -187,6 +219,52 @@ async function mixedLayerList(
   const list = `${dir}.txt`;
   await writeFrameList(list, entries, fps);
   return list;
+}
+
+/** A drawn frame's file in a layer's folder. */
+function frameFile(dir: string, frame: number, imageFormat: 'jpeg' | 'png'): string {
+  return path.join(dir, `${String(frame).padStart(6, '0')}.${imageFormat}`);
+}
+
+/** A layer's frames as their files are written, awaited in order whatever order the page hands them over in. */
+class ArrivingFrames {
+  private readonly settle = new Map<number, { resolve: () => void; reject: (error: unknown) => void; arrived: Promise<void> }>();
+
+  constructor(frames: number[]) {
+    for (const frame of frames) {
+      let resolve!: () => void;
+      let reject!: (error: unknown) => void;
+      const arrived = new Promise<void>((yes, no) => ([resolve, reject] = [yes, no]));
+      arrived.catch(() => undefined);
+      this.settle.set(frame, { resolve, reject, arrived });
+    }
+  }
+
+  arrived(frame: number): void {
+    this.settle.get(frame)?.resolve();
+  }
+
+  /** Every frame not yet written fails with `error`. */
+  fail(error: unknown): void {
+    for (const { reject } of this.settle.values()) reject(error);
+  }
+
+  wait(frame: number): Promise<void> {
+    return this.settle.get(frame)!.arrived;
+  }
+}
+
+/**
+ * Writes the lower layer's frames to the composite's stdin in order as they are drawn, each once,
+ * then the last again (the composite's timestamps hold it to the end: pipedBelowTimestamps).
+ */
+async function feedBelow(composite: MediaProcess, frames: number[], arriving: ArrivingFrames, fileOf: (frame: number) => string): Promise<void> {
+  for (const frame of frames) {
+    await arriving.wait(frame);
+    await composite.write(await readFile(fileOf(frame)));
+  }
+  await composite.write(await readFile(fileOf(frames[frames.length - 1])));
+  composite.end();
 }
 
 /** The value of `run` and the seconds it took, to two decimals. */
