@@ -81,7 +81,17 @@ export class BeginFrameCapture {
         await opened.setViewport({ width, height, deviceScaleFactor: 1 });
         await loadBundle(steps, opened, server);
         await setComposition(steps, opened, args.composition, made.serializedProps);
+        // As Remotion's takeFrame before each screenshot: the body's own colour never shows.
+        await steps.puppeteerEvaluateWithCatch({
+          pageFunction: ((background: string) => void (document.body.style.background = background)) as (...args: never[]) => unknown,
+          args: [args.format === 'png' ? 'transparent' : 'black'],
+          frame: null,
+          page: opened,
+          timeoutInMilliseconds: TIMEOUT_MS,
+        });
       });
+      // As Remotion's PNG screenshots: what the page leaves unpainted stays transparent (set after the page's set-up, which resets it).
+      if (args.format === 'png') await cdp.send('Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } });
       return capture;
     } catch (error) {
       if (capture) await capture.close();
