@@ -140,13 +140,16 @@ export class BeginFrameCapture {
       onAbort = () => reject(signal.reason ?? new Error('aborted'));
       signal.addEventListener('abort', onAbort, { once: true });
     });
+    let result: T;
     try {
-      return await Promise.race([work(), aborted]);
+      result = await Promise.race([work(), aborted]);
     } finally {
       signal.removeEventListener('abort', onAbort);
       await this.stopPump();
-      if (this.failure) throw this.failure;
     }
+    // A page error during the work is the failure, even when the work itself resolved.
+    if (this.failure) throw this.failure;
+    return result;
   }
 
   private async pump(): Promise<void> {
