@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MAX_FILE_BYTES } from '../common/limits';
@@ -144,6 +145,9 @@ export interface S3Config {
   credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | null;
 }
 
+/** Debian's chromium-headless-shell, which scripts/chromium-offline.sh prefers. */
+const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
+
 export interface RenderConfig {
   /** The browser Remotion drives: Debian's chromium through a wrapper that blocks every network lookup. */
   browserExecutable: string;
@@ -199,6 +203,13 @@ export interface RenderConfig {
    * loss.
    */
   jpegQuality: number;
+  /**
+   * Capture the frames the browser draws in a sequence with Chromium's BeginFrame control
+   * (`RENDER_BEGIN_FRAME`: `true`, `false`, or `auto`, the default: on when the browser is the
+   * headless shell, the only build that has it; docs/decisions/0108-begin-frame-capture.md). The
+   * planner weighs it; false leaves every sequence to Remotion's screenshot after each frame.
+   */
+  beginFrame: boolean;
   /**
    * Mix an H.264 render's sound with ffmpeg from the resolved timeline instead of taking it from
    * the browser (Remotion's audio collected while drawing, or its audio-only pass where no frame is
@@ -325,6 +336,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     x264Preset: oneOf('RENDER_X264_PRESET', X264_PRESETS, 'medium'),
     x264Crf: int('RENDER_X264_CRF', 18, 1, 51),
     jpegQuality: int('RENDER_JPEG_QUALITY', 90, 1, 100),
+    beginFrame: (() => {
+      const chosen = oneOf('RENDER_BEGIN_FRAME', ['auto', 'true', 'false'] as const, 'auto');
+      if (chosen !== 'auto') return chosen === 'true';
+      const executable = str('CHROMIUM_EXECUTABLE');
+      // The default wrapper (scripts/chromium-offline.sh) runs the headless shell where it is installed.
+      return executable === null ? existsSync(HEADLESS_SHELL) : /headless[-_]shell/.test(path.basename(executable));
+    })(),
     mixSound: oneOf('RENDER_MIX_SOUND', ['true', 'false'] as const, 'true') === 'true',
     chunkFrames: str('RENDER_CHUNK_FRAMES') === null ? null : int('RENDER_CHUNK_FRAMES', 0, 0, 1_000_000),
     chunkSplit: str('RENDER_CHUNK_FRAMES') === null ? 'auto' : int('RENDER_CHUNK_FRAMES', 0, 0, 1_000_000) === 0 ? 'never' : 'always',

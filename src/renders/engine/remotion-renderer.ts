@@ -109,6 +109,7 @@ export function plannerConfig(render: AppConfig['render']): PlannerConfig {
     x264Crf: render.x264Crf,
     stitch: DEFAULT_STITCH,
     jpegQuality: render.jpegQuality,
+    beginFrame: render.beginFrame,
     strategy: render.strategy,
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { HeadlessBrowser } from '@remotion/renderer';
@@ -6,6 +6,7 @@ import { COMPOSITION_ID, type ResolvedRequest } from '../../../../composition/sr
 import type { AppConfig } from '../../../config/app-config';
 import { ensureCompositionBundle } from '../composition-bundle';
 import type { StillsArgs } from '../render-args';
+import { BEGIN_FRAME_BROWSER_FLAGS, captureSequence } from './begin-frame-capture';
 import { WARM_TAB_MAX_FRAMES } from './tabs';
 import { WarmStillPage } from './warm-still-page';
 
@@ -40,13 +41,45 @@ export class BrowserHost {
 
   openBrowser(): Promise<HeadlessBrowser> {
     if (this.closing) return Promise.reject(new Error('The renderer is shutting down'));
-    this.browser ??= import('@remotion/renderer')
-      .then(({ openBrowser }) => openBrowser('chrome', { browserExecutable: this.config.browserExecutable, chromiumOptions: CHROMIUM_OPTIONS, logLevel: 'error' }))
+    this.browser ??= Promise.all([import('@remotion/renderer'), this.executable()])
+      .then(([{ openBrowser }, browserExecutable]) => openBrowser('chrome', { browserExecutable, chromiumOptions: CHROMIUM_OPTIONS, logLevel: 'error' }))
       .catch((error) => {
         this.browser = null;
         throw error;
       });
     return this.browser;
+  }
+
+  /**
+   * The executable Remotion launches: the configured one, or with RENDER_BEGIN_FRAME a script
+   * beside the bundle cache that runs it with the flag BeginFrame control needs (Remotion's
+   * openBrowser takes no extra flags); every tab of that browser draws as before.
+   */
+  private async executable(): Promise<string> {
+    if (!this.config.beginFrame) return this.config.browserExecutable;
+    const script = path.join(this.config.cacheDir, 'chromium-begin-frame.sh');
+    const quoted = `'${this.config.browserExecutable.replace(/'/g, `'\\''`)}'`;
+    await mkdir(this.config.cacheDir, { recursive: true });
+    // Written aside and renamed: other workers sharing the cache may be launching it.
+    const written = `${script}.${process.pid}`;
+    await writeFile(written, `#!/bin/sh\nexec ${quoted} ${BEGIN_FRAME_BROWSER_FLAGS.join(' ')} "$@"\n`);
+    await chmod(written, 0o755);
+    await rename(written, script);
+    return script;
+  }
+
+  /**
+   * Frames of the composition captured with BeginFrame control on a tab of the warm browser
+   * (browser/begin-frame-capture.ts), in order, each picture handed to `onPicture`.
+   */
+  async captureFrames(
+    args: { resolved: ResolvedRequest; props: Record<string, unknown>; format: 'jpeg' | 'png'; jpegQuality?: number; signal: AbortSignal },
+    frames: readonly number[],
+    onPicture: (frame: number, picture: Buffer, index: number) => Promise<void>,
+  ): Promise<void> {
+    const [bundleDir, browser] = await Promise.all([this.serveUrl(), this.openBrowser()]);
+    const { resolved, props, ...capture } = args;
+    await captureSequence({ ...capture, browser, bundleDir, composition: compositionOf(resolved, props) }, frames, onPicture);
   }
 
   async closeBrowser(): Promise<void> {

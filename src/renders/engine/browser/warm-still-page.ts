@@ -1,62 +1,11 @@
-import { createRequire } from 'node:module';
-import * as path from 'node:path';
 import type { HeadlessBrowser } from '@remotion/renderer';
 import { NoReactInternals } from 'remotion/no-react';
+import { loadBundle, remotionSteps, serveBundle, setComposition, TIMEOUT_MS, type PageComposition, type RemotionPage, type RemotionSteps } from './remotion-steps';
 
-/**
- * The parts of Remotion's renderer a still needs, by file: `renderStill` opens a tab, loads the
- * bundle and its fonts and closes the tab on every call (most of a still's time), and these
- * are the steps it is made of. Not exported by the package, so they are reached by path; the
- * renderer's version is pinned in package.json, and test/render-stills.e2e-spec.ts draws through them.
- */
-interface RemotionSteps {
-  setPropsAndEnv(options: Record<string, unknown>): Promise<void>;
-  puppeteerEvaluateWithCatch(options: { pageFunction: (...args: never[]) => unknown; args: unknown[]; frame: null; page: RemotionPage; timeoutInMilliseconds: number }): Promise<unknown>;
-  seekToFrame(options: { frame: number; page: RemotionPage; composition: string; timeoutInMilliseconds: number; indent: boolean; logLevel: 'error'; attempt: number }): Promise<void>;
-  takeFrame(options: Record<string, unknown>): Promise<unknown>;
-  handleJavascriptException(options: { page: RemotionPage; onError: (error: Error) => void; frame: null }): () => Promise<void>;
-  prepareServer(options: Record<string, unknown>): Promise<{ serveUrl: string; closeServer: (force: boolean) => Promise<unknown>; offthreadPort: number; sourceMap: () => unknown }>;
-  findRemotionRoot(): string;
-  defaultOnLog: unknown;
-  getAvailableMemory(logLevel: 'error'): number;
-}
-
-interface RemotionPage {
-  setViewport(viewport: { width: number; height: number; deviceScaleFactor: number }): Promise<void>;
-  close(): Promise<void>;
-}
-
-function remotionSteps(): RemotionSteps {
-  // By absolute path: the package's `exports` map lets nothing but its entry points be imported.
-  const load = createRequire(__filename);
-  const dist = path.dirname(load.resolve('@remotion/renderer'));
-  const from = (file: string) => load(path.join(dist, file)) as Record<string, unknown>;
-  return {
-    ...(from('set-props-and-env.js') as Pick<RemotionSteps, 'setPropsAndEnv'>),
-    ...(from('puppeteer-evaluate.js') as Pick<RemotionSteps, 'puppeteerEvaluateWithCatch'>),
-    ...(from('seek-to-frame.js') as Pick<RemotionSteps, 'seekToFrame'>),
-    ...(from('take-frame.js') as Pick<RemotionSteps, 'takeFrame'>),
-    ...(from('error-handling/handle-javascript-exception.js') as Pick<RemotionSteps, 'handleJavascriptException'>),
-    ...(from('prepare-server.js') as Pick<RemotionSteps, 'prepareServer'>),
-    ...(from('find-closest-package-json.js') as Pick<RemotionSteps, 'findRemotionRoot'>),
-    ...(from('default-on-log.js') as Pick<RemotionSteps, 'defaultOnLog'>),
-    ...(from('memory/get-available-memory.js') as Pick<RemotionSteps, 'getAvailableMemory'>),
-  };
-}
-
-/** As `renderStill`'s default (Remotion's puppeteer timeout). */
-const TIMEOUT_MS = 30_000;
 /** The tab is replaced after this many stills, so whatever its page accumulates (caches, decoders) stays bounded. */
 const STILLS_PER_TAB = 200;
 
-export interface StillComposition {
-  id: string;
-  width: number;
-  height: number;
-  fps: number;
-  durationInFrames: number;
-  props: Record<string, unknown>;
-}
+export type StillComposition = PageComposition;
 
 export interface WarmStillArgs {
   browser: HeadlessBrowser;
@@ -159,29 +108,7 @@ export class WarmStillPage {
     const { composition } = args;
     await tab.page.setViewport({ width: composition.width, height: composition.height, deviceScaleFactor: args.scale });
     const serializedProps = NoReactInternals.serializeJSONWithSpecialTypes({ data: composition.props, indent: undefined, staticBase: null }).serializedString;
-    await steps.puppeteerEvaluateWithCatch({
-      pageFunction: ((id: string, props: string, durationInFrames: number, fps: number, height: number, width: number) => {
-        (globalThis as unknown as { remotion_setBundleMode: (mode: unknown) => void }).remotion_setBundleMode({
-          type: 'composition',
-          compositionName: id,
-          serializedResolvedPropsWithSchema: props,
-          compositionDurationInFrames: durationInFrames,
-          compositionFps: fps,
-          compositionHeight: height,
-          compositionWidth: width,
-          compositionDefaultCodec: null,
-          compositionDefaultOutName: null,
-          compositionDefaultVideoImageFormat: null,
-          compositionDefaultPixelFormat: null,
-          compositionDefaultProResProfile: null,
-          compositionDefaultSampleRate: null,
-        });
-      }) as (...args: never[]) => unknown,
-      args: [composition.id, serializedProps, composition.durationInFrames, composition.fps, composition.height, composition.width],
-      frame: null,
-      page: tab.page,
-      timeoutInMilliseconds: TIMEOUT_MS,
-    });
+    await setComposition(steps, tab.page, composition, serializedProps);
     await steps.seekToFrame({ frame: args.frame, page: tab.page, composition: composition.id, timeoutInMilliseconds: TIMEOUT_MS, indent: false, logLevel: 'error', attempt: 0 });
     await steps.takeFrame({
       freePage: tab.page,
@@ -208,18 +135,7 @@ export class WarmStillPage {
   private async open(browser: HeadlessBrowser, bundleDir: string): Promise<Tab> {
     this.steps ??= remotionSteps();
     const steps = this.steps;
-    const server = await steps.prepareServer({
-      webpackConfigOrServeUrl: bundleDir,
-      port: null,
-      remotionRoot: steps.findRemotionRoot(),
-      offthreadVideoThreads: 2,
-      logLevel: 'error',
-      indent: false,
-      offthreadVideoCacheSizeInBytes: null,
-      binariesDirectory: null,
-      forceIPv4: false,
-      sampleRate: 48000,
-    });
+    const server = await serveBundle(steps, bundleDir);
     let page: RemotionPage | null = null;
     try {
       page = (await (browser as unknown as { newPage(options: Record<string, unknown>): Promise<RemotionPage> }).newPage({
@@ -241,26 +157,7 @@ export class WarmStillPage {
         stills: 0,
       };
       tab.stopErrors = steps.handleJavascriptException({ page: opened, onError: (error) => tab.onError(error), frame: null });
-      await steps.setPropsAndEnv({
-        serializedInputPropsWithCustomSchema: '{}',
-        envVariables: {},
-        page: opened,
-        serveUrl: server.serveUrl,
-        initialFrame: 0,
-        timeoutInMilliseconds: TIMEOUT_MS,
-        proxyPort: server.offthreadPort,
-        retriesRemaining: 2,
-        audioEnabled: false,
-        videoEnabled: true,
-        indent: false,
-        logLevel: 'error',
-        onServeUrlVisited: () => undefined,
-        isMainTab: true,
-        mediaCacheSizeInBytes: null,
-        initialMemoryAvailable: steps.getAvailableMemory('error'),
-        darkMode: false,
-        sampleRate: 48000,
-      });
+      await loadBundle(steps, opened, server);
       return tab;
     } catch (error) {
       await page?.close().catch(() => undefined);

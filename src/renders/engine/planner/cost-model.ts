@@ -62,6 +62,11 @@ export interface CostModel {
   chunkStartMs: number;
   /** Fixed cost of one more segment of a whole render on the chunk grid: tabs opened and a fresh encoder ("Chunk fixed cost"). */
   segmentStartMs: number;
+  // BeginFrame capture (browser/begin-frame-capture.ts, docs/decisions/0108-begin-frame-capture.md).
+  /** One frame through the page with one tab, captured by the frame begun with its screenshot (encoder apart): "BeginFrame capture". */
+  beginFrameMs: number;
+  /** The same for a page that decodes a video clip. */
+  beginFrameWithClipMs: number;
 }
 
 /** Canvas size the figures were measured at. */
@@ -88,6 +93,8 @@ export const COST_MODEL: CostModel = {
   startMs: 300,
   chunkStartMs: 3000,
   segmentStartMs: 2300,
+  beginFrameMs: 35,
+  beginFrameWithClipMs: 75,
 };
 
 /**
@@ -114,5 +121,7 @@ export function scaledCosts(model: CostModel, pixels: number): CostModel {
     mixFrameMs: pixelWork(model.mixFrameMs),
     layerMixFrameMs: pixelWork(model.layerMixFrameMs),
     compositeFrameMs: pixelWork(model.compositeFrameMs),
+    beginFrameMs: page(model.beginFrameMs),
+    beginFrameWithClipMs: page(model.beginFrameWithClipMs),
   };
 }

@@ -201,6 +201,11 @@ const ROWS: Row[] = [
   { name: 'a png still on the warm tab', request: { ...still(), output_format: 'png' } as RenderRequest, format: 'png', strategy: 'still', sound: 'none' },
   { name: 'a jpg still at frame 12', request: { ...still(), output_format: 'jpg' } as RenderRequest, format: 'jpg', call: { stillFrame: 12 }, strategy: 'still', sound: 'none' },
   { name: 'a gif: the browser', request: { ...still({ duration: 3 }), output_format: 'gif' } as RenderRequest, format: 'gif', strategy: 'browser', sound: 'none' },
+  // BeginFrame capture (RENDER_BEGIN_FRAME): the browser's frames cost less, and the page's sound comes from its audio pass.
+  { name: 'BeginFrame: the moving scene in the browser', request: moving(), config: { beginFrame: true }, strategy: 'browser', sound: 'ffmpeg' },
+  { name: 'BeginFrame: 5 s webm with alpha', request: { ...still({ duration: 5 }), output_format: 'webm', alpha: true } as RenderRequest, format: 'webm', config: { beginFrame: true }, strategy: 'browser', sound: 'encoder' },
+  { name: 'BeginFrame: music with RENDER_MIX_SOUND off, everything moving: the page\'s audio pass after drawing', request: still({ elements: [shape({ motion: [{ type: 'spin', duration: 10, easing: 'linear' }] }), { type: 'audio', source_url: TONE } as Element] }), config: { mixSound: false, beginFrame: true }, strategy: 'browser', sound: 'page_audio_pass' },
+  { name: 'BeginFrame: a chunk, muted', request: spinning(10), config: { chunkFrames: 90, chunkSplit: 'always', beginFrame: true }, call: { frameRange: [90, 179], muted: true }, strategy: 'browser', sound: 'none' },
 ];
 
 function scaledCostsFor(width: number, height: number) {
@@ -272,7 +277,7 @@ describe('planRender', () => {
   it('plans the whole render: frames, tabs, encoder, chunk ranges', () => {
     const chunked = plan(ROWS.find((row) => row.chunks)!);
     expect(chunked.chunks).toEqual(splitFrames(300, 90));
-    expect(chunked.encoder).toEqual({ codec: 'h264', pixelFormat: 'yuv420p', capture: 'jpeg', jpegQuality: 90, x264: { preset: 'medium', crf: 18 }, audioCodec: 'aac' });
+    expect(chunked.encoder).toEqual({ codec: 'h264', pixelFormat: 'yuv420p', capture: 'jpeg', jpegQuality: 90, frameCapture: 'screenshot', x264: { preset: 'medium', crf: 18 }, audioCodec: 'aac' });
     expect(chunked.pictures).toEqual({ strategy: 'browser', frames: [0, 299], tabs: 2, scale: 1 });
     const webmRow = ROWS.find((row) => row.name.startsWith('5 s webm'))!;
     const alpha = plan(webmRow);
@@ -286,6 +291,24 @@ describe('planRender', () => {
     const held = plan(ROWS.find((row) => row.name.startsWith('nothing moves'))!);
     expect(held.encoder.skipPictures).toBe(true);
     expect(held.pictures).toMatchObject({ strategy: 'held_frames', tabs: 1, drawn: { frames: [0], holds: [300] } });
+  });
+
+  it('captures with BeginFrame where configured and it can, on one tab, cheaper than the screenshot; else Remotion\'s screenshot', () => {
+    const browserSeconds = (made: RenderPlan) => made.candidates.find((candidate) => candidate.strategy === 'browser')!.seconds!;
+    const moved = ROWS.find((row) => row.name === 'BeginFrame: the moving scene in the browser')!;
+    const captured = plan(moved);
+    expect(captured.encoder.frameCapture).toBe('begin_frame');
+    expect(captured.pictures).toMatchObject({ strategy: 'browser', tabs: 1 });
+    expect(browserSeconds(captured)).toBeLessThan(browserSeconds(plan({ ...moved, config: {} })));
+    expect(plan({ ...moved, config: {} }).encoder.frameCapture).toBe('screenshot');
+    const heldRow = ROWS.find((row) => row.name.startsWith('nothing moves'))!;
+    expect(plan({ ...heldRow, config: { beginFrame: true } }).encoder.frameCapture).toBe('begin_frame');
+    // A preview's sound is collected by renderMedia, and a scaled output is Remotion's: the screenshot.
+    const preview = ROWS.find((row) => row.name.startsWith('a clip preview at half size'))!;
+    expect(plan({ ...preview, config: { beginFrame: true } }).encoder.frameCapture).toBe('screenshot');
+    expect(plan({ ...preview, call: { frameRange: [30, 89] }, config: { beginFrame: true } }).encoder.frameCapture).toBe('screenshot');
+    // A composite draws its layers on the warm tab: no sequence to capture.
+    expect(plan({ ...ROWS[0], config: { beginFrame: true } }).encoder.frameCapture).toBeUndefined();
   });
 
   it('summarises the plan in the diagnostics older readers know, and stores it whole without the frame lists\' bulk', () => {

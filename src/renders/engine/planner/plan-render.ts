@@ -50,6 +50,8 @@ export interface PlannerConfig {
   jpegQuality: number;
   /** The encoders Remotion stitches with after drawing (VP9, ProRes, GIF); default DEFAULT_STITCH. */
   stitch?: StitchSettings;
+  /** RENDER_BEGIN_FRAME: sequences may be captured with BeginFrame control (the headless shell); default false. */
+  beginFrame?: boolean;
   /** RENDER_STRATEGY: take this one whenever it can draw the request exactly, whatever it costs (tests, benchmarks); null: the cheapest. */
   strategy: StrategyName | null;
 }
@@ -89,8 +91,17 @@ export function planRender(request: PlanRequest, facts: SourceFacts, config: Pla
   const [first, last] = request.frameRange ?? [0, resolved.durationInFrames - 1];
   const frames = last - first + 1;
   const hasClip = resolved.elements.some((element) => element.type === 'video');
-  const tabs = drawingTabs(resolved, config);
-  const pageFrame = hasClip ? costs.pageFrameWithClipMs : tabs > 1 ? costs.pageFrameTwoTabsMs : costs.pageFrameMs;
+  const screenshotTabs = drawingTabs(resolved, config);
+  const screenshotFrame = hasClip ? costs.pageFrameWithClipMs : screenshotTabs > 1 ? costs.pageFrameTwoTabsMs : costs.pageFrameMs;
+  const beginFrame = beginFrameProblem(request, config) === null;
+  const captureFrame = hasClip ? costs.beginFrameWithClipMs : costs.beginFrameMs;
+  // BeginFrame capture draws on one tab with the encoder beside it: a frame costs the slower of the two.
+  const browserFrame = beginFrame
+    ? Math.max(captureFrame, encodeFrameMs(output.codec, costs))
+    : screenshotFrame + stitchFrameMs(output.codec, costs);
+  const browserBeginFrame = beginFrame && browserFrame < screenshotFrame + stitchFrameMs(output.codec, costs);
+  const tabs = browserBeginFrame ? 1 : screenshotTabs;
+  const pageFrame = browserBeginFrame ? browserFrame : screenshotFrame;
 
   const options: { pictures: PicturesPlan; seconds: number }[] = [];
   const candidates: Candidate[] = [];
@@ -104,15 +115,16 @@ export function planRender(request: PlanRequest, facts: SourceFacts, config: Pla
     options.push({ pictures: made.pictures, seconds });
   };
 
-  consider('browser', { pictures: { strategy: 'browser', frames: [first, last], tabs, scale }, ms: frames * (pageFrame + stitchFrameMs(output.codec, costs)) });
+  consider('browser', { pictures: { strategy: 'browser', frames: [first, last], tabs, scale }, ms: frames * (browserBeginFrame ? browserFrame : screenshotFrame + stitchFrameMs(output.codec, costs)) });
 
   const heldProblem = heldProblemOf(request, config);
   const drawn = heldProblem ? null : drawnFrames(request.props.request, resolved);
-  consider('held_frames', heldProblem ?? heldCost(drawn!, tabs, hasClip, costs, config));
+  const heldCapture = beginFrame ? captureFrame : null;
+  consider('held_frames', heldProblem ?? heldCost(drawn!, screenshotTabs, hasClip, costs, config, heldCapture));
   const blended = heldProblem || !config.blendFades ? null : blendedFrames(request.props.request, resolved);
   consider(
     'blended_frames',
-    heldProblem ?? (!config.blendFades ? 'RENDER_BLEND_FADES is off' : blended!.blended === 0 ? 'no frame differs from another only by opacity' : blendedCost(blended!, hasClip, costs, config)),
+    heldProblem ?? (!config.blendFades ? 'RENDER_BLEND_FADES is off' : blended!.blended === 0 ? 'no frame differs from another only by opacity' : blendedCost(blended!, hasClip, costs, config, heldCapture)),
   );
   consider('media_composite', compositeOption(request, facts, config, costs));
 
@@ -129,8 +141,8 @@ export function planRender(request: PlanRequest, facts: SourceFacts, config: Pla
     output,
     frames: { total: frames, first, last },
     pictures,
-    sound: soundOf(request, facts, config, pictures.strategy === 'browser' && onGrid === null),
-    encoder: encoderOf(output, config, pictures),
+    sound: soundOf(request, facts, config, pictures.strategy === 'browser' && onGrid === null && !browserBeginFrame),
+    encoder: encoderOf(output, config, pictures, pictures.strategy === 'browser' ? browserBeginFrame : beginFrame),
     segments: onGrid,
     workers: request.workers ?? 1,
     chunks: split ? onGrid : null,
@@ -151,20 +163,21 @@ function heldProblemOf(request: PlanRequest, config: PlannerConfig): string | nu
   return null;
 }
 
-function heldCost(drawn: DrawnFrames, browserTabs: number, hasClip: boolean, costs: CostModel, config: PlannerConfig): { pictures: PicturesPlan; ms: number } {
+function heldCost(drawn: DrawnFrames, browserTabs: number, hasClip: boolean, costs: CostModel, config: PlannerConfig, beginFrameMs: number | null): { pictures: PicturesPlan; ms: number } {
   const count = drawn.frames.length;
-  // Encoded after the drawing: the drawing has the cores, and from 30 frames a second tab repays itself.
-  const tabs = count >= HELD_TABS_MIN_FRAMES ? browserTabs : 1;
+  // Encoded after the drawing: the drawing has the cores, and from 30 frames a second tab repays itself
+  // (BeginFrame capture draws on one).
+  const tabs = beginFrameMs === null && count >= HELD_TABS_MIN_FRAMES ? browserTabs : 1;
   // x264 runs after the drawing, not beside the page as in the browser path's frame figures.
-  const page = (hasClip ? costs.pageFrameWithClipMs : tabs > 1 ? costs.pageFrameTwoTabsMs : costs.pageFrameMs) - costs.encoderBesidePageMs;
+  const page = beginFrameMs ?? (hasClip ? costs.pageFrameWithClipMs : tabs > 1 ? costs.pageFrameTwoTabsMs : costs.pageFrameMs) - costs.encoderBesidePageMs;
   const repeats = drawn.durationInFrames - count;
   const encode = count * costs.x264PictureMs + (config.skipPictures ? 0 : repeats * costs.x264HeldRepeatMs);
   return { pictures: { strategy: 'held_frames', drawn, tabs }, ms: costs.startMs + count * page + encode };
 }
 
-function blendedCost(blended: BlendedFrames, hasClip: boolean, costs: CostModel, config: PlannerConfig): { pictures: PicturesPlan; ms: number } {
+function blendedCost(blended: BlendedFrames, hasClip: boolean, costs: CostModel, config: PlannerConfig, beginFrameMs: number | null): { pictures: PicturesPlan; ms: number } {
   // One tab: x264 and the sound mix share the cores with the drawing.
-  const page = hasClip ? costs.pageFrameWithClipMs : costs.pageFrameMs;
+  const page = beginFrameMs ?? (hasClip ? costs.pageFrameWithClipMs : costs.pageFrameMs);
   let encoded = 0;
   let mixed = 0;
   for (const run of blended.runs) {
@@ -311,19 +324,46 @@ function soundMixProblem(request: PlanRequest, facts: SourceFacts): string | nul
   return null;
 }
 
-function encoderOf(output: Extract<OutputPlan, { kind: 'video' }>, config: PlannerConfig, pictures: PicturesPlan): EncoderPlan {
+function encoderOf(output: Extract<OutputPlan, { kind: 'video' }>, config: PlannerConfig, pictures: PicturesPlan, beginFrame: boolean): EncoderPlan {
   const capture = output.imageFormat === 'png' ? 'png' : 'jpeg';
   const held = pictures.strategy === 'held_frames' || pictures.strategy === 'blended_frames';
+  const sequence = held || pictures.strategy === 'browser';
   return {
     codec: output.codec,
     pixelFormat: output.pixelFormat,
     capture,
     ...(capture === 'jpeg' ? { jpegQuality: config.jpegQuality } : {}),
+    ...(sequence ? { frameCapture: beginFrame ? ('begin_frame' as const) : ('screenshot' as const) } : {}),
     ...(output.codec === 'h264' ? { x264: { preset: config.x264Preset, crf: config.x264Crf } } : {}),
     ...(held ? { skipPictures: config.skipPictures } : {}),
     ...stitchOf(output.codec, config.stitch ?? DEFAULT_STITCH),
     audioCodec: output.audioCodec,
   };
+}
+
+/**
+ * Why this render's sequence cannot be captured with BeginFrame control (our own frame loop, one
+ * tab, at full size, the pictures piped into the encoder, the page's sound collected by no one);
+ * null when it can.
+ */
+function beginFrameProblem(request: PlanRequest, config: PlannerConfig): string | null {
+  const { output, resolved } = request;
+  if (!config.beginFrame) return 'RENDER_BEGIN_FRAME is off';
+  if (output.kind !== 'video' || !PIPED_CODECS.includes(output.codec)) return 'the output is not H.264, VP9, ProRes or GIF';
+  if ((request.scale ?? 1) !== 1) return 'a scaled output';
+  // Remotion evens odd sizes for H.264 itself.
+  if (output.codec === 'h264' && (resolved.width % 2 !== 0 || resolved.height % 2 !== 0)) return 'odd canvas size';
+  const audible = !request.muted && output.audioCodec !== null && resolved.hasAudio;
+  // Only renderMedia collects the page's sound of a part of the timeline, or muxes it into a non-AAC track.
+  if (audible && (output.audioCodec !== 'aac' || request.frameRange)) return 'the page collects the sound while drawing';
+  return null;
+}
+
+const PIPED_CODECS: readonly string[] = ['h264', 'vp9', 'prores', 'gif'];
+
+/** The piped encoder's time for one frame beside the drawing (BeginFrame capture). */
+function encodeFrameMs(codec: string, costs: CostModel): number {
+  return codec === 'h264' ? costs.x264PictureMs : stitchFrameMs(codec, costs);
 }
 
 /** Remotion encodes VP9, ProRes and GIF after drawing every frame (x264 runs beside the drawing, in pageFrameMs). */

@@ -40,6 +40,12 @@ export interface EncoderPlan {
   /** What the page captures: JPEG (opaque) or PNG (alpha, gif, stills). */
   capture: 'jpeg' | 'png';
   jpegQuality?: number;
+  /**
+   * How a drawn sequence is captured (browser and held strategies): `begin_frame`, Chromium's
+   * BeginFrame control in our own frame loop (browser/begin-frame-capture.ts, one tab, the
+   * pictures piped into the encoder), or `screenshot`, Remotion's renderMedia/renderFrames.
+   */
+  frameCapture?: 'begin_frame' | 'screenshot';
   /** H.264 outputs: x264's settings, on every strategy. */
   x264?: { preset: string; crf: number };
   /** Held and blended strategies: repeats and decoder-mixed fades as skip pictures (codec/h264-holds.ts). */

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { RenderMediaOptions } from '@remotion/renderer';
 import type { X264Preset } from '../../../config/app-config';
 import { compositionOf } from '../browser/browser-host';
+import { FramePipeEncoder, type FramePipeVideo } from '../encode/frame-pipe-encoder';
 import { joinSegments } from '../encode/join-segments';
 import { stitchWith } from '../encode/stitch-settings';
 import { convertOnOneThread } from '../encode/x264';
@@ -25,6 +26,7 @@ export const browserStrategy: PictureStrategy<'browser'> = {
     const { args, plan, sound } = context;
     const { plan: output, resolved } = args;
     if (output.kind !== 'video') throw new Error('the browser strategy draws video outputs only');
+    if (plan.encoder.frameCapture === 'begin_frame') return captureToEncoder(context, pictures);
     if (plan.segments && !args.frameRange) return drawSegments(context, pictures, plan.segments);
     const frames = pictures.frames[1] - pictures.frames[0] + 1;
     const separateAudio = output.audioCodec === 'aac' && !args.muted;
@@ -127,6 +129,72 @@ async function drawSegments(context: StrategyContext, pictures: BrowserPictures,
   await joinSegments(drawn.value, path.join(workDir, 'segments.txt'), videoPath, args.signal);
   await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
   return { segments: segments.length, ...(mixed.value ?? {}) };
+}
+
+/**
+ * The plan's frames captured with BeginFrame control and piped into the encoder as they come
+ * (encode/frame-pipe-encoder.ts: Remotion's encoder settings and the plan's), one encoder per
+ * range: the whole range, or each segment of the chunk grid, joined as chunks are. The sound is
+ * the plan's (`ffmpeg` beside the drawing, the page's audio pass after it), muxed as AAC.
+ */
+async function captureToEncoder(context: StrategyContext, pictures: BrowserPictures): Promise<Measured> {
+  const { args, plan, browser: host, sound } = context;
+  const { plan: output, resolved } = args;
+  if (output.kind !== 'video') throw new Error('the browser strategy draws video outputs only');
+  const workDir = path.dirname(args.outputPath);
+  const onGrid = plan.segments && !args.frameRange ? plan.segments : null;
+  const ranges = onGrid ?? [pictures.frames];
+  const separateAudio = output.audioCodec === 'aac' && !args.muted;
+  const videoPath = separateAudio ? withSuffix(args.outputPath, '.video') : args.outputPath;
+  const files = onGrid ? ranges.map((_, index) => path.join(workDir, `segment-${index}.mp4`)) : [videoPath];
+  const audioPath = path.join(workDir, 'audio.wav');
+  const video = (outputPath: string): FramePipeVideo => ({
+    codec: output.codec as FramePipeVideo['codec'],
+    pixelFormat: output.pixelFormat,
+    ...(output.proResProfile ? { proResProfile: output.proResProfile } : {}),
+    fps: resolved.fps,
+    width: resolved.width,
+    height: resolved.height,
+    outputPath,
+  });
+  const frames = ranges.flatMap(([first, last]) => Array.from({ length: last - first + 1 }, (_, index) => first + index));
+  const rangeOf = (frame: number) => ranges.findIndex(([first, last]) => frame >= first && frame <= last);
+  const encoders: FramePipeEncoder[] = [];
+  const finished: Promise<void>[] = [];
+  const draw = async () => {
+    try {
+      await host.captureFrames(
+        { resolved, props: args.props as unknown as Record<string, unknown>, format: plan.encoder.capture, jpegQuality: plan.encoder.jpegQuality, signal: args.signal },
+        frames,
+        async (frame, picture, index) => {
+          const range = rangeOf(frame);
+          if (!encoders[range]) {
+            // A fresh encoder for each range; the one before finishes while the page draws on.
+            if (range > 0) finished.push(encoders[range - 1].finish());
+            encoders[range] = new FramePipeEncoder(video(files[range]), plan.encoder.capture, plan.encoder, args.signal);
+          }
+          await encoders[range].write(picture);
+          args.onProgress('compositing', (index + 1) / frames.length);
+        },
+      );
+      finished.push(encoders[encoders.length - 1].finish());
+      await Promise.all(finished);
+    } catch (error) {
+      await Promise.all(encoders.map((encoder) => encoder.abort()));
+      await Promise.allSettled(finished);
+      throw error;
+    }
+  };
+  // The worker's mix runs beside the drawing; the page's audio pass needs the browser, so it follows.
+  const early = plan.sound.via === 'ffmpeg';
+  const [drawn, mixed] = await Promise.allSettled([draw(), early ? sound.make(args, plan.sound, audioPath) : null]);
+  if (drawn.status === 'rejected') throw drawn.reason;
+  if (mixed.status === 'rejected') throw mixed.reason;
+  const made = early ? mixed.value : await sound.make(args, plan.sound, audioPath);
+  args.onProgress('encoding', 1);
+  if (onGrid) await joinSegments(files, path.join(workDir, 'segments.txt'), videoPath, args.signal);
+  if (separateAudio) await muxAacAudio(videoPath, audioPath, args.outputPath, args.signal);
+  return { ...(onGrid ? { segments: onGrid.length } : {}), ...(made ?? {}) };
 }
 
 function withSuffix(file: string, suffix: string): string {

@@ -10,7 +10,8 @@ import { BlendedFramesEncoder, type BlendedEncoding } from './blended-frames-enc
 import { encodeHeldFrames } from './held-encoding';
 
 /**
- * Each distinct frame drawn once (`drawnFrames`, JPEG as the browser strategy captures), then
+ * Each distinct frame drawn once (`drawnFrames`, JPEG as the browser strategy captures, with
+ * BeginFrame control where the plan says so), then
  * ffmpeg encodes them with their holds (held-encoding.ts: repeats as skip pictures).
  */
 export const heldFramesStrategy: PictureStrategy<'held_frames'> = {
@@ -34,9 +35,7 @@ type Held = { kind: 'held'; drawn: DrawnFrames } | { kind: 'blended'; blended: B
  * draws when the worker mixes it (ffmpeg, one core), else Remotion's audio pass follows the drawing.
  */
 async function drawHeld({ args, plan, browser: host, sound, cancelSignal }: StrategyContext, held: Held, tabs: number): Promise<Measured> {
-  const { renderFrames } = await import('@remotion/renderer');
   const clock = stopwatch();
-  const [serveUrl, browser] = await Promise.all([host.serveUrl(), host.openBrowser()]);
   const props: CompositionProps = held.kind === 'blended' ? { ...args.props, fixedOpacity: held.blended.fixedOpacity } : args.props;
   const inputProps = props as unknown as Record<string, unknown>;
   const workDir = path.dirname(args.outputPath);
@@ -72,22 +71,33 @@ async function drawHeld({ args, plan, browser: host, sound, cancelSignal }: Stra
   const fileOf = (frame: number) => path.join(framesDir, `${String(frame).padStart(6, '0')}.jpeg`);
   const writes: Promise<void>[] = [];
   try {
-    await renderFrames({
-      composition: compositionOf(args.resolved, inputProps),
-      serveUrl,
-      inputProps,
-      ...host.pageOptions(browser, cancelSignal, tabs),
-      frames: toDraw,
-      imageFormat: 'jpeg',
-      jpegQuality: plan.encoder.jpegQuality,
-      outputDir: null,
-      onFrameBuffer: (buffer, frame) => {
-        if (blending) blending.addDrawn(frame, buffer);
-        else writes.push(writeFile(fileOf(frame), buffer));
-      },
-      onStart: () => undefined,
-      onFrameUpdate: (rendered) => args.onProgress('compositing', (drawShare * rendered) / toDraw.length),
-    });
+    const onPicture = (buffer: Buffer, frame: number) => {
+      if (blending) blending.addDrawn(frame, buffer);
+      else writes.push(writeFile(fileOf(frame), buffer));
+    };
+    const onDrawn = (rendered: number) => args.onProgress('compositing', (drawShare * rendered) / toDraw.length);
+    if (plan.encoder.frameCapture === 'begin_frame') {
+      await host.captureFrames({ resolved: args.resolved, props: inputProps, format: 'jpeg', jpegQuality: plan.encoder.jpegQuality, signal: args.signal }, toDraw, async (frame, picture, index) => {
+        onPicture(picture, frame);
+        onDrawn(index + 1);
+      });
+    } else {
+      const { renderFrames } = await import('@remotion/renderer');
+      const [serveUrl, browser] = await Promise.all([host.serveUrl(), host.openBrowser()]);
+      await renderFrames({
+        composition: compositionOf(args.resolved, inputProps),
+        serveUrl,
+        inputProps,
+        ...host.pageOptions(browser, cancelSignal, tabs),
+        frames: toDraw,
+        imageFormat: 'jpeg',
+        jpegQuality: plan.encoder.jpegQuality,
+        outputDir: null,
+        onFrameBuffer: onPicture,
+        onStart: () => undefined,
+        onFrameUpdate: onDrawn,
+      });
+    }
     await Promise.all(writes);
   } catch (error) {
     blending?.abort(error instanceof Error ? error : new Error(String(error)));
