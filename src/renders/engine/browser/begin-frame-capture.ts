@@ -83,7 +83,9 @@ export class BeginFrameCapture {
         await setComposition(steps, opened, args.composition, made.serializedProps);
         // As Remotion's takeFrame before each screenshot: the body's own colour never shows.
         await steps.puppeteerEvaluateWithCatch({
-          pageFunction: ((background: string) => void (document.body.style.background = background)) as (...args: never[]) => unknown,
+          pageFunction: ((background: string) => {
+            (globalThis as unknown as { document: { body: { style: { background: string } } } }).document.body.style.background = background;
+          }) as (...args: never[]) => unknown,
           args: [args.format === 'png' ? 'transparent' : 'black'],
           frame: null,
           page: opened,
