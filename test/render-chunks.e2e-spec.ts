@@ -33,7 +33,8 @@ async function frameTimes(file: string): Promise<number[]> {
 describe('chunked renders (through the REST API)', () => {
   const house = withRenderApp({
     name: 'chunks',
-    env: { RENDER_CHUNK_FRAMES: String(CHUNK_FRAMES), JOB_HEARTBEAT_SECONDS: '10', JOB_SUPERVISE_SECONDS: '1' },
+    // BeginFrame capture (off by default) is drawn here, where chunked must equal whole frame for frame.
+    env: { RENDER_CHUNK_FRAMES: String(CHUNK_FRAMES), RENDER_BEGIN_FRAME: 'true', JOB_HEARTBEAT_SECONDS: '10', JOB_SUPERVISE_SECONDS: '1' },
     database: true,
     fixtures: async (dir) => {
       await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=6', path.join(dir, 'tone.wav')]);

@@ -205,7 +205,7 @@ export interface RenderConfig {
   jpegQuality: number;
   /**
    * Capture the frames the browser draws in a sequence with Chromium's BeginFrame control
-   * (`RENDER_BEGIN_FRAME`: `true`, `false`, or `auto`, the default: on when the browser is the
+   * (`RENDER_BEGIN_FRAME`: `true`, `false` (the default), or `auto`: on when the browser is the
    * headless shell, the only build that has it; docs/decisions/0108-begin-frame-capture.md). The
    * planner weighs it; false leaves every sequence to Remotion's screenshot after each frame.
    */
@@ -337,7 +337,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     x264Crf: int('RENDER_X264_CRF', 18, 1, 51),
     jpegQuality: int('RENDER_JPEG_QUALITY', 90, 1, 100),
     beginFrame: (() => {
-      const chosen = oneOf('RENDER_BEGIN_FRAME', ['auto', 'true', 'false'] as const, 'auto');
+      // Off by default: on Remotion's page the drawing, not the capture, was the cost (record 0108).
+      const chosen = oneOf('RENDER_BEGIN_FRAME', ['auto', 'true', 'false'] as const, 'false');
       if (chosen !== 'auto') return chosen === 'true';
       const executable = str('CHROMIUM_EXECUTABLE');
       // The default wrapper (scripts/chromium-offline.sh) runs the headless shell where it is installed.
