@@ -231,6 +231,11 @@ export interface RenderConfig {
    */
   warmStills: boolean;
   /**
+   * Niceness (0–19) of every process a worker starts for a render (Chromium, ffmpeg), so that the
+   * API and PostgreSQL on the same machine come first (`RENDER_NICENESS`, default 10; 0 leaves them).
+   */
+  niceness: number;
+  /**
    * H.264 timelines whose video clips need nothing only a browser can do: ffmpeg decodes, scales
    * and composites the clips, the browser draws only the layers around them
    * (`RENDER_COMPOSITE_MEDIA`; default in docs/decisions/0031-composite-sound-and-default.md).
@@ -348,6 +353,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     chunkFrames: str('RENDER_CHUNK_FRAMES') === null ? null : int('RENDER_CHUNK_FRAMES', 0, 0, 1_000_000),
     chunkSplit: str('RENDER_CHUNK_FRAMES') === null ? 'auto' : int('RENDER_CHUNK_FRAMES', 0, 0, 1_000_000) === 0 ? 'never' : 'always',
     warmStills: oneOf('RENDER_WARM_STILLS', ['true', 'false'] as const, 'true') === 'true',
+    niceness: int('RENDER_NICENESS', 10, 0, 19),
     compositeMedia: oneOf('RENDER_COMPOSITE_MEDIA', ['true', 'false'] as const, 'true') === 'true',
     strategy: (() => {
       const chosen = oneOf('RENDER_STRATEGY', ['cheapest', ...RENDER_STRATEGIES] as const, 'cheapest');

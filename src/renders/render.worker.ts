@@ -1,6 +1,7 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { ChildPriority } from '../infra/media/child-priority';
 import { Storage } from '../infra/storage/storage';
 import { ReadinessRegistryService } from '../infra/readiness/readiness-registry.service';
 import { JobRunnerService, JobWork } from '../jobs/job-runner.service';
@@ -15,8 +16,9 @@ import { RENDER_DEAD_LETTER_QUEUE, RENDER_QUEUE, RENDER_RETRY_LIMIT } from './re
  * another worker, which claims the row again (it is still `processing`) and renders from the start.
  */
 @Injectable()
-export class RenderWorker implements OnApplicationBootstrap {
+export class RenderWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('RenderWorker');
+  private priority: ChildPriority | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -31,8 +33,15 @@ export class RenderWorker implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     await this.runner.serve(this.work, this.config.render.concurrency, () => {
       this.readiness.register('renderer', () => this.renderer.ready());
+      // Renders' processes yield the CPU to the API and PostgreSQL beside them.
+      this.priority = new ChildPriority(this.config.render.niceness);
+      this.priority.start();
       this.renderer.warmUp().catch((error) => this.logger.error(`Warm-up failed: ${(error as Error).message}`));
     });
+  }
+
+  onApplicationShutdown(): void {
+    this.priority?.stop();
   }
 
   private readonly work: JobWork = {
