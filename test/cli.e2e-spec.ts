@@ -178,8 +178,8 @@ describe('vrs, the command-line tool', () => {
   });
 
   it('projects create, patch, list, get --full and render; cancel stops the render, a second cancel exits 1', async () => {
-    // Long enough that the cancel lands before the render could finish.
-    writeFileSync(path.join(folder, 'template.json'), JSON.stringify(request({ duration: 20, elements: [{ type: 'text', text: 'Hello {{who}}', font_size: 40 }] })));
+    // Long enough, and moving on every frame (nothing to hold), that the cancel lands before the render could finish.
+    writeFileSync(path.join(folder, 'template.json'), JSON.stringify(request({ duration: 20, elements: [{ type: 'text', text: 'Hello {{who}}', font_size: 40, motion: [{ type: 'zoom' }] }] })));
     writeFileSync(path.join(folder, 'ops.json'), JSON.stringify([{ op: 'replace', path: '/elements/0/text', value: 'Bye {{who}}' }]));
     const created = await vrs(['projects', 'create', 'template.json', '--name', 'Promo', '--var', 'who=world', '--json']);
     expect(created.code).toBe(0);
