@@ -232,7 +232,7 @@ export interface RenderConfig {
   warmStills: boolean;
   /**
    * Niceness (0–19) of every process a worker starts for a render (Chromium, ffmpeg), so that the
-   * API and PostgreSQL on the same machine come first (`RENDER_NICENESS`, default 10; 0 leaves them).
+   * API and PostgreSQL on the same machine come first (`RENDER_NICENESS`, 0–19; the default 0 leaves them).
    */
   niceness: number;
   /**
@@ -353,7 +353,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     chunkFrames: str('RENDER_CHUNK_FRAMES') === null ? null : int('RENDER_CHUNK_FRAMES', 0, 0, 1_000_000),
     chunkSplit: str('RENDER_CHUNK_FRAMES') === null ? 'auto' : int('RENDER_CHUNK_FRAMES', 0, 0, 1_000_000) === 0 ? 'never' : 'always',
     warmStills: oneOf('RENDER_WARM_STILLS', ['true', 'false'] as const, 'true') === 'true',
-    niceness: int('RENDER_NICENESS', 10, 0, 19),
+    niceness: int('RENDER_NICENESS', 0, 0, 19),
     compositeMedia: oneOf('RENDER_COMPOSITE_MEDIA', ['true', 'false'] as const, 'true') === 'true',
     strategy: (() => {
       const chosen = oneOf('RENDER_STRATEGY', ['cheapest', ...RENDER_STRATEGIES] as const, 'cheapest');
