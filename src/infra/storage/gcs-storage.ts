@@ -54,10 +54,13 @@ export class GcsStorage extends Storage {
   async putStream(key: string, body: Readable, contentType: string, options: { maxBytes?: number } = {}): Promise<{ size: number }> {
     assertStorageKey(key);
     const limit = new ByteLimit(options.maxBytes ?? Number.POSITIVE_INFINITY);
-    let bodyFailed = false;
-    body.once('error', () => (bodyFailed = true));
+    // The first stream to fail is the culprit: pipeline then destroys the others with its error.
+    let first: 'body' | 'store' | null = null;
+    body.once('error', () => (first ??= 'body'));
+    const upload = this.bucket.file(key).createWriteStream({ resumable: false, contentType });
+    upload.once('error', () => (first ??= 'store'));
     // Destroying the write stream aborts the request, and GCS creates an object only from a complete one.
-    await this.guard(() => pipeline(body, limit, this.bucket.file(key).createWriteStream({ resumable: false, contentType })), () => bodyFailed);
+    await this.guard(() => pipeline(body, limit, upload), () => first === 'body');
     return { size: limit.bytes };
   }
 
