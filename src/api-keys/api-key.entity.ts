@@ -1,11 +1,12 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { CreatedAtColumn, IdColumn, TimestampOrNullColumn, WorkspaceIdColumn } from '../infra/database/columns';
 
 @Entity('api_keys')
 export class ApiKey {
-  @PrimaryColumn('text')
+  @IdColumn()
   id: string;
 
-  @Column('text', { name: 'workspace_id' })
+  @WorkspaceIdColumn()
   workspaceId: string;
 
   @Column('text')
@@ -19,13 +20,13 @@ export class ApiKey {
   @Column('text', { name: 'key_hash', select: false })
   keyHash: string;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @Column('timestamptz', { name: 'last_used_at', nullable: true })
+  @TimestampOrNullColumn('last_used_at')
   lastUsedAt: Date | null;
 
-  @Column('timestamptz', { name: 'revoked_at', nullable: true })
+  @TimestampOrNullColumn('revoked_at')
   revokedAt: Date | null;
 
   /**

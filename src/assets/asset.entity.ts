@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { CreatedAtColumn, IdColumn, TimestampOrNullColumn, UpdatedAtColumn, WorkspaceIdColumn } from '../infra/database/columns';
 import type { UploadKind } from '../infra/media/media-types';
 
 /** video, audio, image, or font (uploaded font files only: never ingested or imported). */
@@ -29,10 +30,10 @@ const bigintAsNumber = {
 /** A file the workspace keeps in the service's storage: uploaded, or copied from an external URL. */
 @Entity('assets')
 export class Asset {
-  @PrimaryColumn('text')
+  @IdColumn()
   id: string;
 
-  @Column('text', { name: 'workspace_id' })
+  @WorkspaceIdColumn()
   workspaceId: string;
 
   @Column('text')
@@ -87,12 +88,12 @@ export class Asset {
   errorCode: AssetErrorCode | null;
 
   /** While `ingesting`: the copier renews this; once it lapses another worker may take the copy over. */
-  @Column('timestamptz', { name: 'ingest_lease_until', nullable: true })
+  @TimestampOrNullColumn('ingest_lease_until')
   ingestLeaseUntil: Date | null;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  @UpdatedAtColumn()
   updatedAt: Date;
 }

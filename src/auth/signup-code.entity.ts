@@ -1,12 +1,13 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { CreatedAtColumn, IdColumn, TimestampOrNullColumn, WorkspaceIdColumn } from '../infra/database/columns';
 
 /** A one-time email verification code. Only a salted scrypt hash of the 6 digits is stored. */
 @Entity('signup_codes')
 export class SignupCode {
-  @PrimaryColumn('text')
+  @IdColumn()
   id: string;
 
-  @Column('text', { name: 'workspace_id' })
+  @WorkspaceIdColumn()
   workspaceId: string;
 
   @Column('text', { name: 'code_hash' })
@@ -18,12 +19,12 @@ export class SignupCode {
   @Column('integer', { name: 'failed_attempts', default: 0 })
   failedAttempts: number;
 
-  @Column('timestamptz', { name: 'consumed_at', nullable: true })
+  @TimestampOrNullColumn('consumed_at')
   consumedAt: Date | null;
 
-  @Column('timestamptz', { name: 'invalidated_at', nullable: true })
+  @TimestampOrNullColumn('invalidated_at')
   invalidatedAt: Date | null;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 }

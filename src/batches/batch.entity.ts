@@ -1,12 +1,13 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { CreatedAtColumn, IdColumn, JsonbObjectColumn, TimestampOrNullColumn, UpdatedAtColumn, WorkspaceIdColumn } from '../infra/database/columns';
 
 /** A batch of renders of one project version, one job per row (jobs.batch_id); its counts are read from its jobs. */
 @Entity('batches')
 export class Batch {
-  @PrimaryColumn('text')
+  @IdColumn()
   id: string;
 
-  @Column('text', { name: 'workspace_id' })
+  @WorkspaceIdColumn()
   workspaceId: string;
 
   @Column('text', { name: 'project_id' })
@@ -22,23 +23,23 @@ export class Batch {
   @Column('text', { name: 'output_filename', nullable: true })
   outputFilename: string | null;
 
-  @Column('jsonb', { default: {} })
+  @JsonbObjectColumn()
   metadata: Record<string, unknown>;
 
   /** Receives `batch.completed` (and each row's events, as every row's own webhook_url). */
   @Column('text', { name: 'webhook_url', nullable: true })
   webhookUrl: string | null;
 
-  @Column('timestamptz', { name: 'cancelled_at', nullable: true })
+  @TimestampOrNullColumn('cancelled_at')
   cancelledAt: Date | null;
 
   /** Set once, when every row has ended; `batch.completed` is sent then. */
-  @Column('timestamptz', { name: 'completed_at', nullable: true })
+  @TimestampOrNullColumn('completed_at')
   completedAt: Date | null;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  @UpdatedAtColumn()
   updatedAt: Date;
 }

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { CreatedAtColumn, IdColumn, JsonbObjectColumn, UpdatedAtColumn, WorkspaceIdColumn } from '../infra/database/columns';
 
 export type BrandKitStatus = 'extracting' | 'ready' | 'failed';
 export type CornerFeel = 'sharp' | 'soft' | 'pill';
@@ -21,10 +22,10 @@ export interface BrandKitError {
 /** Values extracted from a web page (spec 2.4). A field not confidently extracted is absent. */
 @Entity('brand_kits')
 export class BrandKit {
-  @PrimaryColumn('text')
+  @IdColumn()
   id: string;
 
-  @Column('text', { name: 'workspace_id' })
+  @WorkspaceIdColumn()
   workspaceId: string;
 
   @Column('text', { nullable: true })
@@ -36,10 +37,10 @@ export class BrandKit {
   @Column('text')
   status: BrandKitStatus;
 
-  @Column('jsonb', { default: {} })
+  @JsonbObjectColumn()
   palette: Palette;
 
-  @Column('jsonb', { default: {} })
+  @JsonbObjectColumn()
   fonts: BrandFonts;
 
   @Column('text', { name: 'logo_url', nullable: true })
@@ -49,15 +50,15 @@ export class BrandKit {
   cornerFeel: CornerFeel | null;
 
   /** Per-field scores 0–1, keyed like `palette.primary`. */
-  @Column('jsonb', { default: {} })
+  @JsonbObjectColumn()
   confidence: Record<string, number>;
 
   @Column('jsonb', { nullable: true })
   error: BrandKitError | null;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  @UpdatedAtColumn()
   updatedAt: Date;
 }

@@ -1,6 +1,7 @@
 import type { RenderedPreviewOptions } from '../../composition/src/schema';
 import type { LoudnessReport } from '../infra/media/loudness';
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { CreatedAtColumn, IdColumn, JsonbObjectColumn, TimestampOrNullColumn, UpdatedAtColumn, WorkspaceIdColumn } from '../infra/database/columns';
 
 export const JOB_KINDS = ['render', 'task'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
@@ -37,10 +38,10 @@ export interface JobError {
 /** Renders and tasks share one table and one lifecycle (docs/decisions/0004-jobs.md). */
 @Entity('jobs')
 export class Job {
-  @PrimaryColumn('text')
+  @IdColumn()
   id: string;
 
-  @Column('text', { name: 'workspace_id' })
+  @WorkspaceIdColumn()
   workspaceId: string;
 
   @Column('text')
@@ -78,7 +79,7 @@ export class Job {
   @Column('jsonb', { nullable: true })
   error: JobError | null;
 
-  @Column('jsonb', { default: {} })
+  @JsonbObjectColumn()
   metadata: Record<string, unknown>;
 
   /** How the work was carried out (renders: `render_path`, frames drawn); internal, not in the API. */
@@ -143,15 +144,15 @@ export class Job {
   @Column('uuid', { name: 'queue_entry_id', nullable: true })
   queueEntryId: string | null;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  @UpdatedAtColumn()
   updatedAt: Date;
 
-  @Column('timestamptz', { name: 'started_at', nullable: true })
+  @TimestampOrNullColumn('started_at')
   startedAt: Date | null;
 
-  @Column('timestamptz', { name: 'completed_at', nullable: true })
+  @TimestampOrNullColumn('completed_at')
   completedAt: Date | null;
 }

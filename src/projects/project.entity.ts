@@ -1,12 +1,13 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { CreatedAtColumn, IdColumn, JsonbObjectColumn, UpdatedAtColumn, WorkspaceIdColumn } from '../infra/database/columns';
 
 /** A stored render request (a template: its strings may hold `{{name}}` placeholders), versioned. */
 @Entity('projects')
 export class Project {
-  @PrimaryColumn('text')
+  @IdColumn()
   id: string;
 
-  @Column('text', { name: 'workspace_id' })
+  @WorkspaceIdColumn()
   workspaceId: string;
 
   @Column('text')
@@ -20,12 +21,12 @@ export class Project {
   renderRequest: Record<string, unknown>;
 
   /** Default values of the template's variables. */
-  @Column('jsonb', { default: {} })
+  @JsonbObjectColumn()
   variables: Record<string, string>;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  @UpdatedAtColumn()
   updatedAt: Date;
 }

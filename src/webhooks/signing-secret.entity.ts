@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { CreatedAtColumn, TimestampOrNullColumn } from '../infra/database/columns';
 
 /**
  * The workspace's webhook signing secret (one for all its webhooks). Unlike an API
@@ -13,9 +14,9 @@ export class SigningSecret {
   @Column('text', { select: false })
   secret: string;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @Column('timestamptz', { name: 'rotated_at', nullable: true })
+  @TimestampOrNullColumn('rotated_at')
   rotatedAt: Date | null;
 }

@@ -1,14 +1,15 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { CreatedAtColumn, IdColumn, TimestampOrNullColumn, UpdatedAtColumn, WorkspaceIdColumn } from '../infra/database/columns';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
 /** One event on its way to one endpoint: a workspace webhook, or a job's own `webhook_url`. */
 @Entity('webhook_deliveries')
 export class WebhookDelivery {
-  @PrimaryColumn('text')
+  @IdColumn()
   id: string;
 
-  @Column('text', { name: 'workspace_id' })
+  @WorkspaceIdColumn()
   workspaceId: string;
 
   @Column('text', { name: 'event_id' })
@@ -37,10 +38,10 @@ export class WebhookDelivery {
   @Column('text', { nullable: true })
   error: string | null;
 
-  @Column('timestamptz', { name: 'next_attempt_at', nullable: true })
+  @TimestampOrNullColumn('next_attempt_at')
   nextAttemptAt: Date | null;
 
-  @Column('timestamptz', { name: 'last_attempt_at', nullable: true })
+  @TimestampOrNullColumn('last_attempt_at')
   lastAttemptAt: Date | null;
 
   /**
@@ -50,9 +51,9 @@ export class WebhookDelivery {
   @Column('text', { name: 'attempt_token', nullable: true, select: false })
   attemptToken: string | null;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  @UpdatedAtColumn()
   updatedAt: Date;
 }

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { CreatedAtColumn, IdColumn, WorkspaceIdColumn } from '../infra/database/columns';
 import type { EventType } from './webhook-events';
 
 /**
@@ -7,10 +8,10 @@ import type { EventType } from './webhook-events';
  */
 @Entity('events')
 export class WebhookEvent {
-  @PrimaryColumn('text')
+  @IdColumn()
   id: string;
 
-  @Column('text', { name: 'workspace_id' })
+  @WorkspaceIdColumn()
   workspaceId: string;
 
   @Column('text')
@@ -24,6 +25,6 @@ export class WebhookEvent {
   @Column('text', { name: 'job_id', nullable: true })
   jobId: string | null;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 }

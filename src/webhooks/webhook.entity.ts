@@ -1,13 +1,14 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { CreatedAtColumn, IdColumn, UpdatedAtColumn, WorkspaceIdColumn } from '../infra/database/columns';
 import type { SubscribableEvent } from './webhook-events';
 
 /** A workspace webhook endpoint. The signing secret belongs to the workspace, not to it. */
 @Entity('webhooks')
 export class Webhook {
-  @PrimaryColumn('text')
+  @IdColumn()
   id: string;
 
-  @Column('text', { name: 'workspace_id' })
+  @WorkspaceIdColumn()
   workspaceId: string;
 
   @Column('text')
@@ -19,9 +20,9 @@ export class Webhook {
   @Column('boolean', { default: true })
   enabled: boolean;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  @UpdatedAtColumn()
   updatedAt: Date;
 }

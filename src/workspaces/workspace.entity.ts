@@ -1,8 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { CreatedAtColumn, IdColumn, TimestampOrNullColumn, UpdatedAtColumn } from '../infra/database/columns';
 
 @Entity('workspaces')
 export class Workspace {
-  @PrimaryColumn('text')
+  @IdColumn()
   id: string;
 
   @Column('text')
@@ -12,7 +13,7 @@ export class Workspace {
   @Column('text', { nullable: true })
   email: string | null;
 
-  @Column('timestamptz', { name: 'email_verified_at', nullable: true })
+  @TimestampOrNullColumn('email_verified_at')
   emailVerifiedAt: Date | null;
 
   @Column('text', { name: 'oidc_issuer', nullable: true })
@@ -29,12 +30,12 @@ export class Workspace {
   ingestExternal: boolean;
 
   /** Set by the operator (admin API): every key of the workspace is refused with 403 until cleared. */
-  @Column('timestamptz', { name: 'suspended_at', nullable: true })
+  @TimestampOrNullColumn('suspended_at')
   suspendedAt: Date | null;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  @UpdatedAtColumn()
   updatedAt: Date;
 }

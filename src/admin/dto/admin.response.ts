@@ -2,6 +2,7 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { CreatedApiKeyDto } from '../../api-keys/dto/api-key.response';
 import { PageDto } from '../../common/openapi/page.dto';
 import { UsageDto, WorkspaceDto } from '../../workspaces/dto/workspace.response';
+import { ApiInteger, ApiTimestampOrNull } from '../../common/openapi/fields';
 
 /** A workspace as the operator sees it: the owner's view plus its suspension. */
 @ApiSchema({ name: 'AdminWorkspace' })
@@ -9,7 +10,7 @@ export class AdminWorkspaceDto extends WorkspaceDto {
   @ApiProperty({ description: 'Whether its keys are refused (403)' })
   suspended: boolean;
 
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  @ApiTimestampOrNull()
   suspended_at: string | null;
 }
 
@@ -63,7 +64,7 @@ export class AdminPlanDto {
   @ApiProperty({ description: 'Always `free`: the built-in plan; the others come from PLANS_FILE' })
   built_in: boolean;
 
-  @ApiProperty({ type: 'integer', description: 'Workspaces on it now' })
+  @ApiInteger({ description: 'Workspaces on it now' })
   workspaces: number;
 
   @ApiProperty(LIMIT) render_minutes_per_month: number | null;

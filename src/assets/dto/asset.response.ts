@@ -2,6 +2,7 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { PageDto } from '../../common/openapi/page.dto';
 import { UPLOAD_KINDS, UploadKind } from '../../infra/media/media-types';
 import { ASSET_ERROR_CODES, ASSET_STATUSES, AssetErrorCode, AssetStatus } from '../asset.entity';
+import { ApiId, ApiNullable, ApiTimestamp } from '../../common/openapi/fields';
 
 @ApiSchema({ name: 'AssetError' })
 export class AssetErrorDto {
@@ -17,7 +18,7 @@ export class AssetErrorDto {
 
 @ApiSchema({ name: 'Asset' })
 export class AssetDto {
-  @ApiProperty({ example: 'asset_01JD8Z3N5Q7W9X2Y4A6B8C0D1E' })
+  @ApiId('asset')
   id: string;
 
   @ApiProperty({ enum: UPLOAD_KINDS, description: '`font`: an uploaded font file, for the `fonts` of a render request and brand kits' })
@@ -35,37 +36,37 @@ export class AssetDto {
   @ApiProperty({ description: 'Pass this as `source_url` in render and task requests' })
   source_url: string;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'The external URL this is the stored copy of (`ingest_external`); null for uploads' })
+  @ApiNullable('string', { description: 'The external URL this is the stored copy of (`ingest_external`); null for uploads' })
   ingested_from: string | null;
 
-  @ApiProperty({ type: 'integer', nullable: true })
+  @ApiNullable('integer')
   size_bytes: number | null;
 
-  @ApiProperty({ type: 'number', nullable: true, description: 'Seconds (video and audio)' })
+  @ApiNullable('number', { description: 'Seconds (video and audio)' })
   duration: number | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'A font: the family name inside the file (what `font_family` names when the `fonts` entry gives no `family`)', example: 'DejaVu Serif' })
+  @ApiNullable('string', { description: 'A font: the family name inside the file (what `font_family` names when the `fonts` entry gives no `family`)', example: 'DejaVu Serif' })
   font_family: string | null;
 
-  @ApiProperty({ type: 'integer', nullable: true })
+  @ApiNullable('integer')
   width: number | null;
 
-  @ApiProperty({ type: 'integer', nullable: true })
+  @ApiNullable('integer')
   height: number | null;
 
-  @ApiProperty({ type: 'string', nullable: true, example: 'h264' })
+  @ApiNullable('string', { example: 'h264' })
   video_codec: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true, example: 'aac' })
+  @ApiNullable('string', { example: 'aac' })
   audio_codec: string | null;
 
   @ApiProperty({ type: () => AssetErrorDto, nullable: true, description: 'Set when the bytes could not be decoded (`unreadable`)' })
   error: AssetErrorDto | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   created_at: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   updated_at: string;
 }
 

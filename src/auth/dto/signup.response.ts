@@ -1,13 +1,14 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { CreatedApiKeyDto } from '../../api-keys/dto/api-key.response';
 import { WorkspaceDto } from '../../workspaces/dto/workspace.response';
+import { ApiTimestamp } from '../../common/openapi/fields';
 
 @ApiSchema({ name: 'SignupVerification' })
 export class SignupVerificationDto {
   @ApiProperty({ example: 'dev@example.com' })
   sent_to: string;
 
-  @ApiProperty({ format: 'date-time', description: 'When the emailed code expires' })
+  @ApiTimestamp('When the emailed code expires')
   expires_at: string;
 }
 

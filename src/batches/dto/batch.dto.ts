@@ -7,6 +7,7 @@ import { PageQueryDto } from '../../common/pagination/pagination';
 import { PageDto } from '../../common/openapi/page.dto';
 import { JobPageDto } from '../../jobs/dto/job.response';
 import { BATCH_LIMITS } from '../batch-rows';
+import { ApiId, ApiNullable, ApiTimestamp, ApiTimestampOrNull } from '../../common/openapi/fields';
 
 /** The JSON body of POST /v1/projects/{id}/batches (a CSV body gives the same options as query parameters). */
 @ApiSchema({ name: 'BatchRequest' })
@@ -81,10 +82,10 @@ export class BatchCountsDto {
 
 @ApiSchema({ name: 'Batch' })
 export class BatchDto {
-  @ApiProperty({ example: 'batch_01JD8Z3N5Q7W9X2Y4A6B8C0D1E' })
+  @ApiId('batch')
   id: string;
 
-  @ApiProperty({ example: 'proj_01JD8Z3N5Q7W9X2Y4A6B8C0D1E' })
+  @ApiId('proj')
   project_id: string;
 
   @ApiProperty({ description: 'The project version every row rendered' })
@@ -102,25 +103,25 @@ export class BatchDto {
   @ApiProperty({ minimum: 0, maximum: 100, description: 'Share of rows that have ended' })
   progress_percent: number;
 
-  @ApiProperty({ type: 'string', nullable: true })
+  @ApiNullable('string')
   output_filename: string | null;
 
   @ApiProperty({ type: 'object', additionalProperties: true })
   metadata: Record<string, unknown>;
 
-  @ApiProperty({ type: 'string', nullable: true })
+  @ApiNullable('string')
   webhook_url: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   created_at: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   updated_at: string;
 
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  @ApiTimestampOrNull()
   cancelled_at: string | null;
 
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'When the last row ended (`batch.completed`)' })
+  @ApiTimestampOrNull('When the last row ended (`batch.completed`)')
   completed_at: string | null;
 }
 

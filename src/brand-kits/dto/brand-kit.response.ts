@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { PageDto } from '../../common/openapi/page.dto';
+import { ApiId, ApiNullable, ApiTimestamp } from '../../common/openapi/fields';
 
 @ApiSchema({ name: 'BrandPalette' })
 export class BrandPaletteDto {
@@ -58,22 +59,22 @@ export class BrandKitErrorDto {
 /** A field not confidently extracted is absent. */
 @ApiSchema({ name: 'BrandKit' })
 export class BrandKitDto {
-  @ApiProperty({ example: 'bk_01JD8Z3N5Q7W9X2Y4A6B8C0D1E' })
+  @ApiId('bk')
   id: string;
 
   @ApiProperty()
   workspace_id: string;
 
-  @ApiProperty({ type: 'string', nullable: true })
+  @ApiNullable('string')
   name: string | null;
 
   @ApiProperty({ enum: ['extracting', 'ready', 'failed'] })
   status: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   created_at: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   updated_at: string;
 
   @ApiProperty({ example: 'https://example.com' })
@@ -85,7 +86,7 @@ export class BrandKitDto {
   @ApiProperty({ type: () => BrandFontsDto })
   fonts: BrandFontsDto;
 
-  @ApiProperty({ type: 'string', nullable: true })
+  @ApiNullable('string')
   logo_url: string | null;
 
   @ApiProperty({ enum: ['sharp', 'soft', 'pill'], nullable: true })

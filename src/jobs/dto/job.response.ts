@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { PageDto } from '../../common/openapi/page.dto';
 import { JOB_KINDS, JOB_STATUSES, JobKind, JobStatus, PROGRESS_STAGES, ProgressStage } from '../job.entity';
+import { ApiId, ApiNullable, ApiTimestamp, ApiTimestampOrNull } from '../../common/openapi/fields';
 
 @ApiSchema({ name: 'LoudnessMeasure' })
 export class LoudnessMeasureDto {
@@ -88,28 +89,28 @@ export class JobErrorDto {
 /** The Job object, as every render and task route, event stream and webhook shows it (toJobView). */
 @ApiSchema({ name: 'Job' })
 export class JobDto {
-  @ApiProperty({ example: 'job_01JD8Z3N5Q7W9X2Y4A6B8C0D1E' })
+  @ApiId('job')
   id: string;
 
   @ApiProperty({ enum: JOB_KINDS })
   kind: JobKind;
 
-  @ApiProperty({ example: 'ws_01JD8Z3N5Q7W9X2Y4A6B8C0D1E' })
+  @ApiId('ws')
   workspace_id: string;
 
   @ApiProperty({ enum: JOB_STATUSES, example: 'queued' })
   status: JobStatus;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   created_at: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   updated_at: string;
 
   @ApiProperty({ description: 'A preview job (POST /v1/preview)' })
   is_preview: boolean;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'Tasks only (e.g. `transcribe`)' })
+  @ApiNullable('string', { description: 'Tasks only (e.g. `transcribe`)' })
   task_type: string | null;
 
   @ApiProperty({ minimum: 0, maximum: 100, example: 0 })
@@ -130,19 +131,19 @@ export class JobDto {
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'Caller metadata, as submitted' })
   metadata: Record<string, unknown>;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'The project a project render came from' })
+  @ApiNullable('string', { description: 'The project a project render came from' })
   project_id: string | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: 'The project version rendered' })
+  @ApiNullable('integer', { description: 'The project version rendered' })
   project_version: number | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'The batch this render is a row of' })
+  @ApiNullable('string', { description: 'The batch this render is a row of' })
   batch_id: string | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: "The render's row in its batch, from 1" })
+  @ApiNullable('integer', { description: "The render's row in its batch, from 1" })
   batch_row: number | null;
 
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  @ApiTimestampOrNull()
   completed_at: string | null;
 }
 
@@ -184,6 +185,6 @@ export class DownloadLinkDto {
   @ApiProperty({ description: 'Short-lived signed URL of the artifact (Content-Disposition: attachment)' })
   url: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   expires_at: string;
 }

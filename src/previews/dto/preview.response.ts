@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { ViolationDto } from '../../jobs/dto/job.response';
+import { ApiInteger, ApiNullable } from '../../common/openapi/fields';
 
 @ApiSchema({ name: 'SubmitError' })
 export class SubmitErrorDto {
-  @ApiProperty({ type: 'integer', example: 402 })
+  @ApiInteger({ example: 402 })
   status: number;
 
   @ApiProperty({ example: 'quota_exceeded' })
@@ -18,10 +19,10 @@ export class SubmitErrorDto {
 
 @ApiSchema({ name: 'TimelineElement' })
 export class TimelineElementDto {
-  @ApiProperty({ type: 'integer' })
+  @ApiInteger()
   index: number;
 
-  @ApiProperty({ type: 'string', nullable: true })
+  @ApiNullable('string')
   id: string | null;
 
   @ApiProperty({ example: 'text' })
@@ -45,10 +46,10 @@ export class TimelineElementDto {
 
 @ApiSchema({ name: 'Timeline' })
 export class TimelineDto {
-  @ApiProperty({ type: 'integer' })
+  @ApiInteger()
   width: number;
 
-  @ApiProperty({ type: 'integer' })
+  @ApiInteger()
   height: number;
 
   @ApiProperty()
@@ -57,7 +58,7 @@ export class TimelineDto {
   @ApiProperty({ description: 'Seconds' })
   duration: number;
 
-  @ApiProperty({ type: 'integer' })
+  @ApiInteger()
   frame_count: number;
 
   @ApiProperty({ type: [TimelineElementDto] })
@@ -69,13 +70,13 @@ export class RenderEstimateDto {
   @ApiProperty({ description: 'Billed render minutes' })
   render_minutes: number;
 
-  @ApiProperty({ type: 'integer' })
+  @ApiInteger()
   frames: number;
 
-  @ApiProperty({ type: 'integer' })
+  @ApiInteger()
   pixels_per_frame: number;
 
-  @ApiProperty({ type: 'integer' })
+  @ApiInteger()
   pixel_frames: number;
 
   @ApiProperty()
@@ -114,7 +115,7 @@ export class DryRunSourceDto {
   @ApiProperty({ description: 'Its length and size are in `media`, as the render will measure them' })
   measured: boolean;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'Why it was not checked or not measured' })
+  @ApiNullable('string', { description: 'Why it was not checked or not measured' })
   note: string | null;
 }
 

@@ -1,12 +1,13 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { PageDto } from '../../common/openapi/page.dto';
+import { ApiId, ApiInteger, ApiNullable, ApiTimestamp } from '../../common/openapi/fields';
 
 @ApiSchema({ name: 'ProjectElementSummary' })
 export class ProjectElementSummaryDto {
-  @ApiProperty({ type: 'string', nullable: true, example: 'text' })
+  @ApiNullable('string', { example: 'text' })
   type: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true })
+  @ApiNullable('string')
   id: string | null;
 
   @ApiProperty({ oneOf: [{ type: 'number' }, { type: 'string' }], description: 'As written in the request (seconds or a relative time)' })
@@ -15,22 +16,22 @@ export class ProjectElementSummaryDto {
   @ApiProperty({ oneOf: [{ type: 'number' }, { type: 'string' }], nullable: true })
   duration: number | string | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'The element name, else its text (cut to 80 characters)' })
+  @ApiNullable('string', { description: 'The element name, else its text (cut to 80 characters)' })
   label: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true })
+  @ApiNullable('string')
   source: string | null;
 }
 
 @ApiSchema({ name: 'ProjectSummary' })
 export class ProjectSummaryDto {
-  @ApiProperty({ type: 'integer', nullable: true })
+  @ApiNullable('integer')
   width: number | null;
 
-  @ApiProperty({ type: 'integer', nullable: true })
+  @ApiNullable('integer')
   height: number | null;
 
-  @ApiProperty({ type: 'number', nullable: true, description: 'Seconds, when the request or its elements say so' })
+  @ApiNullable('number', { description: 'Seconds, when the request or its elements say so' })
   duration: number | null;
 
   @ApiProperty()
@@ -39,13 +40,13 @@ export class ProjectSummaryDto {
   @ApiProperty({ example: 'mp4' })
   output_format: string;
 
-  @ApiProperty({ type: 'integer' })
+  @ApiInteger()
   element_count: number;
 
-  @ApiProperty({ type: 'integer' })
+  @ApiInteger()
   transition_count: number;
 
-  @ApiProperty({ type: 'integer' })
+  @ApiInteger()
   renders_count: number;
 
   @ApiProperty({ type: [ProjectElementSummaryDto] })
@@ -54,22 +55,22 @@ export class ProjectSummaryDto {
 
 @ApiSchema({ name: 'Project' })
 export class ProjectDto {
-  @ApiProperty({ example: 'proj_01JD8Z3N5Q7W9X2Y4A6B8C0D1E' })
+  @ApiId('proj')
   id: string;
 
   @ApiProperty({ example: 'Weekly promo' })
   name: string;
 
-  @ApiProperty({ type: 'integer', minimum: 1, description: 'Bumped by each ops call' })
+  @ApiInteger({ minimum: 1, description: 'Bumped by each ops call' })
   version: number;
 
   @ApiProperty()
   workspace_id: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   created_at: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   updated_at: string;
 
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'Default values of the placeholders' })

@@ -1,4 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ApiInteger, ApiNullable, ApiTimestampOrNull } from '../../common/openapi/fields';
 
 const CHECK = { enum: ['ok', 'unavailable'] } as const;
 
@@ -33,10 +34,10 @@ export class VersionDto {
   @ApiProperty({ example: 'v1' })
   api_version: string;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'Git commit of the build' })
+  @ApiNullable('string', { description: 'Git commit of the build' })
   commit: string | null;
 
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  @ApiTimestampOrNull()
   built_at: string | null;
 }
 
@@ -54,10 +55,10 @@ export class CatalogEntryDto {
 
 @ApiSchema({ name: 'RateLimitRule' })
 export class RateLimitRuleDto {
-  @ApiProperty({ type: 'integer', example: 120 })
+  @ApiInteger({ example: 120 })
   limit: number;
 
-  @ApiProperty({ type: 'integer', example: 60 })
+  @ApiInteger({ example: 60 })
   window_seconds: number;
 
   @ApiProperty({ enum: ['ip', 'email', 'workspace'] })

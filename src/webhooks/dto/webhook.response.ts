@@ -1,10 +1,11 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { PageDto } from '../../common/openapi/page.dto';
 import { SUBSCRIBABLE_EVENTS } from '../webhook-events';
+import { ApiId, ApiInteger, ApiNullable, ApiTimestamp, ApiTimestampOrNull } from '../../common/openapi/fields';
 
 @ApiSchema({ name: 'Webhook' })
 export class WebhookDto {
-  @ApiProperty({ example: 'wh_01JD8Z3N5Q7W9X2Y4A6B8C0D1E' })
+  @ApiId('wh')
   id: string;
 
   @ApiProperty({ example: 'https://example.com/hooks/video' })
@@ -16,10 +17,10 @@ export class WebhookDto {
   @ApiProperty()
   enabled: boolean;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   created_at: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   updated_at: string;
 }
 
@@ -32,7 +33,7 @@ export class WebhookWithSecretDto extends WebhookDto {
 
 @ApiSchema({ name: 'WebhookDelivery' })
 export class WebhookDeliveryDto {
-  @ApiProperty({ example: 'dlv_01JD8Z3N5Q7W9X2Y4A6B8C0D1E' })
+  @ApiId('dlv')
   id: string;
 
   @ApiProperty({ description: 'The `webhook-id` header: the same for every attempt and retry of one event' })
@@ -41,7 +42,7 @@ export class WebhookDeliveryDto {
   @ApiProperty({ example: 'render.completed' })
   event_type: string;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'Null for a per-request `webhook_url`' })
+  @ApiNullable('string', { description: 'Null for a per-request `webhook_url`' })
   webhook_id: string | null;
 
   @ApiProperty()
@@ -50,28 +51,28 @@ export class WebhookDeliveryDto {
   @ApiProperty({ enum: ['pending', 'succeeded', 'failed'] })
   status: string;
 
-  @ApiProperty({ type: 'integer' })
+  @ApiInteger()
   attempts: number;
 
-  @ApiProperty({ type: 'integer', nullable: true })
+  @ApiNullable('integer')
   response_status_code: number | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'The first bytes of the answer' })
+  @ApiNullable('string', { description: 'The first bytes of the answer' })
   response_excerpt: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true })
+  @ApiNullable('string')
   error: string | null;
 
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  @ApiTimestampOrNull()
   next_attempt_at: string | null;
 
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  @ApiTimestampOrNull()
   last_attempt_at: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   created_at: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   updated_at: string;
 }
 

@@ -1,14 +1,15 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiId, ApiInteger, ApiNullable, ApiTimestamp } from '../../common/openapi/fields';
 
 @ApiSchema({ name: 'Workspace' })
 export class WorkspaceDto {
-  @ApiProperty({ example: 'ws_01JD8Z3N5Q7W9X2Y4A6B8C0D1E' })
+  @ApiId('ws')
   id: string;
 
   @ApiProperty({ example: 'Acme videos' })
   name: string;
 
-  @ApiProperty({ type: 'string', nullable: true, example: 'dev@example.com' })
+  @ApiNullable('string', { example: 'dev@example.com' })
   email: string | null;
 
   @ApiProperty()
@@ -20,19 +21,19 @@ export class WorkspaceDto {
   @ApiProperty({ description: 'Default of `ingest_external` for renders that omit it' })
   ingest_external: boolean;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   created_at: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   updated_at: string;
 }
 
 @ApiSchema({ name: 'UsagePeriod' })
 export class UsagePeriodDto {
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   start: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   end: string;
 }
 
@@ -41,10 +42,10 @@ export class UsagePlanDto {
   @ApiProperty({ example: 'free' })
   name: string;
 
-  @ApiProperty({ type: 'number', nullable: true, description: 'Render minutes a calendar month (UTC); null on a plan without a limit', example: 60 })
+  @ApiNullable('number', { description: 'Render minutes a calendar month (UTC); null on a plan without a limit', example: 60 })
   render_minutes_limit: number | null;
 
-  @ApiProperty({ type: 'number', nullable: true, description: 'Left this calendar month; null on a plan without a limit', example: 59.5 })
+  @ApiNullable('number', { description: 'Left this calendar month; null on a plan without a limit', example: 59.5 })
   render_minutes_remaining: number | null;
 }
 
@@ -56,13 +57,13 @@ export class UsageDto {
   @ApiProperty({ example: 0.5 })
   render_minutes: number;
 
-  @ApiProperty({ type: 'integer', example: 3 })
+  @ApiInteger({ example: 3 })
   render_count: number;
 
-  @ApiProperty({ type: 'integer', example: 1 })
+  @ApiInteger({ example: 1 })
   task_count: number;
 
-  @ApiProperty({ type: 'integer', example: 0 })
+  @ApiInteger({ example: 0 })
   egress_bytes: number;
 
   @ApiProperty({ type: () => UsagePlanDto })
