@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Public } from '../common/auth/decorators';
-import { ADMIN_KEY_SCHEME, ApiErrors, ApiNoContent, ApiOk } from '../common/openapi/api-docs.decorators';
+import { ADMIN_KEY_SCHEME, ApiErrors, ApiRoute } from '../common/openapi/api-docs.decorators';
 import { PAGE_LIMIT } from '../common/pagination/pagination';
 import { RateLimit } from '../common/rate-limit/rate-limit.guard';
 import { AdminKeyGuard } from './admin-key.guard';
@@ -26,39 +26,39 @@ export class AdminController {
 
   @Get('workspaces')
   @RateLimit('admin')
-  @ApiOperation({ summary: 'List workspaces, newest first', description: 'Filters: `email` (contains, case-insensitive), `plan`, `suspended`.' })
-  @ApiOk(200, AdminWorkspacePageDto, 'A page of workspaces')
-  @ApiErrors(422)
+  @ApiRoute({ summary: 'List workspaces, newest first', description: 'Filters: `email` (contains, case-insensitive), `plan`, `suspended`.', ok: [200, AdminWorkspacePageDto, 'A page of workspaces'], errors: [422] })
   list(@Query() query: AdminWorkspaceQueryDto) {
     return this.admin.list(query, query.limit ?? PAGE_LIMIT.default);
   }
 
   @Post('workspaces')
   @RateLimit('admin')
-  @ApiOperation({ summary: 'Create a verified workspace and its first key', description: 'No mail is sent; the key works at once and is shown only here. 409 when the email has a workspace.' })
-  @ApiOk(201, CreatedAdminWorkspaceDto, 'The workspace and its key')
-  @ApiErrors(409, 413, 422)
+  @ApiRoute({
+    summary: 'Create a verified workspace and its first key',
+    description: 'No mail is sent; the key works at once and is shown only here. 409 when the email has a workspace.',
+    ok: [201, CreatedAdminWorkspaceDto, 'The workspace and its key'],
+    errors: [409, 413, 422],
+  })
   create(@Body() body: CreateAdminWorkspaceDto) {
     return this.admin.create(body);
   }
 
   @Get('workspaces/:id')
   @RateLimit('admin')
-  @ApiOperation({ summary: "A workspace with this calendar month's usage" })
-  @ApiOk(200, AdminWorkspaceDetailDto, 'The workspace and its usage')
+  @ApiRoute({ summary: "A workspace with this calendar month's usage", ok: [200, AdminWorkspaceDetailDto, 'The workspace and its usage'] })
   get(@Param('id') id: string) {
     return this.admin.get(id);
   }
 
   @Patch('workspaces/:id')
   @RateLimit('admin')
-  @ApiOperation({
+  @ApiRoute({
     summary: 'Change plan, suspend or unsuspend, rename',
     description:
       "A new plan applies from each job's next check: queued renders are re-checked against it when a worker takes them. Suspending refuses the workspace's keys (403) from their next request and cancels its queued jobs (`error.code` workspace_suspended); running jobs finish.",
+      ok: [200, AdminWorkspaceDto, 'The workspace as changed'],
+      errors: [413, 422],
   })
-  @ApiOk(200, AdminWorkspaceDto, 'The workspace as changed')
-  @ApiErrors(413, 422)
   update(@Param('id') id: string, @Body() body: UpdateAdminWorkspaceDto) {
     return this.admin.update(id, body);
   }
@@ -66,16 +66,14 @@ export class AdminController {
   @Delete('workspaces/:id')
   @HttpCode(204)
   @RateLimit('admin')
-  @ApiOperation({ summary: 'Delete a workspace and all its data, irreversibly', description: "The owner's delete: rows, running jobs and stored files go." })
-  @ApiNoContent('Deleted')
+  @ApiRoute({ summary: 'Delete a workspace and all its data, irreversibly', description: "The owner's delete: rows, running jobs and stored files go.", noContent: 'Deleted' })
   async remove(@Param('id') id: string): Promise<void> {
     await this.admin.remove(id);
   }
 
   @Get('plans')
   @RateLimit('admin')
-  @ApiOperation({ summary: 'The plans (free and PLANS_FILE), the default, and how many workspaces are on each' })
-  @ApiOk(200, AdminPlanListDto, 'The plans')
+  @ApiRoute({ summary: 'The plans (free and PLANS_FILE), the default, and how many workspaces are on each', ok: [200, AdminPlanListDto, 'The plans'] })
   plans() {
     return this.admin.listPlans();
   }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ApiNoContent, ApiOk } from '../common/openapi/api-docs.decorators';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../common/openapi/api-docs.decorators';
 import { ApiKeyPageDto, CreatedApiKeyDto } from './dto/api-key.response';
 import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import { CurrentWorkspace } from '../common/auth/decorators';
@@ -16,26 +16,20 @@ export class ApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 
   @Post()
-  @ApiOperation({ summary: 'Create an API key', description: 'The plaintext `key` is returned only here.' })
-  @ApiOk(201, CreatedApiKeyDto, 'The new key')
-  @ApiErrors(402, 413, 422)
+  @ApiRoute({ summary: 'Create an API key', description: 'The plaintext `key` is returned only here.', ok: [201, CreatedApiKeyDto, 'The new key'], errors: [402, 413, 422] })
   create(@CurrentWorkspace() ws: Workspace, @Body() body: CreateApiKeyDto) {
     return this.apiKeys.createForWorkspace(ws, body.name ?? 'api key');
   }
 
   @Get()
-  @ApiOperation({ summary: 'List API keys, newest first, revoked ones included' })
-  @ApiOk(200, ApiKeyPageDto, 'A page of keys')
-  @ApiErrors(422)
+  @ApiRoute({ summary: 'List API keys, newest first, revoked ones included', ok: [200, ApiKeyPageDto, 'A page of keys'], errors: [422] })
   list(@CurrentWorkspace() ws: Workspace, @Query() query: PageQueryDto) {
     return this.apiKeys.list(ws.id, query.limit ?? PAGE_LIMIT.default, query.cursor);
   }
 
   @Delete(':key_id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Revoke an API key; it is rejected from then on' })
-  @ApiNoContent('Revoked (also when it already was)')
-  @ApiErrors(404)
+  @ApiRoute({ summary: 'Revoke an API key; it is rejected from then on', noContent: 'Revoked (also when it already was)', errors: [404] })
   async revoke(@CurrentWorkspace() ws: Workspace, @Param('key_id') keyId: string): Promise<void> {
     await this.apiKeys.revoke(ws.id, keyId);
   }

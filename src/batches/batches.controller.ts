@@ -1,8 +1,8 @@
 import { Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentWorkspace } from '../common/auth/decorators';
-import { ApiErrors, ApiKeyAuth, ApiOk, ApiSubmit } from '../common/openapi/api-docs.decorators';
+import { ApiKeyAuth, ApiRoute, ApiSubmit } from '../common/openapi/api-docs.decorators';
 import { submitAnswer } from '../common/idempotency/submit-answer';
 import { PAGE_LIMIT } from '../common/pagination/pagination';
 import { RateLimit } from '../common/rate-limit/rate-limit.guard';
@@ -30,13 +30,13 @@ export class BatchesController {
     description:
       'JSON rows, or a CSV (Content-Type: text/csv; UTF-8 with or without BOM, quoted fields, CRLF or LF): a header row of variable names, then one row per render; its options go in the query',
   })
-  @ApiOperation({
+  @ApiRoute({
     summary: "Render the project's current version once per row of variables",
     description:
       'Every row is checked before anything is queued (422 pointing at `/rows/N/…`; a CSV problem names its line and column); the whole estimate must fit the month (402). Each row becomes an ordinary render job with `batch_id` and `batch_row`.',
+      errors: [402, 404, 409, 413, 422, 429],
   })
   @ApiSubmit(BatchDto, 'The batch; its rows are queued')
-  @ApiErrors(402, 404, 409, 413, 422, 429)
   async create(
     @CurrentWorkspace() ws: Workspace,
     @Param('id') projectId: string,
@@ -51,17 +51,13 @@ export class BatchesController {
   }
 
   @Get('batches')
-  @ApiOperation({ summary: 'List batches, newest first' })
-  @ApiOk(200, BatchPageDto, 'A page of batches')
-  @ApiErrors(422)
+  @ApiRoute({ summary: 'List batches, newest first', ok: [200, BatchPageDto, 'A page of batches'], errors: [422] })
   list(@CurrentWorkspace() ws: Workspace, @Query() query: ListBatchesDto) {
     return this.batches.list(ws, query.limit ?? PAGE_LIMIT.default, query.cursor);
   }
 
   @Get('batches/:id')
-  @ApiOperation({ summary: 'One batch: rows per state, progress, and its renders in row order (paged by `limit` and `cursor`)' })
-  @ApiOk(200, BatchWithRendersDto, 'The batch and a page of its renders')
-  @ApiErrors(404, 422)
+  @ApiRoute({ summary: 'One batch: rows per state, progress, and its renders in row order (paged by `limit` and `cursor`)', ok: [200, BatchWithRendersDto, 'The batch and a page of its renders'], errors: [404, 422] })
   async get(@CurrentWorkspace() ws: Workspace, @Param('id') id: string, @Query() query: ListBatchesDto) {
     const batch = await this.batches.get(ws, id);
     const renders = await this.batches.rendersPage(ws, id, query.limit ?? PAGE_LIMIT.default, query.cursor);
@@ -70,20 +66,18 @@ export class BatchesController {
 
   @Post('batches/:id/cancel')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Cancel the rows still queued; rows already rendering finish. 409 when the batch has ended' })
-  @ApiOk(200, BatchDto, 'The batch')
-  @ApiErrors(404, 409)
+  @ApiRoute({ summary: 'Cancel the rows still queued; rows already rendering finish. 409 when the batch has ended', ok: [200, BatchDto, 'The batch'], errors: [404, 409] })
   cancel(@CurrentWorkspace() ws: Workspace, @Param('id') id: string) {
     return this.batches.cancel(ws, id);
   }
 
   @Get('batches/:id/events')
-  @ApiOperation({
+  @ApiRoute({
     summary: 'Follow the batch as Server-Sent Events',
     description: '`event: status` (the status changed; the first event always is one) and `event: progress` (the counts changed), each with the Batch as JSON, until every row has ended.',
+    errors: [404],
   })
   @ApiResponse({ status: 200, description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string', description: '`data` is a Batch' } } } })
-  @ApiErrors(404)
   events(@CurrentWorkspace() ws: Workspace, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.stream.stream(ws, id, req, res);
   }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ApiNoContent, ApiOk } from '../common/openapi/api-docs.decorators';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../common/openapi/api-docs.decorators';
 import { BrandKitDto, BrandKitPageDto } from './dto/brand-kit.response';
 import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import { CurrentWorkspace } from '../common/auth/decorators';
@@ -17,48 +17,40 @@ export class BrandKitsController {
 
   @Post()
   @HttpCode(202)
-  @ApiOperation({ summary: 'Extract a brand kit from a page', description: '202 with status `extracting`; the `brand_kit.ready` event follows.' })
-  @ApiOk(202, BrandKitDto, 'Extraction started')
-  @ApiErrors(402, 413, 422)
+  @ApiRoute({ summary: 'Extract a brand kit from a page', description: '202 with status `extracting`; the `brand_kit.ready` event follows.', ok: [202, BrandKitDto, 'Extraction started'], errors: [402, 413, 422] })
   create(@CurrentWorkspace() ws: Workspace, @Body() body: CreateBrandKitDto) {
     return this.kits.create(ws, body);
   }
 
   @Get()
-  @ApiOperation({ summary: 'List brand kits, newest first' })
-  @ApiOk(200, BrandKitPageDto, 'A page of brand kits')
-  @ApiErrors(422)
+  @ApiRoute({ summary: 'List brand kits, newest first', ok: [200, BrandKitPageDto, 'A page of brand kits'], errors: [422] })
   list(@CurrentWorkspace() ws: Workspace, @Query() query: ListBrandKitsDto) {
     return this.kits.list(ws, query.limit ?? PAGE_LIMIT.default, query.cursor);
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'One brand kit' })
-  @ApiOk(200, BrandKitDto, 'The brand kit')
-  @ApiErrors(404)
+  @ApiRoute({ summary: 'One brand kit', ok: [200, BrandKitDto, 'The brand kit'], errors: [404] })
   get(@CurrentWorkspace() ws: Workspace, @Param('id') id: string) {
     return this.kits.get(ws, id);
   }
 
   @Patch(':id')
-  @ApiOperation({
+  @ApiRoute({
     summary: "Rename a brand kit or set its fonts",
     description:
       '`fonts` replaces heading, body and `files` together. Each file is an uploaded font of this workspace (POST /v1/uploads with a font content_type, read as a font once it lands); ' +
       'its `family` defaults to the name inside the file. A render with `brand_kit_id` registers the files in its `fonts`, so `{{brand.fonts.heading}}` draws with them. ' +
       '409 while the kit is still extracting.',
+      ok: [200, BrandKitDto, 'The brand kit as changed'],
+      errors: [404, 409, 422],
   })
-  @ApiOk(200, BrandKitDto, 'The brand kit as changed')
-  @ApiErrors(404, 409, 422)
   update(@CurrentWorkspace() ws: Workspace, @Param('id') id: string, @Body() body: UpdateBrandKitDto) {
     return this.kits.update(ws, id, body);
   }
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a brand kit' })
-  @ApiNoContent('Deleted')
-  @ApiErrors(404)
+  @ApiRoute({ summary: 'Delete a brand kit', noContent: 'Deleted', errors: [404] })
   remove(@CurrentWorkspace() ws: Workspace, @Param('id') id: string) {
     return this.kits.remove(ws, id);
   }

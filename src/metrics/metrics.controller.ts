@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Controller, Get, Headers, Inject, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, METRICS_TOKEN_SCHEME } from '../common/openapi/api-docs.decorators';
+import { ApiBearerAuth, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiRoute, METRICS_TOKEN_SCHEME } from '../common/openapi/api-docs.decorators';
 import type { Response } from 'express';
 import { bearerToken } from '../common/auth/bearer';
 import { Public } from '../common/auth/decorators';
@@ -27,9 +27,8 @@ export class MetricsController {
   ) {}
 
   @Get('metrics')
-  @ApiOperation({ summary: 'Prometheus metrics', description: 'Only when the service has METRICS_TOKEN; 404 otherwise.' })
+  @ApiRoute({ summary: 'Prometheus metrics', description: 'Only when the service has METRICS_TOKEN; 404 otherwise.', errors: [401, 404] })
   @ApiResponse({ status: 200, description: 'Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' }, example: 'http_requests_total{method="GET",route="/v1/health",status="200"} 3\n' } } })
-  @ApiErrors(401, 404)
   async scrape(@Headers('authorization') authorization: string | undefined, @Res() res: Response): Promise<void> {
     const expected = this.config.metricsToken;
     if (!expected) throw new ApiError('not_found', 'No route GET /metrics');

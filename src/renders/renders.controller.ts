@@ -1,7 +1,7 @@
 import { PAGE_LIMIT } from '../common/pagination/pagination';
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ApiKeyAuth, ApiOk, ApiSubmit } from '../common/openapi/api-docs.decorators';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth, ApiRoute, ApiSubmit } from '../common/openapi/api-docs.decorators';
 import { submitAnswer } from '../common/idempotency/submit-answer';
 import { DownloadLinkDto, JobDto, JobPageDto, SubmittedJobDto } from '../jobs/dto/job.response';
 import type { Response } from 'express';
@@ -21,9 +21,8 @@ export class RendersController {
   @Post()
   @RateLimit('render_submit')
   @ApiBody({ schema: schemaRef('RenderRequest') })
-  @ApiOperation({ summary: 'Submit a render', description: '202 with the queued job, `ok` and `violations`; a replay of an Idempotency-Key is a 200 with the first answer.' })
+  @ApiRoute({ summary: 'Submit a render', description: '202 with the queued job, `ok` and `violations`; a replay of an Idempotency-Key is a 200 with the first answer.', errors: [402, 409, 413, 422, 429] })
   @ApiSubmit(SubmittedJobDto, 'The render is queued (or ingesting its sources)')
-  @ApiErrors(402, 409, 413, 422, 429)
   async submit(
     @CurrentWorkspace() ws: Workspace,
     @Body() body: Record<string, unknown>,
@@ -35,34 +34,26 @@ export class RendersController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List renders, newest first (previews excluded)' })
-  @ApiOk(200, JobPageDto, 'A page of render jobs')
-  @ApiErrors(422)
+  @ApiRoute({ summary: 'List renders, newest first (previews excluded)', ok: [200, JobPageDto, 'A page of render jobs'], errors: [422] })
   list(@CurrentWorkspace() ws: Workspace, @Query() query: ListRendersDto) {
     return this.renders.list(ws, { ...query, limit: query.limit ?? PAGE_LIMIT.default });
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'One render job' })
-  @ApiOk(200, JobDto, 'The render job')
-  @ApiErrors(404)
+  @ApiRoute({ summary: 'One render job', ok: [200, JobDto, 'The render job'], errors: [404] })
   get(@CurrentWorkspace() ws: Workspace, @Param('id') id: string) {
     return this.renders.get(ws, id);
   }
 
   @Get(':id/download')
-  @ApiOperation({ summary: 'A short-lived signed URL of the artifact' })
-  @ApiOk(200, DownloadLinkDto, 'Signed URL, valid 15 minutes')
-  @ApiErrors(404)
+  @ApiRoute({ summary: 'A short-lived signed URL of the artifact', ok: [200, DownloadLinkDto, 'Signed URL, valid 15 minutes'], errors: [404] })
   download(@CurrentWorkspace() ws: Workspace, @Param('id') id: string) {
     return this.renders.download(ws, id);
   }
 
   @Post(':id/cancel')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Cancel a queued or running render; 409 when already finished' })
-  @ApiOk(200, JobDto, 'The cancelled job')
-  @ApiErrors(404, 409)
+  @ApiRoute({ summary: 'Cancel a queued or running render; 409 when already finished', ok: [200, JobDto, 'The cancelled job'], errors: [404, 409] })
   cancel(@CurrentWorkspace() ws: Workspace, @Param('id') id: string) {
     return this.renders.cancel(ws, id);
   }

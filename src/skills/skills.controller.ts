@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Param } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ApiOk } from '../common/openapi/api-docs.decorators';
+import { ApiHeader, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../common/openapi/api-docs.decorators';
 import { SkillListDto } from './dto/skill.response';
 import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import { SkillsService } from './skills.service';
@@ -13,17 +13,15 @@ export class SkillsController {
   constructor(private readonly skills: SkillsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'List the guides written for AI agents and developers' })
-  @ApiOk(200, SkillListDto, 'The guides')
+  @ApiRoute({ summary: 'List the guides written for AI agents and developers', ok: [200, SkillListDto, 'The guides'] })
   list() {
     return this.skills.list();
   }
 
   @Get(':name')
   @Header('Content-Type', 'text/markdown; charset=utf-8')
-  @ApiOperation({ summary: 'One guide, as markdown' })
+  @ApiRoute({ summary: 'One guide, as markdown', errors: [404] })
   @ApiResponse({ status: 200, description: 'The guide', content: { 'text/markdown': { schema: { type: 'string' } } } })
-  @ApiErrors(404)
   get(@Param('name') name: string) {
     return this.skills.get(name);
   }

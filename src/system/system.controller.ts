@@ -1,6 +1,6 @@
 import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiOk } from '../common/openapi/api-docs.decorators';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiOk, ApiRoute } from '../common/openapi/api-docs.decorators';
 import { CapabilitiesDto, HealthDto, ReadinessDto, VersionDto } from './dto/system.response';
 import type { Response } from 'express';
 import { Public } from '../common/auth/decorators';
@@ -13,15 +13,13 @@ export class SystemController {
   constructor(private readonly system: SystemService) {}
 
   @Get('health')
-  @ApiOperation({ summary: 'Liveness: the process answers' })
-  @ApiOk(200, HealthDto, 'Alive')
+  @ApiRoute({ summary: 'Liveness: the process answers', ok: [200, HealthDto, 'Alive'] })
   health() {
     return { status: 'ok' };
   }
 
   @Get('ready')
-  @ApiOperation({ summary: 'Readiness: 503 while the database, queue or storage is unavailable' })
-  @ApiOk(200, ReadinessDto, 'Ready')
+  @ApiRoute({ summary: 'Readiness: 503 while the database, queue or storage is unavailable', ok: [200, ReadinessDto, 'Ready'] })
   @ApiOk(503, ReadinessDto, 'A dependency is unavailable (same body, `status: unavailable`)')
   async ready(@Res({ passthrough: true }) res: Response) {
     const body = await this.system.readiness();
@@ -30,15 +28,13 @@ export class SystemController {
   }
 
   @Get('version')
-  @ApiOperation({ summary: 'The running version' })
-  @ApiOk(200, VersionDto, 'The version')
+  @ApiRoute({ summary: 'The running version', ok: [200, VersionDto, 'The version'] })
   version() {
     return this.system.version();
   }
 
   @Get('capabilities')
-  @ApiOperation({ summary: 'Machine-readable catalog: formats, effects, schemas, limits, rate limits, onboarding' })
-  @ApiOk(200, CapabilitiesDto, 'The catalog')
+  @ApiRoute({ summary: 'Machine-readable catalog: formats, effects, schemas, limits, rate limits, onboarding', ok: [200, CapabilitiesDto, 'The catalog'] })
   capabilities() {
     return this.system.capabilities();
   }

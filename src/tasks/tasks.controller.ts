@@ -1,7 +1,7 @@
 import { PAGE_LIMIT } from '../common/pagination/pagination';
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ApiKeyAuth, ApiOk, ApiSubmit } from '../common/openapi/api-docs.decorators';
+import { ApiExcludeEndpoint, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth, ApiRoute, ApiSubmit } from '../common/openapi/api-docs.decorators';
 import { submitAnswer } from '../common/idempotency/submit-answer';
 import { DownloadLinkDto, JobDto, JobPageDto } from '../jobs/dto/job.response';
 import type { Response } from 'express';
@@ -24,9 +24,8 @@ export class TasksController {
 
   @Post('transcribe')
   @RateLimit('task_submit')
-  @ApiOperation({ summary: 'Transcribe speech from audio or video', description: '202 with the queued task; its transcript is on `result` when completed.' })
+  @ApiRoute({ summary: 'Transcribe speech from audio or video', description: '202 with the queued task; its transcript is on `result` when completed.', errors: [402, 409, 413, 422, 429] })
   @ApiSubmit(JobDto, 'The task is queued')
-  @ApiErrors(402, 409, 413, 422, 429)
   async transcribe(
     @CurrentWorkspace() ws: Workspace,
     @Body() body: TranscribeRequestDto,
@@ -39,9 +38,7 @@ export class TasksController {
 
   @Post('remove-background')
   @RateLimit('task_submit')
-  @ApiOperation({ summary: 'Remove the background of an image (not supported yet)', description: 'The body is validated, then 422 `unsupported_feature`.' })
-  @ApiOk(202, JobDto, NOT_YET)
-  @ApiErrors(413, 422, 429)
+  @ApiRoute({ summary: 'Remove the background of an image (not supported yet)', description: 'The body is validated, then 422 `unsupported_feature`.', ok: [202, JobDto, NOT_YET], errors: [413, 422, 429] })
   removeBackground(@Body() body: RemoveBackgroundRequestDto) {
     return this.tasks.submitRemoveBackground(body);
   }
@@ -49,18 +46,14 @@ export class TasksController {
   // One documented route per catalog type without its own (TASK_TYPES); `:type` below answers the rest.
   @Post('super-resolution')
   @RateLimit('task_submit')
-  @ApiOperation({ summary: 'Upscale a video or image (not supported yet)', description: '422 `unsupported_feature`.' })
-  @ApiOk(202, JobDto, NOT_YET)
-  @ApiErrors(413, 422, 429)
+  @ApiRoute({ summary: 'Upscale a video or image (not supported yet)', description: '422 `unsupported_feature`.', ok: [202, JobDto, NOT_YET], errors: [413, 422, 429] })
   superResolution() {
     return this.tasks.submitOther('super-resolution');
   }
 
   @Post('gaze-redirect')
   @RateLimit('task_submit')
-  @ApiOperation({ summary: 'Redirect the gaze of a speaker to the camera (not supported yet)', description: '422 `unsupported_feature`.' })
-  @ApiOk(202, JobDto, NOT_YET)
-  @ApiErrors(413, 422, 429)
+  @ApiRoute({ summary: 'Redirect the gaze of a speaker to the camera (not supported yet)', description: '422 `unsupported_feature`.', ok: [202, JobDto, NOT_YET], errors: [413, 422, 429] })
   gazeRedirect() {
     return this.tasks.submitOther('gaze-redirect');
   }
@@ -74,38 +67,31 @@ export class TasksController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List tasks, newest first' })
-  @ApiOk(200, JobPageDto, 'A page of task jobs')
-  @ApiErrors(422)
+  @ApiRoute({ summary: 'List tasks, newest first', ok: [200, JobPageDto, 'A page of task jobs'], errors: [422] })
   list(@CurrentWorkspace() ws: Workspace, @Query() query: ListTasksDto) {
     return this.tasks.list(ws, { ...query, limit: query.limit ?? PAGE_LIMIT.default });
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'One task job' })
-  @ApiOk(200, JobDto, 'The task job')
-  @ApiErrors(404)
+  @ApiRoute({ summary: 'One task job', ok: [200, JobDto, 'The task job'], errors: [404] })
   get(@CurrentWorkspace() ws: Workspace, @Param('id') id: string) {
     return this.tasks.get(ws, id);
   }
 
   @Get(':id/download')
-  @ApiOperation({ summary: 'A short-lived signed URL of the artifact', description: '404 for transcribe (its data is on `result`).' })
-  @ApiOk(200, DownloadLinkDto, 'Signed URL, valid 15 minutes')
-  @ApiErrors(404)
+  @ApiRoute({ summary: 'A short-lived signed URL of the artifact', description: '404 for transcribe (its data is on `result`).', ok: [200, DownloadLinkDto, 'Signed URL, valid 15 minutes'], errors: [404] })
   download(@CurrentWorkspace() ws: Workspace, @Param('id') id: string) {
     return this.tasks.download(ws, id);
   }
 
   @Get(':id/captions')
-  @ApiOperation({ summary: 'Captions of a completed transcribe task as SubRip (srt) or WebVTT (vtt), broken into lines as a text element\'s transcript is' })
+  @ApiRoute({ summary: 'Captions of a completed transcribe task as SubRip (srt) or WebVTT (vtt), broken into lines as a text element\'s transcript is', errors: [404, 409, 422] })
   @ApiProduces('application/x-subrip', 'text/vtt')
   @ApiResponse({
     status: 200,
     description: 'The captions file',
     content: { 'application/x-subrip': { schema: { type: 'string' } }, 'text/vtt': { schema: { type: 'string' } } },
   })
-  @ApiErrors(404, 409, 422)
   async captions(@CurrentWorkspace() ws: Workspace, @Param('id') id: string, @Query() query: CaptionsQueryDto, @Res({ passthrough: true }) res: Response) {
     const captions = await this.tasks.captions(ws, id, query);
     res.setHeader('Content-Type', captions.contentType);
@@ -115,9 +101,7 @@ export class TasksController {
 
   @Post(':id/cancel')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Cancel a queued or running task', description: '409 when already finished.' })
-  @ApiOk(200, JobDto, 'The cancelled job')
-  @ApiErrors(404, 409)
+  @ApiRoute({ summary: 'Cancel a queued or running task', description: '409 when already finished.', ok: [200, JobDto, 'The cancelled job'], errors: [404, 409] })
   cancel(@CurrentWorkspace() ws: Workspace, @Param('id') id: string) {
     return this.tasks.cancel(ws, id);
   }

@@ -1,6 +1,6 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ApiOk } from '../common/openapi/api-docs.decorators';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../common/openapi/api-docs.decorators';
 import { UploadSlotDto } from './dto/upload.response';
 import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import { CurrentWorkspace } from '../common/auth/decorators';
@@ -15,12 +15,12 @@ export class UploadsController {
   constructor(private readonly uploads: UploadsService) {}
 
   @Post()
-  @ApiOperation({
+  @ApiRoute({
     summary: 'Reserve an upload slot',
     description: 'PUT the bytes to `upload_url` (same Content-Type) within an hour, then use `source_url` in requests.',
+    ok: [201, UploadSlotDto, 'The slot'],
+    errors: [402, 413, 422],
   })
-  @ApiOk(201, UploadSlotDto, 'The slot')
-  @ApiErrors(402, 413, 422)
   create(@CurrentWorkspace() ws: Workspace, @Body() body: CreateUploadDto) {
     return this.uploads.reserve(ws, body);
   }

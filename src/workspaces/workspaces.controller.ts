@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ApiNoContent, ApiOk } from '../common/openapi/api-docs.decorators';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../common/openapi/api-docs.decorators';
 import { UsageDto, WorkspaceDto } from './dto/workspace.response';
 import { ApiKeyAuth } from '../common/openapi/api-docs.decorators';
 import { CurrentWorkspace } from '../common/auth/decorators';
@@ -21,32 +21,26 @@ export class WorkspacesController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: "The caller's workspace" })
-  @ApiOk(200, WorkspaceDto, 'The workspace')
+  @ApiRoute({ summary: "The caller's workspace", ok: [200, WorkspaceDto, 'The workspace'] })
   get(@CurrentWorkspace() ws: Workspace) {
     return toWorkspaceView(ws);
   }
 
   @Patch()
-  @ApiOperation({ summary: 'Rename the workspace or change its ingest_external default' })
-  @ApiOk(200, WorkspaceDto, 'The updated workspace')
-  @ApiErrors(413, 422)
+  @ApiRoute({ summary: 'Rename the workspace or change its ingest_external default', ok: [200, WorkspaceDto, 'The updated workspace'], errors: [413, 422] })
   update(@CurrentWorkspace() ws: Workspace, @Body() body: UpdateWorkspaceDto) {
     return this.workspaces.update(ws, body);
   }
 
   @Delete()
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete the workspace and all its data, irreversibly' })
-  @ApiNoContent('Deleted')
+  @ApiRoute({ summary: 'Delete the workspace and all its data, irreversibly', noContent: 'Deleted' })
   async remove(@CurrentWorkspace() ws: Workspace): Promise<void> {
     await this.workspaces.remove(ws);
   }
 
   @Get('usage')
-  @ApiOperation({ summary: 'Render minutes, render and task counts, egress bytes over a period' })
-  @ApiOk(200, UsageDto, 'Usage over the period')
-  @ApiErrors(422)
+  @ApiRoute({ summary: 'Render minutes, render and task counts, egress bytes over a period', ok: [200, UsageDto, 'Usage over the period'], errors: [422] })
   getUsage(@CurrentWorkspace() ws: Workspace, @Query() query: UsageQueryDto) {
     return this.usage.report(ws, query.period);
   }

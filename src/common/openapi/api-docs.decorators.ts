@@ -1,6 +1,6 @@
 import { applyDecorators, Type } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtension, ApiExtraModels, ApiHeader, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import type { HeaderObject } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtension, ApiExtraModels, ApiHeader, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import type { ApiOperationOptions, HeaderObject } from '@nestjs/swagger';
 import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency/idempotency.service';
 import { ErrorEnvelopeDto, ValidationErrorItemDto } from './error-envelope.dto';
 
@@ -64,6 +64,27 @@ export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorat
 /** A JSON success response with its DTO (`isArray` for a bare list) and an optional description. */
 export function ApiOk(status: number, type: Type<unknown>, description: string, options: { headers?: Record<string, HeaderObject> } = {}) {
   return ApiResponse({ status, type, description, headers: options.headers });
+}
+
+/** A route's documentation in one place: the operation (summary, description), its answer and its error statuses. */
+export interface RouteDoc extends ApiOperationOptions {
+  /** The success answer: the arguments of ApiOk. */
+  ok?: Parameters<typeof ApiOk>;
+  /** A 204 answer instead: its description. */
+  noContent?: string;
+  /** The error statuses, documented with the envelope (ApiErrors). */
+  errors?: number[];
+}
+
+/** The stack of ApiOperation, ApiOk (or ApiNoContent) and ApiErrors that every route carried, as one decorator. */
+export function ApiRoute({ ok, noContent, errors, ...operation }: RouteDoc): MethodDecorator {
+  // Applied in the order the stacked decorators ran (bottom first), so the metadata merges the same way.
+  return applyDecorators(
+    ...(errors ? [ApiErrors(...errors)] : []),
+    ...(noContent === undefined ? [] : [ApiNoContent(noContent)]),
+    ...(ok ? [ApiOk(...ok)] : []),
+    ApiOperation(operation),
+  );
 }
 
 /** The optional `Idempotency-Key` request header of a create operation. */
