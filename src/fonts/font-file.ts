@@ -31,11 +31,15 @@ function within(bytes: Buffer, offset: number, length: number): void {
   if (offset < 0 || length < 0 || offset + length > bytes.length) throw new Error('a table of the font lies outside the file');
 }
 
+/** The offsets of the records of a table directory (each starting with its tag), checked to lie inside the file. */
+function* tableRecords(bytes: Buffer, countAt: number, start: number, recordSize: number): Generator<number> {
+  const tables = bytes.readUInt16BE(countAt);
+  within(bytes, start, tables * recordSize);
+  for (let i = 0; i < tables; i += 1) yield start + i * recordSize;
+}
+
 function sfntName(bytes: Buffer): Buffer | null {
-  const tables = bytes.readUInt16BE(4);
-  within(bytes, 12, tables * 16);
-  for (let i = 0; i < tables; i += 1) {
-    const record = 12 + i * 16;
+  for (const record of tableRecords(bytes, 4, 12, 16)) {
     const offset = bytes.readUInt32BE(record + 8);
     const length = bytes.readUInt32BE(record + 12);
     within(bytes, offset, length);
@@ -46,10 +50,7 @@ function sfntName(bytes: Buffer): Buffer | null {
 
 function woffName(bytes: Buffer): Buffer | null {
   if (bytes.readUInt32BE(8) !== bytes.length) throw new Error('the WOFF header gives another length than the file has');
-  const tables = bytes.readUInt16BE(12);
-  within(bytes, 44, tables * 20);
-  for (let i = 0; i < tables; i += 1) {
-    const record = 44 + i * 20;
+  for (const record of tableRecords(bytes, 12, 44, 20)) {
     const offset = bytes.readUInt32BE(record + 4);
     const compressed = bytes.readUInt32BE(record + 8);
     const original = bytes.readUInt32BE(record + 12);
