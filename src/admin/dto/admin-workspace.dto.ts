@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { IsText } from '../../common/validation/is-text.validator';
 import { PageQueryDto } from '../../common/pagination/pagination';
+import { OptionalFlag } from '../../common/validation/optional-fields';
 
 const PLAN_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
@@ -48,11 +49,9 @@ export class UpdateAdminWorkspaceDto {
   @Matches(PLAN_NAME, { message: 'plan must be a plan name of GET /v1/admin/plans' })
   plan?: string;
 
-  @ApiPropertyOptional({
+  @OptionalFlag({
     description: "true: every key of the workspace is refused (403) from its next request and its queued jobs are cancelled; running ones finish. false: lifts it",
   })
-  @IsOptional()
-  @IsBoolean()
   suspended?: boolean;
 
   @ApiPropertyOptional({ example: 'Acme video', minLength: 1, maxLength: 100 })

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsOptional, IsString, Matches } from 'class-validator';
 import { ApiError } from '../errors/api-error';
+import { OptionalQueryInt } from '../validation/optional-fields';
 
 export interface Page<T> {
   data: T[];
@@ -23,12 +23,7 @@ const CURSOR_DESCRIPTION =
   'Where the page starts: the `next_cursor` of the previous page of the same list, passed back unchanged (22 base64url characters). Omitted: the first page.';
 
 export class PageQueryDto {
-  @ApiPropertyOptional({ minimum: PAGE_LIMIT.min, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(PAGE_LIMIT.min)
-  @Max(PAGE_LIMIT.max)
+  @OptionalQueryInt(PAGE_LIMIT.min, PAGE_LIMIT.max, { default: PAGE_LIMIT.default })
   limit?: number;
 
   @ApiPropertyOptional({ description: CURSOR_DESCRIPTION })

@@ -1,7 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn } from 'class-validator';
 import { CAPTION_DEFAULTS } from '../../../composition/src/schema';
+import { OptionalQueryInt } from '../../common/validation/optional-fields';
 
 export const CAPTION_FORMATS = ['srt', 'vtt'] as const;
 export type CaptionFormat = (typeof CAPTION_FORMATS)[number];
@@ -12,27 +12,12 @@ export class CaptionsQueryDto {
   @IsIn(CAPTION_FORMATS)
   format: CaptionFormat;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 50, default: CAPTION_DEFAULTS.maxWords, description: 'Words per caption line' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(50)
+  @OptionalQueryInt(1, 50, { default: CAPTION_DEFAULTS.maxWords, description: 'Words per caption line' })
   max_words?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 500, default: CAPTION_DEFAULTS.maxChars, description: 'Characters per caption line' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
+  @OptionalQueryInt(1, 500, { default: CAPTION_DEFAULTS.maxChars, description: 'Characters per caption line' })
   max_chars?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 10, default: CAPTION_DEFAULTS.maxLines, description: 'Lines per caption' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(10)
+  @OptionalQueryInt(1, 10, { default: CAPTION_DEFAULTS.maxLines, description: 'Lines per caption' })
   max_lines?: number;
 }

@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { REQUEST_LIMITS } from '../../../composition/src/schema';
 import { IsHttpUrl, URL_MAX_LENGTH } from '../../common/validation/http-url.validator';
 import { IsMetadata } from '../../common/validation/metadata.validator';
 import { RequiresSibling } from '../../common/validation/requires-sibling.validator';
+import { OptionalFlag } from '../../common/validation/optional-fields';
 
 /** Fields every task body has. */
 export class TaskRequestDto {
@@ -36,9 +37,7 @@ export class TranscribeRequestDto extends TaskRequestDto {
   @Matches(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { message: 'language_code must be a BCP-47 code such as en-US' })
   language_code?: string;
 
-  @ApiPropertyOptional({ description: 'Label each word and utterance with its speaker (A, B, …)', default: false })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag({ description: 'Label each word and utterance with its speaker (A, B, …)', default: false })
   speaker_labels?: boolean;
 
   @ApiPropertyOptional({ description: 'How many speakers there are, when known; needs speaker_labels', minimum: 1, maximum: 10 })
@@ -49,40 +48,26 @@ export class TranscribeRequestDto extends TaskRequestDto {
   @RequiresSibling('speaker_labels', true)
   speakers_expected?: number;
 
-  @ApiPropertyOptional({ description: 'Punctuation and casing; omitted: the engine default (GET /v1/capabilities)' })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag({ description: 'Punctuation and casing; omitted: the engine default (GET /v1/capabilities)' })
   punctuate?: boolean;
 
-  @ApiPropertyOptional({ description: 'Adds `key_phrases`: the most telling noun phrases, with when each was said', default: false })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag({ description: 'Adds `key_phrases`: the most telling noun phrases, with when each was said', default: false })
   key_phrases?: boolean;
 
-  @ApiPropertyOptional({ description: 'Adds `sentiment`: POSITIVE/NEUTRAL/NEGATIVE per sentence', default: false })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag({ description: 'Adds `sentiment`: POSITIVE/NEUTRAL/NEGATIVE per sentence', default: false })
   sentiment?: boolean;
 
-  @ApiPropertyOptional({ description: 'Adds `entities`: people, places, organisations, dates, amounts…', default: false })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag({ description: 'Adds `entities`: people, places, organisations, dates, amounts…', default: false })
   entities?: boolean;
 
-  @ApiPropertyOptional({ description: 'Adds `chapters`: topic segments with gist, headline and summary', default: false })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag({ description: 'Adds `chapters`: topic segments with gist, headline and summary', default: false })
   chapters?: boolean;
 
-  @ApiPropertyOptional({ description: 'Adds `summary`: the most central sentences', default: false })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag({ description: 'Adds `summary`: the most central sentences', default: false })
   summary?: boolean;
 }
 
 export class RemoveBackgroundRequestDto extends TaskRequestDto {
-  @ApiPropertyOptional({ description: 'true: PNG/WebM with alpha; false: a white background', default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag({ description: 'true: PNG/WebM with alpha; false: a white background', default: true })
   output_alpha?: boolean;
 }

@@ -1,11 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString } from 'class-validator';
 import { IsText } from '../../common/validation/is-text.validator';
 import { PageQueryDto } from '../../common/pagination/pagination';
 import { HTTP_URL_PATTERN } from '../../common/openapi/url-pattern';
 import { URL_MAX_LENGTH } from '../../common/validation/http-url.validator';
 import type { DeliveryStatus } from '../webhook-delivery.entity';
 import { SUBSCRIBABLE_EVENTS } from '../webhook-events';
+import { OptionalFlag } from '../../common/validation/optional-fields';
 
 /** Event names are checked against the catalog by the service, which can point at the offending item. */
 const MAX_EVENT_NAMES = 20;
@@ -43,9 +44,7 @@ export class UpdateWebhookDto {
   @IsString({ each: true })
   events?: string[];
 
-  @ApiPropertyOptional({ description: 'A disabled webhook receives no new events, and its pending retries stop' })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag({ description: 'A disabled webhook receives no new events, and its pending retries stop' })
   enabled?: boolean;
 }
 

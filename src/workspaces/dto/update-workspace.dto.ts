@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { IsText } from '../../common/validation/is-text.validator';
 import { ApiObjectRules } from '../../common/openapi/api-docs.decorators';
+import { OptionalFlag } from '../../common/validation/optional-fields';
 
 // WorkspacesService refuses an empty body (nothing to change).
 @ApiObjectRules({ minProperties: 1 })
@@ -11,8 +12,6 @@ export class UpdateWorkspaceDto {
   @IsText(100)
   name?: string;
 
-  @ApiPropertyOptional({ description: 'Default of `ingest_external` for renders that omit it (initially true)' })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalFlag({ description: 'Default of `ingest_external` for renders that omit it (initially true)' })
   ingest_external?: boolean;
 }
