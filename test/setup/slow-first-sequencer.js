@@ -9,13 +9,13 @@ const Sequencer = require('@jest/test-sequencer').default;
  */
 const SLOW_FIRST = [
   'test/render-media-composite.e2e-spec.ts',
+  'test/render-chunks.e2e-spec.ts',
   'test/render-scale-out.e2e-spec.ts',
   'test/previews.e2e-spec.ts',
   'test/render-parity.e2e-spec.ts',
   'test/render-features.e2e-spec.ts',
   'test/render-look.e2e-spec.ts',
   'test/render-fonts.e2e-spec.ts',
-  'test/render-chunks.e2e-spec.ts',
   'test/render-motion.e2e-spec.ts',
   'test/render-chunk-crash.e2e-spec.ts',
   'test/render-blended-frames.e2e-spec.ts',
