@@ -28,6 +28,8 @@ module.exports = {
   // browser), so a second file fills the other core; each file has its own database, data folder,
   // ports and app, so they cannot meet. A long test may take twice its solo time while sharing.
   maxWorkers: 2,
+  // The heaviest render files first (a static list: a fresh CI cache knows no durations).
+  testSequencer: '<rootDir>/test/setup/slow-first-sequencer.js',
   testTimeout: 120000,
   // No forceExit: test files close their apps, pools and browsers, so Jest exits by itself;
   // test/setup/global-teardown.ts keeps a safety net that names the problem if one is left open.
