@@ -297,7 +297,9 @@ export function libyuvBt709(y: number, u: number, v: number): [number, number, n
 /**
  * libyuvBt709 on three planes of the same size (`[y]`, `[u]`, `[v]`, gray) to planar RGB, exactly:
  * `lut2` tabulates a function of two 8-bit planes, so red (Y, V) and blue (Y, U) are one table
- * each, and green goes through U and V's exact 14-bit contribution first.
+ * each. Green subtracts t = UG·u + VG·v, which needs 14 bits; a table over (Y, t) would be 4 M
+ * entries built at every graph start, so t goes as its high and low 6-bit parts (t = 64·th + tl):
+ * floor((s − t)/64) = floor((s − tl)/64) − th exactly, four small tables instead.
  */
 export function libyuvBt709Graph(y: string, u: string, v: string, output: string, label: string): string[] {
   const { UB, UG, VG, VR, YG, YB } = LIBYUV_BT709;
@@ -305,12 +307,15 @@ export function libyuvBt709Graph(y: string, u: string, v: string, output: string
   const rgb = (sum: string) => `'clip(floor((${sum})/64),0,255)'`;
   return [
     `[${y}]split=3[${label}y1][${label}y2][${label}y3]`,
-    `[${u}]split=2[${label}u1][${label}u2]`,
-    `[${v}]split=2[${label}v1][${label}v2]`,
+    `[${u}]split=3[${label}u1][${label}u2][${label}u3]`,
+    `[${v}]split=3[${label}v1][${label}v2][${label}v3]`,
     `[${label}y1][${label}v1]lut2=c0=${rgb(`${y1}${YB}+${VR}*(y-128)`)}[${label}r]`,
     `[${label}y2][${label}u1]lut2=c0=${rgb(`${y1}${YB}+${UB}*(y-128)`)}[${label}b]`,
-    `[${label}u2][${label}v2]lut2=c0=${UG}*x+${VG}*y:d=14[${label}uv]`,
-    `[${label}y3][${label}uv]lut2=c0=${rgb(`${y1}${YB}+${128 * (UG + VG)}-y`)}:d=8[${label}g]`,
+    `[${label}u2][${label}v2]lut2=c0='floor((${UG}*x+${VG}*y)/64)':d=8[${label}th]`,
+    `[${label}u3][${label}v3]lut2=c0='mod(${UG}*x+${VG}*y,64)':d=8[${label}tl]`,
+    // s − tl stays within 9 bits (76..374 for every Y), so its table is 256 × 256 → 512 values.
+    `[${label}y3][${label}tl]lut2=c0='floor((${y1}${YB}+${128 * (UG + VG)}-y)/64)':d=9[${label}p]`,
+    `[${label}p][${label}th]lut2=c0='clip(x-y,0,255)':d=8[${label}g]`,
     `[${label}g][${label}b][${label}r]mergeplanes=0x001020:gbrp[${output}]`,
   ];
 }
