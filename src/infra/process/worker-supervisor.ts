@@ -51,6 +51,8 @@ export class WorkerSupervisor {
     const child = fork(this.entry, ['worker'], {
       env: { ...this.env, [WORKER_PARENT_ENV]: String(process.pid) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      // The parent's node flags (memory limits, --import), but not its debugger port, which is taken.
+      execArgv: process.execArgv.filter((flag) => !flag.startsWith('--inspect')),
       detached: true,
     });
     this.child = child;
