@@ -9,7 +9,8 @@ import { createRequire } from 'node:module';
 import { constants, monitorEventLoopDelay, PerformanceObserver, performance } from 'node:perf_hooks';
 
 const require = createRequire(`${process.cwd()}/package.json`);
-const file = process.env.READ_TAIL_PROBE_FILE;
+// The `all` role's worker process (record 0129) inherits the flag and the variable: it writes beside.
+const file = process.env.READ_TAIL_PROBE_FILE && (process.env.VRS_WORKER_PARENT_PID ? `${process.env.READ_TAIL_PROBE_FILE}.worker-process` : process.env.READ_TAIL_PROBE_FILE);
 
 const fresh = () => ({ http: [], acquire: [], query: [], gc: [], gcMajor: [], created: 0, waitingMax: 0, poolMax: 0 });
 let second = fresh();

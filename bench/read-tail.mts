@@ -9,6 +9,8 @@
 // second of the first 15, its request time, pool waits and connections, statements, loop delay, GC).
 // BENCH_SECONDS (as READ_TAIL_SECONDS), READ_TAIL_CPU_PROF=DIR (the service writes a V8 CPU profile
 // there on exit), READ_TAIL_NODE_FLAGS (more node flags for the service), READ_TAIL_DIST (another build's dist folder, for paired runs against a baseline).
+// In `all` the worker is a child process of the service (WORKER_PROCESS=fork, record 0129; set
+// WORKER_PROCESS=inline for both in one process): the event-loop and CPU figures are then the API process's.
 // Set DATABASE_URL to use a running PostgreSQL (a scratch database is created on it and dropped
 // afterwards).
 import { ChildProcess, spawn } from 'node:child_process';

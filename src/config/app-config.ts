@@ -35,6 +35,11 @@ export interface FontsConfig {
 export interface AppConfig {
   port: number;
   host: string;
+  /**
+   * WORKER_PROCESS: in the `all` role, run the worker in a child Node process of its own (`fork`,
+   * the default; record 0129) or inside the API's process (`inline`).
+   */
+  workerProcess: 'fork' | 'inline';
   dataDir: string;
   /** Null: start the embedded PostgreSQL under `dataDir`. */
   databaseUrl: string | null;
@@ -424,6 +429,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     fonts,
     port,
     host,
+    workerProcess: oneOf('WORKER_PROCESS', ['fork', 'inline'] as const, 'fork'),
     dataDir,
     databaseUrl,
     embeddedPostgresPort,

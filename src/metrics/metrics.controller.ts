@@ -37,7 +37,7 @@ export class MetricsController {
     if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
       throw new ApiError('unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
     }
-    const body = await this.metrics.registry.metrics();
+    const body = await this.metrics.exposition();
     res.status(200).set('Content-Type', this.metrics.registry.contentType).send(body);
   }
 }

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, MetricObjectWithValues, MetricValue, Registry } from 'prom-client';
 import { QueueStatsRepository } from '../infra/queue/queue-stats.repository';
 
 /** Every metric name starts with this (Prometheus naming: one prefix per application). */
 const PREFIX = 'vrs_';
 
 export type JobOutcomeLabel = 'completed' | 'failed' | 'cancelled';
+type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
+
 export type DeliveryOutcomeLabel = 'succeeded' | 'retrying' | 'failed' | 'superseded' | 'abandoned';
 
 /**
@@ -76,8 +78,15 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  /** Node's and the process's own metrics (CPU, memory, event loop), as opposed to what the service did. */
+  private readonly processMetrics = new Set<string>();
+  private readonly queueGauges = new Set([`${PREFIX}queue_depth`, `${PREFIX}queue_oldest_age_seconds`]);
+  private worker: (() => Promise<MetricsJson>) | null = null;
+
   constructor(queues: QueueStatsRepository) {
+    const before = new Set(this.registry.getMetricsAsArray().map((metric) => metric.name));
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
+    for (const metric of this.registry.getMetricsAsArray()) if (!before.has(metric.name)) this.processMetrics.add(metric.name);
     const queueRows = () => queues.waiting();
     new Gauge({
       name: `${PREFIX}queue_depth`,
@@ -99,6 +108,30 @@ export class MetricsService {
         for (const row of await queueRows()) this.set({ queue: row.name }, Math.max(0, row.oldest_seconds ?? 0));
       },
     });
+  }
+
+  /**
+   * The `all` role's worker process (record 0129): its counters and histograms are added to this
+   * process's, so that the service's totals mean what they mean with the worker inside; its process
+   * metrics are listed beside this process's with the label process="worker"; the queue gauges
+   * (the same in every process) come from this one.
+   */
+  addWorkerProcess(metrics: () => Promise<MetricsJson>): void {
+    this.worker = metrics;
+  }
+
+  /** The text `GET /metrics` answers. */
+  async exposition(): Promise<string> {
+    if (!this.worker) return this.registry.metrics();
+    const [own, worker] = await Promise.all([this.registry.getMetricsAsJSON(), this.worker()]);
+    const labelled = worker
+      .filter((metric) => !this.queueGauges.has(metric.name))
+      .map((metric) =>
+        this.processMetrics.has(metric.name) ? { ...metric, values: metric.values.map((value) => ({ ...value, labels: { ...value.labels, process: 'worker' } })) } : metric,
+      );
+    // Summed by name and labels: a series only one process has passes through unchanged.
+    const sum = (metrics: MetricsJson) => metrics.map((metric) => ({ ...metric, aggregator: 'sum' as const }));
+    return AggregatorRegistry.aggregate([sum(own), sum(labelled)]).metrics();
   }
 
   /** Express middleware: counts each request when its answer is finished, by route template. */

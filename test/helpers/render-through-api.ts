@@ -8,7 +8,7 @@ import { bearer, TestApp } from './test-app';
  * artifact into `folder` as `<name>.<format>`; returns the job, the file and the submit answer.
  */
 export async function renderThroughApi(
-  app: TestApp,
+  app: Pick<TestApp, 'http'>,
   key: string,
   folder: string,
   name: string,

@@ -178,7 +178,7 @@ export function nextIp(): string {
 }
 
 /** Signs up and verifies through the public API; returns the working key. */
-export async function signupVerified(app: TestApp, email = `dev${randomBytes(4).toString('hex')}@example.com`) {
+export async function signupVerified(app: Pick<TestApp, 'http' | 'dataDir'>, email = `dev${randomBytes(4).toString('hex')}@example.com`) {
   const ip = nextIp();
   const res = await app.http
     .post('/v1/signup')

@@ -1,4 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
 /**
@@ -63,4 +64,26 @@ async function childrenOf(pid: number): Promise<number[]> {
   const threads = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
   const lists = await Promise.all(threads.map((tid) => readFile(`/proc/${pid}/task/${tid}/children`, 'utf8').catch(() => '')));
   return lists.flatMap((list) => list.split(' ').filter(Boolean).map(Number));
+}
+
+/**
+ * Lowers this process's own priority, every thread of it (Linux sets niceness per thread; threads
+ * started later inherit it from the thread that starts them), so that it and everything it starts
+ * yield the CPU: the `all` role's worker process does this first thing (record 0129).
+ */
+export function lowerThisProcess(niceness: number): void {
+  if (niceness <= 0) return;
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${process.pid}/task`);
+  } catch {
+    threads = [String(process.pid)];
+  }
+  for (const tid of threads) {
+    try {
+      if (getPriority(Number(tid)) < niceness) setPriority(Number(tid), niceness);
+    } catch {
+      continue; // a thread that has ended since it was listed
+    }
+  }
 }
