@@ -105,6 +105,38 @@ function request(name: string, W: number, H: number): object {
   };
 }
 
+interface Cdp {
+  send(method: string, params?: object): Promise<unknown>;
+  on(event: string, listener: (event: never) => void): void;
+}
+interface ProfilePage {
+  _client(): Cdp;
+  setViewport(viewport: { width: number; height: number; deviceScaleFactor: number }): Promise<void>;
+  evaluateHandle(expression: string): Promise<unknown>;
+  close(): Promise<void>;
+}
+interface PageGlobals {
+  remotion_setFrame(...args: unknown[]): void;
+  remotion_renderReady: boolean;
+  __marks: { set: number; ready: number }[];
+}
+interface Layer {
+  layerId: string;
+  backendNodeId?: number;
+  width: number;
+  height: number;
+  drawsContent: boolean;
+  paintCount: number;
+}
+interface TraceEvent {
+  name: string;
+  ph: string;
+  dur?: number;
+  args?: { data?: { nodeName?: string; reason?: string; paintId?: string } };
+}
+/** Remotion's CDP events and answers come as `{ value, size }`. */
+type Wrapped<T> = T | { value: T };
+
 const unwrap = <T,>(answer: unknown): T => {
   const wrapped = answer as { value?: T } | null;
   return (wrapped && typeof wrapped === 'object' && 'value' in wrapped ? wrapped.value : answer) as T;
@@ -129,7 +161,7 @@ const THREAD_EVENTS = ['Paint', 'RasterTask', 'PaintImage', 'Decode Image', 'Ima
 
 for (const name of cases) {
   for (const [W, H] of sizes) {
-    const page = await (browser as unknown as { newPage(o: object): Promise<any> }).newPage({ context: bundle.sourceMap, logLevel: 'error', indent: false, pageIndex: 0, onBrowserLog: null, onLog: rs.defaultOnLog });
+    const page = await (browser as unknown as { newPage(o: object): Promise<ProfilePage> }).newPage({ context: bundle.sourceMap, logLevel: 'error', indent: false, pageIndex: 0, onBrowserLog: null, onLog: rs.defaultOnLog });
     const cdp = page._client();
     await page.setViewport({ width: W, height: H, deviceScaleFactor: 1 });
     await steps.loadBundle(rs, page, bundle);
@@ -145,7 +177,7 @@ for (const name of cases) {
     await steps.setComposition(rs, page, composition, NoReactInternals.serializeJSONWithSpecialTypes({ data: props, indent: undefined, staticBase: null }).serializedString);
     // Page-side marks: how long remotion_setFrame runs, and when renderReady turns true after it.
     await evaluate(page, (() => {
-      const w = globalThis as any;
+      const w = globalThis as unknown as PageGlobals;
       const original = w.remotion_setFrame;
       w.__marks = [];
       w.remotion_setFrame = (...a: unknown[]) => {
@@ -187,8 +219,8 @@ for (const name of cases) {
     }
     if (process.env.BENCH_LAYERS) {
       // The compositor's layers after a frame: each one's size and why it was made (BENCH_LAYERS=1).
-      const layers: any[] = [];
-      cdp.on('LayerTree.layerTreeDidChange', (e: any) => layers.splice(0, layers.length, ...((e.value ?? e).layers ?? [])));
+      const layers: Layer[] = [];
+      cdp.on('LayerTree.layerTreeDidChange', (e: Wrapped<{ layers?: Layer[] }>) => layers.splice(0, layers.length, ...(('value' in e ? e.value : e).layers ?? [])));
       await cdp.send('LayerTree.enable');
       for (const f of [first, first + 1, first + 2, first + 3, first + 4]) {
         await rs.seekToFrame({ frame: f, page, composition: 'Main', timeoutInMilliseconds: 30_000, indent: false, logLevel: 'error', attempt: 0 });
@@ -203,12 +235,12 @@ for (const name of cases) {
       await cdp.send('LayerTree.disable');
     }
     const traced = Math.min(5, frames);
-    const traceEvents: any[] = [];
+    const traceEvents: TraceEvent[] = [];
     for (let i = 0; i < frames; i++) {
       const frame = first + i;
       const tracing = i >= frames - traced;
       if (i === frames - traced) {
-        cdp.on('Tracing.dataCollected', (e: any) => traceEvents.push(...(e.value ?? e)));
+        cdp.on('Tracing.dataCollected', (e: Wrapped<TraceEvent[]>) => traceEvents.push(...('value' in e ? e.value : e)));
         await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.invalidationTracking,gpu,cc,viz,blink', transferMode: 'ReportEvents' });
       }
       void tracing;
@@ -216,7 +248,7 @@ for (const name of cases) {
       const t0 = performance.now();
       await waitForReady({ page, timeoutInMilliseconds: 30_000, frame: null, indent: false, logLevel: 'error' });
       const t1 = performance.now();
-      await evaluate(page, ((f: number) => (globalThis as any).remotion_setFrame(f, 'Main', 0)) as never, [frame]);
+      await evaluate(page, ((f: number) => (globalThis as unknown as PageGlobals).remotion_setFrame(f, 'Main', 0)) as never, [frame]);
       const t2 = performance.now();
       await waitForReady({ page, timeoutInMilliseconds: 30_000, frame, indent: false, logLevel: 'error' });
       const t3 = performance.now();
@@ -236,7 +268,7 @@ for (const name of cases) {
       add('main: layout', 1000 * (m1.LayoutDuration - m0.LayoutDuration));
       add('main: all tasks', 1000 * (m1.TaskDuration - m0.TaskDuration));
     }
-    const marks = unwrap<{ set: number; ready: number }[]>(await evaluate(page, (() => (globalThis as any).__marks) as never));
+    const marks = unwrap<{ set: number; ready: number }[]>(await evaluate(page, (() => (globalThis as unknown as PageGlobals).__marks) as never));
     const done = new Promise((resolve) => cdp.on('Tracing.tracingComplete', resolve));
     await cdp.send('Tracing.end');
     await done;
