@@ -7,6 +7,7 @@
 // and, over a few frames, a trace of every thread (paint, raster, GPU, image decode), ms a frame.
 // Cases `moving` and `texts` (bench/engine.mts's scenes) at 1920x1080 and 320x180: a cost that
 // scales with the pixels is paint/raster/capture; one that does not is JS, React or waiting.
+// CPU ms: this process and the browser's, user + system, a frame (the frames before the trace).
 // BENCH_FRAMES (default 30) frames from the middle of a 3 s scene; BENCH_FLAGS adds Chromium flags;
 // BENCH_GL (default angle, as the service) sets Remotion's gl option.
 import { openBrowser } from '@remotion/renderer';
@@ -18,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { NoReactInternals } from 'remotion/no-react';
-import { printTable, root } from './bench-service.mts';
+import { printTable, root, treeCpuSeconds } from './bench-service.mts';
 
 const require = createRequire(import.meta.url);
 const steps = require(path.join(root, 'dist/src/renders/engine/browser/remotion-steps.js'));
@@ -28,8 +29,9 @@ const frames = Number(process.env.BENCH_FRAMES ?? 30);
 const seconds = 3;
 const fps = 30;
 const gl = (process.env.BENCH_GL ?? 'angle') as 'angle';
-// BENCH_SHOT: remotion (its takeFrame), beyond or viewport (Page.captureScreenshot with captureBeyondViewport true / false).
-const shot = process.env.BENCH_SHOT ?? 'remotion';
+// BENCH_SHOT: remotion (its takeFrame), beyond or viewport (Page.captureScreenshot with captureBeyondViewport true / false);
+// a list (beyond,viewport,beyond,viewport) takes turns, a row each.
+const shots = (process.env.BENCH_SHOT ?? 'remotion').split(',');
 const extraFlags = (process.env.BENCH_FLAGS ?? '').split(' ').filter(Boolean);
 
 const work = mkdtempSync(path.join(tmpdir(), 'bench-frame-profile-'));
@@ -160,7 +162,7 @@ const rows: string[][] = [];
 const THREAD_EVENTS = ['Paint', 'RasterTask', 'PaintImage', 'Decode Image', 'ImageDecodeTask', 'CompositeLayers', 'UpdateLayerTree', 'Layout', 'UpdateLayoutTree', 'FunctionCall', 'EvaluateScript', 'GPUTask', 'Screenshot', 'CaptureScreenshot'];
 
 for (const name of cases) {
-  for (const [W, H] of sizes) {
+  for (const [W, H] of sizes) for (const shot of shots) {
     const page = await (browser as unknown as { newPage(o: object): Promise<ProfilePage> }).newPage({ context: bundle.sourceMap, logLevel: 'error', indent: false, pageIndex: 0, onBrowserLog: null, onLog: rs.defaultOnLog });
     const cdp = page._client();
     await page.setViewport({ width: W, height: H, deviceScaleFactor: 1 });
@@ -235,11 +237,13 @@ for (const name of cases) {
       await cdp.send('LayerTree.disable');
     }
     const traced = Math.min(5, frames);
+    let cpu = treeCpuSeconds(process.pid);
     const traceEvents: TraceEvent[] = [];
     for (let i = 0; i < frames; i++) {
       const frame = first + i;
       const tracing = i >= frames - traced;
       if (i === frames - traced) {
+        cpu = treeCpuSeconds(process.pid) - cpu;
         cdp.on('Tracing.dataCollected', (e: Wrapped<TraceEvent[]>) => traceEvents.push(...('value' in e ? e.value : e)));
         await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.invalidationTracking,gpu,cc,viz,blink', transferMode: 'ReportEvents' });
       }
@@ -288,12 +292,12 @@ for (const name of cases) {
     const pageSet = marks.slice(-frames).reduce((s, m) => s + m.set, 0) / frames;
     const pageReady = marks.slice(-frames).reduce((s, m) => s + m.ready, 0) / frames;
     const per = (k: string) => (sum[k] / frames).toFixed(1);
-    rows.push([name, `${W}x${H}`, per('ready before'), per('setFrame call'), per('ready after'), per('fonts.ready'), per('screenshot'), per('total'), pageSet.toFixed(1), pageReady.toFixed(1), per('main: script'), per('main: style'), per('main: layout'), per('main: all tasks')]);
+    rows.push([name, `${W}x${H}`, shot, ((1000 * cpu) / (frames - traced)).toFixed(0), per('ready before'), per('setFrame call'), per('ready after'), per('fonts.ready'), per('screenshot'), per('total'), pageSet.toFixed(1), pageReady.toFixed(1), per('main: script'), per('main: style'), per('main: layout'), per('main: all tasks')]);
     console.log(`${name} ${W}x${H} trace, ms a frame by event (all threads): ${top.join(', ')}`);
     await page.close();
   }
 }
-printTable(['case', 'size', 'ready before', 'setFrame (CDP)', 'ready after', 'fonts.ready', 'screenshot', 'total', 'page: setFrame', 'page: until ready', 'main: script', 'main: style', 'main: layout', 'main: tasks'], rows);
+printTable(['case', 'size', 'screenshot call', 'CPU ms (untraced)', 'ready before', 'setFrame (CDP)', 'ready after', 'fonts.ready', 'screenshot', 'total', 'page: setFrame', 'page: until ready', 'main: script', 'main: style', 'main: layout', 'main: tasks'], rows);
 await bundle.closeServer(true);
 await browser.close({ silent: true });
 server.close();
