@@ -216,6 +216,12 @@ export interface RenderConfig {
    */
   beginFrame: boolean;
   /**
+   * Remotion's screenshots taken within the viewport (`RENDER_SCREENSHOT_IN_VIEWPORT`, default
+   * true): its `captureBeyondViewport` makes Chromium repaint the whole page for every frame
+   * (docs/decisions/0109-screenshots-within-the-viewport.md); false sends them as Remotion asks.
+   */
+  screenshotInViewport: boolean;
+  /**
    * Mix an H.264 render's sound with ffmpeg from the resolved timeline instead of taking it from
    * the browser (Remotion's audio collected while drawing, or its audio-only pass where no frame is
    * drawn by Remotion's renderMedia) (`RENDER_MIX_SOUND`, default true; false always uses the browser's).
@@ -354,6 +360,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       // The default wrapper (scripts/chromium-offline.sh) runs the headless shell where it is installed.
       return executable === null ? existsSync(HEADLESS_SHELL) : /headless[-_]shell/.test(path.basename(executable));
     })(),
+    screenshotInViewport: oneOf('RENDER_SCREENSHOT_IN_VIEWPORT', ['true', 'false'] as const, 'true') === 'true',
     mixSound: oneOf('RENDER_MIX_SOUND', ['true', 'false'] as const, 'true') === 'true',
     chunkFrames: str('RENDER_CHUNK_FRAMES') === null ? null : int('RENDER_CHUNK_FRAMES', 0, 0, 1_000_000),
     chunkSplit: str('RENDER_CHUNK_FRAMES') === null ? 'auto' : int('RENDER_CHUNK_FRAMES', 0, 0, 1_000_000) === 0 ? 'never' : 'always',

@@ -8,6 +8,7 @@ import { ensureCompositionBundle } from '../composition-bundle';
 import type { StillsArgs } from '../render-args';
 import { BEGIN_FRAME_BROWSER_FLAGS, captureSequence } from './begin-frame-capture';
 import { WARM_TAB_MAX_FRAMES } from './tabs';
+import { screenshotsWithinViewport } from './screenshot-in-viewport';
 import { WarmStillPage } from './warm-still-page';
 
 /** Remotion's cancel signal (its type is not exported by name). */
@@ -43,6 +44,10 @@ export class BrowserHost {
     if (this.closing) return Promise.reject(new Error('The renderer is shutting down'));
     this.browser ??= Promise.all([import('@remotion/renderer'), this.executable()])
       .then(([{ openBrowser }, browserExecutable]) => openBrowser('chrome', { browserExecutable, chromiumOptions: CHROMIUM_OPTIONS, logLevel: 'error' }))
+      .then((browser) => {
+        if (this.config.screenshotInViewport) screenshotsWithinViewport(browser);
+        return browser;
+      })
       .catch((error) => {
         this.browser = null;
         throw error;
