@@ -9,7 +9,7 @@ import { freePort, isAlive, ServiceProcess, startService, waitUntilReady } from 
 import { createDatabase, dropDatabase, signupVerified } from './helpers/test-app';
 
 /**
- * The `all` role as an operator starts it (`node dist/src/main.js`, WORKER_PROCESS unset: fork):
+ * The `all` role as an operator starts it (`node dist/src/main.js`, WORKER_PROCESS=fork):
  * the API in the process started, the worker in a child Node process of the same build
  * (record 0129), which renders, is restarted when it dies, and stops with its parent.
  */
@@ -20,7 +20,7 @@ describe('the all role with its worker in a process of its own', () => {
   async function start(): Promise<{ service: ServiceProcess; dataDir: string }> {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'vrs-worker-process-'));
     const databaseUrl = await createDatabase();
-    const service = startService(PROJECT_ROOT, { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: String(await freePort()), METRICS_TOKEN: metricsToken }, 'all');
+    const service = startService(PROJECT_ROOT, { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: String(await freePort()), METRICS_TOKEN: metricsToken, WORKER_PROCESS: 'fork' }, 'all');
     started.push({ service, dataDir, databaseUrl });
     await waitUntilReady(service);
     return { service, dataDir };
