@@ -22,7 +22,8 @@ describe('a stalled database', () => {
   beforeAll(async () => {
     pgDir = mkdtempSync(path.join(tmpdir(), 'vrs-stall-pg-'));
     pg = await startEmbeddedPostgres(pgDir, null);
-    api = await startTestApp({ role: 'api', databaseUrl: pg.url });
+    // The service's own timeouts (the test app's are longer for a loaded machine).
+    api = await startTestApp({ role: 'api', databaseUrl: pg.url, env: { DATABASE_CONNECT_TIMEOUT_MS: '3000', DATABASE_QUERY_TIMEOUT_MS: '5000' } });
   });
   afterAll(async () => {
     signal(stopped, 'SIGCONT');

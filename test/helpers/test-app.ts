@@ -119,6 +119,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     // Files render the same request again on purpose (warm vs cold, whole vs chunks); the files
     // that test reuse turn it on.
     RENDER_REUSE: 'false',
+    // Two test files share two cores with their browsers and encoders: a pool wait or a statement
+    // slowed by that is not what a test checks (test/database-stall.e2e-spec.ts sets the defaults back).
+    DATABASE_CONNECT_TIMEOUT_MS: '20000',
+    DATABASE_QUERY_TIMEOUT_MS: '30000',
     ...options.env,
   });
   const running = await createApp(config, options.role ?? 'all');
