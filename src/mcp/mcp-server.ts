@@ -1,13 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ApiError } from '../common/errors/api-error';
 import { SkillsService } from '../skills/skills.service';
 import { SERVICE_VERSION } from '../common/build-info';
@@ -34,6 +26,12 @@ export class McpServerFactory {
   ) {}
 
   create(workspace: Workspace, ip: string): Server {
+    // The SDK (and its schemas) loads on the first MCP request, not at every start of the service.
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { Server } = require('@modelcontextprotocol/sdk/server/index.js') as typeof import('@modelcontextprotocol/sdk/server/index.js');
+    const { CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } =
+      require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
+    /* eslint-enable @typescript-eslint/no-require-imports */
     const server = new Server(
       { name: MCP_SERVER_NAME, title: 'Video rendering and AI task service', version: SERVICE_VERSION },
       { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },

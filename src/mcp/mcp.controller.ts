@@ -1,6 +1,5 @@
 import { Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, Response } from 'express';
 import type { AuthenticatedRequest } from '../common/auth/decorators';
 import type { Workspace } from '../workspaces/workspace.entity';
@@ -35,6 +34,8 @@ export class McpController {
   private async handle(req: Request, res: Response): Promise<void> {
     const workspace = (req as AuthenticatedRequest).workspace as Workspace;
     const server = this.servers.create(workspace, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on the first MCP request, as the server is
+    const { StreamableHTTPServerTransport } = require('@modelcontextprotocol/sdk/server/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => {
       void transport.close();

@@ -1,4 +1,4 @@
-import { ANALYSES } from './transcribe/analysis';
+import { ANALYSES } from './transcribe/analysis-types';
 import { GOOGLE_CAPABILITIES } from './transcribe/engines/google-speech.engine';
 import { POCKETSPHINX_CAPABILITIES } from './transcribe/engines/pocketsphinx.engine';
 import { EngineCapabilities, SpeechEngineName } from './transcribe/engines/speech-engine';

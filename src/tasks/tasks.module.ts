@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { modulePerRole } from '../common/module-per-role';
-import { v1 } from '@google-cloud/speech';
 import { AssetsModule } from '../assets/assets.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
@@ -9,7 +8,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { Storage } from '../infra/storage/storage';
 import { TasksController } from './tasks.controller';
 import { TasksService } from './tasks.service';
-import { GoogleSpeechEngine } from './transcribe/engines/google-speech.engine';
+import type * as GoogleSpeechEngineModule from './transcribe/engines/google-speech.engine';
 import { PocketsphinxEngine } from './transcribe/engines/pocketsphinx.engine';
 import { SpeechEngine } from './transcribe/engines/speech-engine';
 import { TranscriptCacheService } from './transcribe/transcript-cache.service';
@@ -20,8 +19,14 @@ import { TranscriptionService } from './transcribe/transcription.service';
 /** The engine `TRANSCRIBE_ENGINE` names. Google's client finds its credentials (ADC) on first use. */
 function speechEngineFor(config: AppConfig, storage: Storage): SpeechEngine {
   switch (config.transcribe.engine) {
-    case 'google':
+    case 'google': {
+      // Google's client (gRPC, protobufs) loads only where it is configured: it is most of a start's module loading.
+      /* eslint-disable @typescript-eslint/no-require-imports */
+      const { v1 } = require('@google-cloud/speech') as typeof import('@google-cloud/speech');
+      const { GoogleSpeechEngine } = require('./transcribe/engines/google-speech.engine') as typeof GoogleSpeechEngineModule;
+      /* eslint-enable @typescript-eslint/no-require-imports */
       return new GoogleSpeechEngine(new v1.SpeechClient(), storage);
+    }
     case 'pocketsphinx':
       return new PocketsphinxEngine({ grammarFile: config.transcribe.pocketsphinxGrammar });
   }

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Logger } from '@nestjs/common';
-import { createTransport, Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface MailMessage {
   to: string;
@@ -19,7 +19,9 @@ export class SmtpMailer extends Mailer {
 
   constructor(smtpUrl: string, private readonly from: string) {
     super();
-    this.transport = createTransport(smtpUrl);
+    // nodemailer loads only where SMTP is configured.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    this.transport = (require('nodemailer') as typeof import('nodemailer')).createTransport(smtpUrl);
   }
 
   async send(message: MailMessage): Promise<void> {

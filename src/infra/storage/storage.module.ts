@@ -3,9 +3,9 @@ import * as path from 'node:path';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { FilesController } from './files.controller';
-import { GcsStorage } from './gcs-storage';
+import type * as GcsStorageModule from './gcs-storage';
 import { LocalStorage } from './local-storage';
-import { S3Storage } from './s3-storage';
+import type * as S3StorageModule from './s3-storage';
 import { StaleFilesWorker } from './stale-files.worker';
 import { Storage } from './storage';
 import { UploadEventsService } from './upload-events.service';
@@ -13,13 +13,20 @@ import { loadSigningSecret, UrlSigner } from './url-signer';
 
 export async function createStorage(config: AppConfig): Promise<Storage> {
   const { gcs, s3, signingSecret } = config.storage;
-  if (gcs) return new GcsStorage({ bucket: gcs.bucket, apiEndpoint: gcs.apiEndpoint ?? undefined });
+  // The cloud SDKs load only where they are configured: they are a large part of a start's module loading.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  if (gcs) {
+    const { GcsStorage } = require('./gcs-storage') as typeof GcsStorageModule;
+    return new GcsStorage({ bucket: gcs.bucket, apiEndpoint: gcs.apiEndpoint ?? undefined });
+  }
   if (s3) {
+    const { S3Storage } = require('./s3-storage') as typeof S3StorageModule;
     const storage = new S3Storage(s3);
     // Not fatal (the store may come up later, /v1/ready tells), but said at once in the log.
     void storage.problem().then((problem) => problem && new Logger('Storage').warn(problem));
     return storage;
   }
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const secret = await loadSigningSecret(config.dataDir, signingSecret);
   return new LocalStorage(path.join(config.dataDir, 'storage'), new UrlSigner(secret), config.publicBaseUrl);
 }

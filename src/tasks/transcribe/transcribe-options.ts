@@ -1,6 +1,6 @@
 import { ApiError, ValidationErrorItem } from '../../common/errors/api-error';
 import type { TranscribeRequestDto } from '../dto/transcribe-request.dto';
-import { ANALYSES, AnalysisName } from './analysis';
+import { ANALYSES, AnalysisName } from './analysis-types';
 import { EngineCapabilities, SpeechEngineName } from './engines/speech-engine';
 
 /** A transcribe request with its defaults applied, as the worker uses it. */

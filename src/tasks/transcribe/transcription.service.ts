@@ -9,7 +9,8 @@ import { Job, ProgressStage } from '../../jobs/job.entity';
 import { QuotaService } from '../../jobs/quota.service';
 import { probeMedia } from '../../infra/media/probe';
 import { TaskFailure } from '../task-failure';
-import { Analyses, analyse } from './analysis';
+import type * as AnalysisModule from './analysis';
+import type { Analyses } from './analysis-types';
 import { extractAudio, SILENCE_PEAK_DB } from './audio';
 import { SpeechEngine } from './engines/speech-engine';
 import { buildTranscript, Transcript } from './transcript';
@@ -83,6 +84,9 @@ export class TranscriptionService {
       });
       signal.throwIfAborted();
       const transcript = buildTranscript(recognised, Math.round(audio.durationSeconds * 1000) / 1000);
+      // The NLP libraries and their English model load here, on the first transcript, not at every start.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain require: the build is CommonJS and jest resolves it to the .ts
+      const { analyse } = require('./analysis') as typeof AnalysisModule;
       return { ...transcript, ...analyse(transcript.utterances, options.analyses) };
     } finally {
       await rm(workDir, { recursive: true, force: true });

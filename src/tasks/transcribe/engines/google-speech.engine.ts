@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
-import { v1 } from '@google-cloud/speech';
+import type { v1 } from '@google-cloud/speech';
 import type { google } from '@google-cloud/speech/build/protos/protos';
-import { GcsStorage } from '../../../infra/storage/gcs-storage';
+import type * as GcsStorageModule from '../../../infra/storage/gcs-storage';
 import { Storage } from '../../../infra/storage/storage';
 import { TaskFailure } from '../../task-failure';
 import { EngineCapabilities, EngineRequest, EngineTranscript, EngineWord, SpeechEngine, speakerLabel } from './speech-engine';
@@ -93,6 +93,9 @@ export class GoogleSpeechEngine extends SpeechEngine {
   private async audioOf(request: EngineRequest): Promise<{ audio: google.cloud.speech.v1.IRecognitionAudio; cleanUp: () => Promise<void> }> {
     const { size } = await stat(request.wavFile);
     if (size <= GOOGLE_INLINE_AUDIO_BYTES) return { audio: { content: await readFile(request.wavFile) }, cleanUp: async () => undefined };
+    // The GCS driver (and its SDK) loads only here: this module's capabilities are read at every start.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { GcsStorage } = require('../../../infra/storage/gcs-storage') as typeof GcsStorageModule;
     if (!(this.storage instanceof GcsStorage)) {
       throw new TaskFailure(
         'unsupported_feature',
