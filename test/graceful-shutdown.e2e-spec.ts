@@ -36,7 +36,7 @@ describe('graceful shutdown', () => {
     const res = await api.http
       .post('/v1/renders')
       .set(bearer(key))
-      .send({ width: 160, height: 90, duration: 8, frame_rate: 30, background_color: '#00ff00', elements: [] });
+      .send({ width: 160, height: 90, duration: 4, frame_rate: 30, background_color: '#00ff00', elements: [] });
     expect(res.status).toBe(202);
     const id: string = res.body.id;
     const entry = async () =>
@@ -44,8 +44,8 @@ describe('graceful shutdown', () => {
 
     for (let round = 1; round <= 3; round++) {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'vrs-sigterm-'));
-      // A grace period the render cannot finish in: it must be handed back, not awaited.
-      worker = startService(PROJECT_ROOT, { ...env, DATABASE_URL: api.databaseUrl, DATA_DIR: dataDir, PORT: String(await freePort()), SHUTDOWN_GRACE_SECONDS: '1' }, 'worker');
+      // No grace period: the render cannot finish in it, however near its end, so it is handed back, not awaited.
+      worker = startService(PROJECT_ROOT, { ...env, DATABASE_URL: api.databaseUrl, DATA_DIR: dataDir, PORT: String(await freePort()), SHUTDOWN_GRACE_SECONDS: '0' }, 'worker');
       try {
         await waitFor(
           async () => (await api.http.get(`/v1/renders/${id}`).set(bearer(key))).body,
@@ -73,7 +73,7 @@ describe('graceful shutdown', () => {
       250,
     );
     expect(job.status).toBe('completed');
-    expect(job.output).toMatchObject({ width: 160, height: 90, duration: 8 });
+    expect(job.output).toMatchObject({ width: 160, height: 90, duration: 4 });
     // One attempt counted: the three shutdowns raised the limit as they took a retry each.
     const settled = await entry();
     expect(settled).toMatchObject({ state: 'completed', attempts: 1 });
