@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import type { JobKind } from './job.entity';
 import type { JobView } from './job.view';
 
@@ -27,15 +26,17 @@ export interface ReadTicket {
  * process drop their entries synchronously (JobRepository). A read that overlapped any change, or
  * ran while a transaction of this process that wrote jobs was open, is answered but not kept.
  */
-@Injectable()
 export class JobReadCache {
   private readonly entries = new Map<string, Entry>();
   private generation = 0;
   private openWrites = 0;
   private listening = false;
 
-  private readonly maxAgeMs = JOB_READ_CACHE_MAX_AGE_MS;
-  private readonly maxEntries = JOB_READ_CACHE_MAX_ENTRIES;
+  constructor(
+    private readonly maxAgeMs = JOB_READ_CACHE_MAX_AGE_MS,
+    private readonly maxEntries = JOB_READ_CACHE_MAX_ENTRIES,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get enabled(): boolean {
     return this.listening;
@@ -50,7 +51,7 @@ export class JobReadCache {
     if (!this.listening) return null;
     const entry = this.entries.get(id);
     if (!entry) return null;
-    if (Date.now() - entry.storedAt > this.maxAgeMs) {
+    if (this.now() - entry.storedAt > this.maxAgeMs) {
       this.entries.delete(id);
       return null;
     }
@@ -69,7 +70,7 @@ export class JobReadCache {
     if (!this.listening || this.openWrites > 0 || ticket.generation !== this.generation) return;
     this.entries.delete(id);
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(id, { workspaceId, kind, view: structuredClone(view), storedAt: Date.now() });
+    this.entries.set(id, { workspaceId, kind, view: structuredClone(view), storedAt: this.now() });
   }
 
   /** A job changed (or may have): its entries go, and reads in flight do not keep what they read. */

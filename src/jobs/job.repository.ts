@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { insertRow } from '../infra/database/insert-row';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, FindOptionsWhere, In, LessThan, MoreThan, QueryRunner } from 'typeorm';
@@ -63,10 +63,14 @@ const OPEN_WRITE = 'jobReadCacheWrite';
 
 @Injectable()
 export class JobRepository {
+  private readonly readCache: JobReadCache;
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly readCache: JobReadCache,
+    // Testing modules of repositories alone have none: a cache that never listens keeps nothing.
+    @Optional() readCache?: JobReadCache,
   ) {
+    this.readCache = readCache ?? new JobReadCache();
     // A transaction that wrote jobs keeps the read cache from keeping anything until it ends.
     const ended = (event: { queryRunner: QueryRunner }) => {
       if (!event.queryRunner.data?.[OPEN_WRITE]) return;

@@ -23,7 +23,7 @@ import { WorkspaceJobsService } from './workspace-jobs.service';
 @Module({
   // JobRunnerService counts job outcomes; the module is global in the app, imported here for contexts built without it.
   imports: [MetricsModule],
-  providers: [JobReadCache, JobChangeListener, JobRepository, JobPresenterService, QuotaService, QuotaRepository, IdempotencyService, IdempotencyRepository, JobRunnerService, JobStoreService, JobSchedulerService, JobSubmissionService, TransactionRepository, WorkspaceJobsService],
+  providers: [{ provide: JobReadCache, useFactory: () => new JobReadCache() }, JobChangeListener, JobRepository, JobPresenterService, QuotaService, QuotaRepository, IdempotencyService, IdempotencyRepository, JobRunnerService, JobStoreService, JobSchedulerService, JobSubmissionService, TransactionRepository, WorkspaceJobsService],
   // TransactionRepository: the modules that submit jobs open their transactions with it.
   exports: [JobReadCache, JobChangeListener, JobRepository, JobPresenterService, QuotaService, IdempotencyService, JobRunnerService, JobStoreService, JobSchedulerService, JobSubmissionService, TransactionRepository, WorkspaceJobsService],
 })
