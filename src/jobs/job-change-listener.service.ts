@@ -53,7 +53,7 @@ export class JobChangeListener implements OnModuleDestroy {
 
   private async connect(): Promise<void> {
     // Bounded like every pool: a stalled database must not hold a read (or a shutdown) on this connect.
-    const client = new Client({ connectionString: this.databaseUrl, keepAlive: true, ...poolTimeouts(this.config.database) });
+    const client = new Client({ connectionString: this.databaseUrl, keepAlive: true, keepAliveInitialDelayMillis: 10_000, ...poolTimeouts(this.config.database) });
     client.on('notification', (message) => {
       if (message.payload) this.cache.invalidate(message.payload);
     });

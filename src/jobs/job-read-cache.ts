@@ -1,8 +1,12 @@
 import type { JobKind } from './job.entity';
 import type { JobView } from './job.view';
 
-/** An entry lives this long at most: far inside its signed `output.url`'s 24 h (OUTPUT_URL_TTL_SECONDS). */
-export const JOB_READ_CACHE_MAX_AGE_MS = 30_000;
+/**
+ * An entry lives this long at most: far inside its signed `output.url`'s 24 h
+ * (OUTPUT_URL_TTL_SECONDS), and the bound on staleness if notifications stop without the
+ * listening connection failing (a network partition that TCP has not noticed yet).
+ */
+export const JOB_READ_CACHE_MAX_AGE_MS = 10_000;
 /** At most this many presented jobs per process; the oldest is dropped first. */
 export const JOB_READ_CACHE_MAX_ENTRIES = 10_000;
 
