@@ -24,6 +24,7 @@ import { Workers1764316800000 } from './migrations/1764316800000-Workers';
 import { FontCache1764320400000 } from './migrations/1764320400000-FontCache';
 import { AssetErrorCode1764324000000 } from './migrations/1764324000000-AssetErrorCode';
 import { FontAssets1764327600000 } from './migrations/1764327600000-FontAssets';
+import { JobChangedNotify1764336600000 } from './migrations/1764336600000-JobChangedNotify';
 import { Project } from './projects/project.entity';
 import { TranscriptCache1763798400000 } from './migrations/1763798400000-TranscriptCache';
 import { BrandKit } from './brand-kits/brand-kit.entity';
@@ -36,7 +37,7 @@ export const MIGRATIONS = [
   Foundation1763769600000, Jobs1763773200000, Media1763776800000, Webhooks1763780400000, PendingSignupKeys1763784000000, JobCosts1763787600000,
   Previews1763791200000, ProjectsAndBrandKits1763794800000, TranscriptCache1763798400000,
   JobDiagnostics1763805600000, RenderChunks1763816400000, Batches1763834400000, Operators1764230400000, BatchRowReuse1764252000000,
-  Workers1764316800000, FontCache1764320400000, AssetErrorCode1764324000000, FontAssets1764327600000,
+  Workers1764316800000, FontCache1764320400000, AssetErrorCode1764324000000, FontAssets1764327600000, JobChangedNotify1764336600000,
 ];
 
 /** node-postgres pool settings that bound a stalled database (see DatabaseTimeouts); the CLI runs without them. */

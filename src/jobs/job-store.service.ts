@@ -7,6 +7,8 @@ import { Workspace } from '../workspaces/workspace.entity';
 import { Job, JobKind, TERMINAL_STATUSES } from './job.entity';
 import { JobRepository } from './job.repository';
 import { JobPresenterService } from './job-presenter.service';
+import { JobChangeListener } from './job-change-listener.service';
+import { JobReadCache } from './job-read-cache';
 import { JobSchedulerService } from './job-scheduler.service';
 import { JobView } from './job.view';
 
@@ -20,6 +22,8 @@ export class JobStoreService {
     private readonly jobs: JobRepository,
     private readonly presenter: JobPresenterService,
     private readonly scheduler: JobSchedulerService,
+    private readonly readCache: JobReadCache,
+    private readonly changes: JobChangeListener,
   ) {}
 
   async find(workspace: Workspace, kind: JobKind, id: string): Promise<Job> {
@@ -28,8 +32,15 @@ export class JobStoreService {
     return job;
   }
 
+  /** From the read cache while the job is unchanged (record 0133), else read, presented and kept. */
   async get(workspace: Workspace, kind: JobKind, id: string): Promise<JobView> {
-    return this.presenter.present(await this.find(workspace, kind, id));
+    const cached = this.readCache.get(workspace.id, kind, id);
+    if (cached) return cached;
+    this.changes.start();
+    const ticket = this.readCache.begin();
+    const view = await this.presenter.present(await this.find(workspace, kind, id));
+    this.readCache.store(ticket, workspace.id, kind, id, view);
+    return view;
   }
 
   /** Newest first; `filters` narrow further (status, task type, project, previews). */

@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { insertRow } from '../infra/database/insert-row';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, FindOptionsWhere, In, LessThan, MoreThan } from 'typeorm';
+import { DataSource, EntityManager, FindOptionsWhere, In, LessThan, MoreThan, QueryRunner } from 'typeorm';
 import { rowsAffected } from '../common/rows-affected';
+import { JobReadCache } from './job-read-cache';
 import { Job, JobError, JobKind, JobOutput, JobStatus, ProgressStage } from './job.entity';
 
 /** The fields a submit chooses; the rest start at their defaults. */
@@ -55,9 +56,43 @@ const FOLLOWERS_FAIL = `followers AS (
 const NOTIFY_ENDED = `SELECT count(pg_notify('${JOB_FINISHED_CHANNEL}', id))::int AS ended,
     (SELECT count(*) FROM ended)::int AS own FROM (SELECT id FROM ended UNION ALL SELECT id FROM followers) AS everyone`;
 
+/** The channel the `jobs_changed` trigger notifies every updated or deleted job on (payload: its id); JobChangeListener listens. */
+export const JOB_CHANGED_CHANNEL = 'job_changed';
+
+const OPEN_WRITE = 'jobReadCacheWrite';
+
 @Injectable()
 export class JobRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly readCache: JobReadCache;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    // Testing modules of repositories alone have none: a cache that never listens keeps nothing.
+    @Optional() readCache?: JobReadCache,
+  ) {
+    this.readCache = readCache ?? new JobReadCache();
+    // A transaction that wrote jobs keeps the read cache from keeping anything until it ends.
+    const ended = (event: { queryRunner: QueryRunner }) => {
+      if (!event.queryRunner.data?.[OPEN_WRITE]) return;
+      delete event.queryRunner.data[OPEN_WRITE];
+      this.readCache.writeClosed();
+    };
+    this.db.subscribers.push({ afterTransactionCommit: ended, afterTransactionRollback: ended });
+  }
+
+  /**
+   * A write of this process to `id` (null: to jobs not named here): cached reads drop it now, not
+   * only when the trigger's notification comes back, so this process reads its own writes.
+   */
+  private changed(id: string | null, manager?: EntityManager): void {
+    if (id) this.readCache.invalidate(id);
+    else this.readCache.clear();
+    const runner = manager?.queryRunner;
+    if (runner?.isTransactionActive && !runner.data[OPEN_WRITE]) {
+      runner.data[OPEN_WRITE] = true;
+      this.readCache.writeOpened();
+    }
+  }
 
   async insert(tx: EntityManager, job: NewJob): Promise<Job> {
     return insertRow(tx, Job, job);
@@ -126,15 +161,19 @@ export class JobRepository {
 
   async setQueueEntry(tx: EntityManager, id: string, entryId: string): Promise<void> {
     await tx.update(Job, { id }, { queueEntryId: entryId });
+    this.changed(id, tx);
   }
 
   async setReservedSeconds(tx: EntityManager, id: string, seconds: number): Promise<void> {
     await tx.update(Job, { id }, { reservedSeconds: seconds });
+    this.changed(id, tx);
   }
 
   /** ingesting → queued, once its files are copied. False when it was cancelled meanwhile. */
   async release(tx: EntityManager, id: string): Promise<boolean> {
-    return rowsAffected(await tx.query(`UPDATE jobs SET status = 'queued', updated_at = now() WHERE id = $1 AND status = 'ingesting'`, [id]));
+    const released = rowsAffected(await tx.query(`UPDATE jobs SET status = 'queued', updated_at = now() WHERE id = $1 AND status = 'ingesting'`, [id]));
+    this.changed(id, tx);
+    return released;
   }
 
   /** ingesting → failed (a copy failed), with the rows waiting on it. */
@@ -161,12 +200,14 @@ export class JobRepository {
         [id],
       ),
     );
+    this.changed(id);
     return claimed ? this.findById(id) : null;
   }
 
   /** Handed back to the queue at a shutdown: the claim's attempt is not counted; it stays processing, from 0 %, until claimed again. */
   async handBack(id: string): Promise<void> {
     await this.db.query(`UPDATE jobs SET attempts = GREATEST(attempts - 1, 0), progress_percent = 0 WHERE id = $1 AND status = 'processing'`, [id]);
+    this.changed(id);
   }
 
   /** processing → completed (with the rows waiting on it). False when the job was cancelled while finishing. */
@@ -218,23 +259,28 @@ export class JobRepository {
     );
     if (rows.length === 0) return null;
     await tx.query(`UPDATE jobs SET reuse_of = $2 WHERE reuse_of = $1 AND status = 'queued'`, [leaderId, rows[0].id]);
+    this.changed(null, tx);
     return tx.findOneByOrFail(Job, { id: rows[0].id });
   }
 
   private async endedWithFollowers(sql: string, params: unknown[]): Promise<boolean> {
     const [row]: { own: number }[] = await this.db.query(sql, params);
+    // The rows that ended with it are not named here.
+    this.changed(null);
     return row.own > 0;
   }
 
   /** Any unfinished status → cancelled, in the caller's transaction. */
   async cancel(tx: EntityManager, id: string): Promise<boolean> {
-    return rowsAffected(
+    const cancelled = rowsAffected(
       await tx.query(
         `UPDATE jobs SET status = 'cancelled', progress_stage = NULL, completed_at = now(), updated_at = now()
          WHERE id = $1 AND status = ANY($2)`,
         [id, UNFINISHED],
       ),
     );
+    this.changed(id, tx);
+    return cancelled;
   }
 
   /**
@@ -248,17 +294,20 @@ export class JobRepository {
        RETURNING id, queue_name, queue_entry_id`,
       [workspaceId, JSON.stringify(error)],
     );
+    this.changed(null, tx);
     return rows.map((row) => ({ id: row.id, queueName: row.queue_name, queueEntryId: row.queue_entry_id }));
   }
 
   /** Progress of a processing job; false once it is no longer processing (cancelled). */
   async writeProgress(id: string, stage: ProgressStage | null, percent: number): Promise<boolean> {
-    return rowsAffected(
+    const written = rowsAffected(
       await this.db.query(
         `UPDATE jobs SET progress_stage = $2, progress_percent = GREATEST(progress_percent, $3) WHERE id = $1 AND status = 'processing'`,
         [id, stage, Math.min(99, percent)],
       ),
     );
+    this.changed(id);
+    return written;
   }
 
   async hasStatus(id: string, status: JobStatus): Promise<boolean> {

@@ -4,6 +4,8 @@ import { IdempotencyService } from '../common/idempotency/idempotency.service';
 import { TransactionRepository } from '../infra/database/transaction.repository';
 import { MetricsModule } from '../metrics/metrics.module';
 import { JobPresenterService } from './job-presenter.service';
+import { JobChangeListener } from './job-change-listener.service';
+import { JobReadCache } from './job-read-cache';
 import { JobRepository } from './job.repository';
 import { JobRunnerService } from './job-runner.service';
 import { JobSchedulerService } from './job-scheduler.service';
@@ -21,8 +23,8 @@ import { WorkspaceJobsService } from './workspace-jobs.service';
 @Module({
   // JobRunnerService counts job outcomes; the module is global in the app, imported here for contexts built without it.
   imports: [MetricsModule],
-  providers: [JobRepository, JobPresenterService, QuotaService, QuotaRepository, IdempotencyService, IdempotencyRepository, JobRunnerService, JobStoreService, JobSchedulerService, JobSubmissionService, TransactionRepository, WorkspaceJobsService],
+  providers: [{ provide: JobReadCache, useFactory: () => new JobReadCache() }, JobChangeListener, JobRepository, JobPresenterService, QuotaService, QuotaRepository, IdempotencyService, IdempotencyRepository, JobRunnerService, JobStoreService, JobSchedulerService, JobSubmissionService, TransactionRepository, WorkspaceJobsService],
   // TransactionRepository: the modules that submit jobs open their transactions with it.
-  exports: [JobRepository, JobPresenterService, QuotaService, IdempotencyService, JobRunnerService, JobStoreService, JobSchedulerService, JobSubmissionService, TransactionRepository, WorkspaceJobsService],
+  exports: [JobReadCache, JobChangeListener, JobRepository, JobPresenterService, QuotaService, IdempotencyService, JobRunnerService, JobStoreService, JobSchedulerService, JobSubmissionService, TransactionRepository, WorkspaceJobsService],
 })
 export class JobsModule {}
