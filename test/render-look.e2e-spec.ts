@@ -319,8 +319,8 @@ describe('render look: colour, frame, compositing and effects (through the REST 
       { type: 'shape', fill_color: '#ffffff', shape: 'ellipse', ...at(17, { effects: [{ type: 'pixelate' }] }) },
       img('white.png', 18, { effects: [{ type: 'chromatic_aberration' }] }),
     ], { background_color: '#000000', duration: 2 });
-    const file = await render('effects', body);
-    const again = await render('effects-again', body);
+    // Queued together: the second job starts as the first ends, not after its download.
+    const [file, again] = await Promise.all([render('effects', body), render('effects-again', body)]);
     const frame = await frameAt(file);
     const c = new Checks(COLOUR_TOLERANCE);
     const blurEdge = probe(frame, 0);
