@@ -523,11 +523,12 @@ describe('render features (through the REST API)', () => {
   it('mixes the sound of audio and video elements in their windows; volume 50% lowers it 6 dB, volume 0 and visible: false mute', async () => {
     const clip = url('clip.mp4');
     const tone = url('tone.wav');
+    // 10 fps: every window starts and ends on a frame, and the sound is what is measured here.
     const { file } = await render('audio', {
       width: 160,
       height: 90,
       duration: 1.5,
-      frame_rate: 30,
+      frame_rate: 10,
       background_color: '#0000ff',
       elements: [
         { type: 'audio', source_url: tone, out_point: 0.6 }, // 0 .. 0.6

@@ -319,8 +319,8 @@ describe('render look: colour, frame, compositing and effects (through the REST 
       { type: 'shape', fill_color: '#ffffff', shape: 'ellipse', ...at(17, { effects: [{ type: 'pixelate' }] }) },
       img('white.png', 18, { effects: [{ type: 'chromatic_aberration' }] }),
     ], { background_color: '#000000', duration: 2 });
-    const file = await render('effects', body);
-    const again = await render('effects-again', body);
+    // Queued together: the second job starts as the first ends, not after its download.
+    const [file, again] = await Promise.all([render('effects', body), render('effects-again', body)]);
     const frame = await frameAt(file);
     const c = new Checks(COLOUR_TOLERANCE);
     const blurEdge = probe(frame, 0);
@@ -381,8 +381,9 @@ describe('render look: colour, frame, compositing and effects (through the REST 
       { label: 'elastic', keyframe: { elastic: { amplitude: 1, period: 0.3 } } },
       { label: 'bezier', keyframe: { bezier: [0.1, 0.9, 0.2, 1] } },
     ];
+    // 10 fps: every probed time (0, 0.25, 0.5, 0.75, 1.25 s) shows a frame of the same phase as at 30.
     const file = await render('timeline', {
-      width: 512, height: 128, duration: 1.5, frame_rate: 30, background_color: '#0000ff',
+      width: 512, height: 128, duration: 1.5, frame_rate: 10, background_color: '#0000ff',
       elements: [
         img('orange.png', 0, { effects: [{ type: 'invert', time: 0.5, duration: 0.5 }] }),
         img('orange.png', 1, { effects: [{ type: 'grayscale', time: 1 }] }),

@@ -103,8 +103,10 @@ describe('renders', () => {
   });
 
   it('renders stills: png and jpg take one frame', async () => {
-    for (const format of ['png', 'jpg'] as const) {
-      const res = await submit({ width: 160, height: 90, output_format: format, background_color: '#0000ff', elements: [{ ...redBox, time: 0 }] });
+    // Both submitted at once: the second waits in the queue, not on the first one's decoding here.
+    const submitted = [];
+    for (const format of ['png', 'jpg'] as const) submitted.push({ format, res: await submit({ width: 160, height: 90, output_format: format, background_color: '#0000ff', elements: [{ ...redBox, time: 0 }] }) });
+    for (const { format, res } of submitted) {
       expect(res.status).toBe(202);
       const { job } = await finish(res.body.id);
       expect(job.status).toBe('completed');
@@ -278,7 +280,7 @@ describe('renders', () => {
   it('cancels a running render (the work stops) and refuses to cancel a finished one', async () => {
     // The box wiggles on every frame, so every frame goes through the browser: a still scene would
     // be drawn once and held, and could finish before the test sees it running.
-    const res = await submit({ width: 320, height: 180, duration: 30, frame_rate: 30, background_color: '#0000ff', elements: [{ ...redBox, motion: [{ type: 'wiggle', loop: true }] }] });
+    const res = await submit({ width: 160, height: 90, duration: 30, frame_rate: 30, background_color: '#0000ff', elements: [{ ...redBox, motion: [{ type: 'wiggle', loop: true }] }] });
     await waitFor(
       async () => (await house.api().get(`/v1/renders/${res.body.id}`)).body,
       (job) => job.status === 'processing' && job.progress_percent > 10,
