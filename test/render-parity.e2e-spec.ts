@@ -1,53 +1,9 @@
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { compareFrames, PARITY_CHANNEL_THRESHOLD, PARITY_MAX_SHARE } from './corpus/compare';
-import { CORPUS_SIZE, makeCorpusFixtures, parityCorpus, type CorpusEntry } from './corpus/corpus';
-import { parityReport, probedMedia, serverStills, type FrameFigure, type PlayerParityRun } from './corpus/player-parity';
-import { frameAt } from './helpers/media';
-import { openPlayer } from './helpers/player';
+import { PARITY_MAX_SHARE } from './corpus/compare';
+import { makeCorpusFixtures, parityCorpus } from './corpus/corpus';
+import { parityReport, runPlayerParity } from './corpus/player-parity';
 import { withRenderApp } from './helpers/render-app';
-
-/**
- * runPlayerParity's comparison with the two sides overlapped: the server draws every entry's stills
- * in turn while the Player page opens and captures the entries the server has finished, so one
- * browser's waits for paints and settling are spent on the other's drawing.
- */
-async function overlappedPlayerParity(run: PlayerParityRun): Promise<FrameFigure[]> {
-  const stem = (entry: CorpusEntry, frame: number) => path.join(run.outputs, `${entry.name}-${frame}`);
-  const media = run.corpus.map((entry) => probedMedia(entry.request, run.fixtures, run.url));
-  const server: Promise<void>[] = [];
-  let previous: Promise<void> = Promise.resolve();
-  for (const [index, entry] of run.corpus.entries()) {
-    previous = previous.then(async () => serverStills(run.app, entry, await media[index], run.fixtures, (frame) => `${stem(entry, frame)}-server.png`));
-    server.push(previous);
-  }
-  // Every promise is awaited below; until then a failure must not count as unhandled.
-  server.forEach((drawn) => drawn.catch(() => undefined));
-  const figures: FrameFigure[] = [];
-  const first = run.corpus[0];
-  try {
-    const player = await openPlayer({ request: first.request, media: await media[0], transcripts: first.transcripts }, CORPUS_SIZE, run.browserExecutable);
-    try {
-      for (const [index, entry] of run.corpus.entries()) {
-        const fps = entry.request.frame_rate as number;
-        if (index > 0) await player.show({ request: entry.request, media: await media[index], transcripts: entry.transcripts });
-        for (const frame of entry.frames) copyFileSync(await player.frame(frame), `${stem(entry, frame)}-player.png`);
-        await server[index];
-        for (const frame of entry.frames) {
-          const difference = compareFrames(await frameAt(`${stem(entry, frame)}-server.png`), await frameAt(`${stem(entry, frame)}-player.png`), PARITY_CHANNEL_THRESHOLD, entry.ignore);
-          const figure = { entry: entry.name, frame, seconds: frame / fps, ...difference, passes: difference.overShare <= PARITY_MAX_SHARE };
-          figures.push(figure);
-          run.onFigure?.(figure);
-        }
-      }
-    } finally {
-      await player.close();
-    }
-  } finally {
-    await Promise.allSettled(server);
-  }
-  return figures;
-}
 
 /**
  * Issue 14, parity: every corpus request (every element type and feature, each shipped font) is
@@ -67,7 +23,7 @@ describe('preview = render parity (server stills vs the browser <Player>)', () =
     const url = house.mediaUrl;
     const corpus = parityCorpus(url);
     const only = process.env.PARITY_ONLY?.split(',');
-    const figures = await overlappedPlayerParity({
+    const figures = await runPlayerParity({
       app: house.app,
       corpus: only ? corpus.filter((entry) => only.includes(entry.name)) : corpus,
       fixtures: house.fixtures,

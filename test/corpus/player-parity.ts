@@ -89,32 +89,43 @@ export async function serverStills(app: TestApp, entry: CorpusEntry, media: Reco
 }
 
 /**
- * Draws every corpus frame on the server and in a browser <Player> (one page, the same Debian
- * Chromium), and compares each pair.
+ * Every corpus entry's frames drawn on the server and in the Player, compared. The two sides overlap: the server draws every entry's stills
+ * in turn while the Player page opens and captures the entries the server has finished, so one
+ * browser's waits for paints and settling are spent on the other's drawing.
  */
 export async function runPlayerParity(run: PlayerParityRun): Promise<FrameFigure[]> {
+  const stem = (entry: CorpusEntry, frame: number) => path.join(run.outputs, `${entry.name}-${frame}`);
+  const media = run.corpus.map((entry) => probedMedia(entry.request, run.fixtures, run.url));
+  const server: Promise<void>[] = [];
+  let previous: Promise<void> = Promise.resolve();
+  for (const [index, entry] of run.corpus.entries()) {
+    previous = previous.then(async () => serverStills(run.app, entry, await media[index], run.fixtures, (frame) => `${stem(entry, frame)}-server.png`));
+    server.push(previous);
+  }
+  // Every promise is awaited below; until then a failure must not count as unhandled.
+  server.forEach((drawn) => drawn.catch(() => undefined));
   const figures: FrameFigure[] = [];
   const first = run.corpus[0];
-  const player = await openPlayer({ request: first.request, media: await probedMedia(first.request, run.fixtures, run.url), transcripts: first.transcripts }, CORPUS_SIZE, run.browserExecutable);
   try {
-    for (const [index, entry] of run.corpus.entries()) {
-      const fps = entry.request.frame_rate as number;
-      const media = await probedMedia(entry.request, run.fixtures, run.url);
-      const stem = (frame: number) => path.join(run.outputs, `${entry.name}-${frame}`);
-      await serverStills(run.app, entry, media, run.fixtures, (frame) => `${stem(frame)}-server.png`);
-      if (index > 0) await player.show({ request: entry.request, media, transcripts: entry.transcripts });
-      for (const frame of entry.frames) {
-        copyFileSync(await player.frame(frame), `${stem(frame)}-player.png`);
-        const rendered = await frameAt(`${stem(frame)}-server.png`);
-        const inPlayer = await frameAt(`${stem(frame)}-player.png`);
-        const difference = compareFrames(rendered, inPlayer, PARITY_CHANNEL_THRESHOLD, entry.ignore);
-        const figure = { entry: entry.name, frame, seconds: frame / fps, ...difference, passes: difference.overShare <= PARITY_MAX_SHARE };
-        figures.push(figure);
-        run.onFigure?.(figure);
+    const player = await openPlayer({ request: first.request, media: await media[0], transcripts: first.transcripts }, CORPUS_SIZE, run.browserExecutable);
+    try {
+      for (const [index, entry] of run.corpus.entries()) {
+        const fps = entry.request.frame_rate as number;
+        if (index > 0) await player.show({ request: entry.request, media: await media[index], transcripts: entry.transcripts });
+        for (const frame of entry.frames) copyFileSync(await player.frame(frame), `${stem(entry, frame)}-player.png`);
+        await server[index];
+        for (const frame of entry.frames) {
+          const difference = compareFrames(await frameAt(`${stem(entry, frame)}-server.png`), await frameAt(`${stem(entry, frame)}-player.png`), PARITY_CHANNEL_THRESHOLD, entry.ignore);
+          const figure = { entry: entry.name, frame, seconds: frame / fps, ...difference, passes: difference.overShare <= PARITY_MAX_SHARE };
+          figures.push(figure);
+          run.onFigure?.(figure);
+        }
       }
+    } finally {
+      await player.close();
     }
   } finally {
-    await player.close();
+    await Promise.allSettled(server);
   }
   return figures;
 }
