@@ -75,7 +75,8 @@ describe('graceful shutdown', () => {
     expect(job.status).toBe('completed');
     expect(job.output).toMatchObject({ width: 160, height: 90, duration: 4 });
     // One attempt counted: the three shutdowns raised the limit as they took a retry each.
-    const settled = await entry();
+    // The queue's entry completes just after the job's row does (when the handler returns).
+    const settled = await waitFor(entry, (row) => row.state !== 'active', 30_000, 100);
     expect(settled).toMatchObject({ state: 'completed', attempts: 1 });
     expect(settled.retry_limit - settled.retry_count).toBe(2);
     // Four worker starts and one whole render: minutes on a busy machine.
