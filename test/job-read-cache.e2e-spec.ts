@@ -115,7 +115,7 @@ describe('job read cache', () => {
     const cache = cacheOf(a);
     // The listening backend dies as in a failover or a restart of PostgreSQL.
     const killed = await sql.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN job_changed' AND pid <> pg_backend_pid()`,
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN job_changed%' AND pid <> pg_backend_pid()`,
     );
     expect(killed.rowCount).toBeGreaterThan(0);
     await waitFor(async () => cache.enabled, (enabled) => !enabled, 30_000, 20);

@@ -5,15 +5,15 @@ import { APP_CONFIG } from '../config/config.module';
 import { poolTimeouts } from '../data-source-options';
 import { DATABASE_URL } from '../infra/tokens';
 import { JobReadCache } from './job-read-cache';
-import { JOB_CHANGED_CHANNEL } from './job.repository';
+import { JOB_CHANGED_CHANNEL, JOB_FINISHED_CHANNEL } from './job.repository';
 
 const RETRY_FIRST_MS = 1000;
 const RETRY_MAX_MS = 30_000;
 
 /**
- * Keeps JobReadCache exact across processes: one connection per process LISTENs on
- * `job_changed` (the trigger on `jobs` notifies every updated or deleted job, whoever wrote it)
- * and drops the job's entry. The cache serves only while this connection listens; when it is
+ * The process's one LISTEN connection for jobs. It keeps JobReadCache exact across processes: on
+ * `job_changed` (the trigger on `jobs` notifies every updated or deleted job, whoever wrote it) it
+ * drops the job's entry; on `job_finished` it calls the `onJobFinished` handlers (event streams). The cache serves only while this connection listens; when it is
  * lost the cache is emptied and disabled, and a new connection is tried after 1 s, doubling to
  * 30 s. Opened by the first read, so a process that serves no reads holds no connection.
  */
@@ -25,6 +25,7 @@ export class JobChangeListener implements OnModuleDestroy {
   private retryTimer: NodeJS.Timeout | null = null;
   private retryMs = RETRY_FIRST_MS;
   private closed = false;
+  private readonly finishedHandlers = new Set<(jobId: string) => void>();
 
   constructor(
     @Inject(DATABASE_URL) private readonly databaseUrl: string,
@@ -45,6 +46,12 @@ export class JobChangeListener implements OnModuleDestroy {
     return this.cache.enabled;
   }
 
+  /** Calls `handler` with the id of each job that ends while this connection listens; returns its removal. */
+  onJobFinished(handler: (jobId: string) => void): () => void {
+    this.finishedHandlers.add(handler);
+    return () => this.finishedHandlers.delete(handler);
+  }
+
   /** Drops the connection as a failure would (the cache stops serving); the usual retry follows. */
   disconnect(reason: string): void {
     const client = this.client;
@@ -55,13 +62,15 @@ export class JobChangeListener implements OnModuleDestroy {
     // Bounded like every pool: a stalled database must not hold a read (or a shutdown) on this connect.
     const client = new Client({ connectionString: this.databaseUrl, keepAlive: true, keepAliveInitialDelayMillis: 10_000, ...poolTimeouts(this.config.database) });
     client.on('notification', (message) => {
-      if (message.payload) this.cache.invalidate(message.payload);
+      if (!message.payload) return;
+      if (message.channel === JOB_CHANGED_CHANNEL) this.cache.invalidate(message.payload);
+      else for (const handler of [...this.finishedHandlers]) handler(message.payload);
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, new Error('connection ended')));
     try {
       await client.connect();
-      await client.query(`LISTEN ${JOB_CHANGED_CHANNEL}`);
+      await client.query(`LISTEN ${JOB_CHANGED_CHANNEL}; LISTEN ${JOB_FINISHED_CHANNEL}`);
     } catch (error) {
       this.lost(client, error as Error);
       return;

@@ -36,7 +36,7 @@ const UNFINISHED: JobStatus[] = ['ingesting', 'queued', 'processing'];
  *       │                  │                         │  └────fail──────▶ failed
  *       └──failIngest──────┴────────cancel───────────┴────────────────▶ cancelled
  */
-/** The channel a job's end is notified on (payload: the job id); JobWakeupsService listens. */
+/** The channel a job's end is notified on (payload: the job id); JobChangeListener listens, for JobWakeupsService. */
 export const JOB_FINISHED_CHANNEL = 'job_finished';
 
 /**
