@@ -11,8 +11,10 @@ import pg from 'pg';
 
 const require = createRequire(import.meta.url);
 export const root = path.resolve(import.meta.dirname, '..');
-const { createApp } = require(path.join(root, 'dist/src/bootstrap.js'));
-const { loadConfig } = require(path.join(root, 'dist/src/config/app-config.js'));
+// BENCH_DIST: another build's dist folder (a baseline's), for paired runs.
+const dist = path.resolve(root, process.env.BENCH_DIST ?? 'dist');
+const { createApp } = require(path.join(dist, 'src/bootstrap.js'));
+const { loadConfig } = require(path.join(dist, 'src/config/app-config.js'));
 
 type Config = ReturnType<typeof loadConfig>;
 // The answers of many routes, read field by field by each bench.

@@ -4,8 +4,9 @@ import type { ResolvedRequest } from '../../../../composition/src/schema';
 export const WARM_TAB_MAX_FRAMES = 8;
 
 /**
- * How many tabs draw a render's frames: RENDER_TABS (at most the machine's cores) for a page
- * with no video clip, one where the page decodes a clip (measured no faster, and heavier: docs/performance.md).
+ * The most tabs that may draw a render's frames: RENDER_TABS (at most the machine's cores) for a
+ * page with no video clip, one where the page decodes a clip (measured no faster, and heavier:
+ * docs/performance.md). The planner opens the second only when the frames repay it (tabsWorthOpening).
  */
 export function drawingTabs(resolved: ResolvedRequest, config: { tabs: number; cores: number }): number {
   if (resolved.elements.some((element) => element.type === 'video')) return 1;

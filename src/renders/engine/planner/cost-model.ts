@@ -36,6 +36,12 @@ export interface CostModel {
   warmTabFrameMs: number;
   /** Opening and loading a tab for a series of frames ("Stills and memory": ≈ 1.5 s). */
   tabOpenMs: number;
+  /**
+   * What a second drawing tab adds to a render before the frames it draws pay it back, in this
+   * table's units: it loads the bundle beside the first. Set where bench:short found one and two tabs
+   * even (≈ 30 frames at 720p and 1080p, more at 320x180: docs/performance-log/2026-11-28-second-tab.md).
+   */
+  secondTabMs: number;
   /** x264 encoding one distinct picture ("Held frames as skip pictures": ≈ 34 ms). */
   x264PictureMs: number;
   /**
@@ -82,6 +88,7 @@ export const COST_MODEL: CostModel = {
   layerFramePngMs: 110,
   warmTabFrameMs: 250,
   tabOpenMs: 1500,
+  secondTabMs: 550,
   x264PictureMs: 34,
   x264HeldRepeatMs: 10,
   vp9FrameMs: 33,

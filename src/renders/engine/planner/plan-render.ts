@@ -56,9 +56,6 @@ export interface PlannerConfig {
   strategy: StrategyName | null;
 }
 
-/** A held render draws with more than one tab from this many drawn frames (the fewest measured to gain). */
-const HELD_TABS_MIN_FRAMES = 30;
-
 /** A jpg still is the delivered file, not a frame on its way to an encoder: its own quality. */
 export const STILL_JPEG_QUALITY = 90;
 
@@ -91,7 +88,10 @@ export function planRender(request: PlanRequest, facts: SourceFacts, config: Pla
   const [first, last] = request.frameRange ?? [0, resolved.durationInFrames - 1];
   const frames = last - first + 1;
   const hasClip = resolved.elements.some((element) => element.type === 'video');
-  const screenshotTabs = drawingTabs(resolved, config);
+  // A render on the chunk grid opens its tabs again for every segment: each must repay them alone.
+  const grid = segmentsOf(request, config, costs);
+  const perSession = grid ? Math.max(...grid.map(([from, to]) => to - from + 1)) : frames;
+  const screenshotTabs = tabsWorthOpening(drawingTabs(resolved, config), perSession, costs);
   const screenshotFrame = hasClip ? costs.pageFrameWithClipMs : screenshotTabs > 1 ? costs.pageFrameTwoTabsMs : costs.pageFrameMs;
   const beginFrame = beginFrameProblem(request, config) === null;
   const captureFrame = hasClip ? costs.beginFrameWithClipMs : costs.beginFrameMs;
@@ -115,12 +115,13 @@ export function planRender(request: PlanRequest, facts: SourceFacts, config: Pla
     options.push({ pictures: made.pictures, seconds });
   };
 
-  consider('browser', { pictures: { strategy: 'browser', frames: [first, last], tabs, scale }, ms: frames * (browserBeginFrame ? browserFrame : screenshotFrame + stitchFrameMs(output.codec, costs)) });
+  const browserMs = frames * (browserBeginFrame ? browserFrame : screenshotFrame + stitchFrameMs(output.codec, costs)) + (tabs - 1) * costs.secondTabMs;
+  consider('browser', { pictures: { strategy: 'browser', frames: [first, last], tabs, scale }, ms: browserMs });
 
   const heldProblem = heldProblemOf(request, config);
   const drawn = heldProblem ? null : drawnFrames(request.props.request, resolved);
   const heldCapture = beginFrame ? captureFrame : null;
-  consider('held_frames', heldProblem ?? heldCost(drawn!, screenshotTabs, hasClip, costs, config, heldCapture));
+  consider('held_frames', heldProblem ?? heldCost(drawn!, drawingTabs(resolved, config), hasClip, costs, config, heldCapture));
   const blended = heldProblem || !config.blendFades ? null : blendedFrames(request.props.request, resolved);
   consider(
     'blended_frames',
@@ -134,7 +135,7 @@ export function planRender(request: PlanRequest, facts: SourceFacts, config: Pla
   const pictures = chosen.pictures;
   // The strategy is chosen before the grid is weighed, so the workers never change it (nor the frames):
   // a browser render on the grid draws it a segment at a time, each with a fresh encoder, or splits it.
-  const onGrid = pictures.strategy === 'browser' ? segmentsOf(request, config, costs) : null;
+  const onGrid = pictures.strategy === 'browser' ? grid : null;
   const wholeSeconds = round(chosen.seconds + (onGrid ? ((onGrid.length - 1) * costs.segmentStartMs) / 1000 : 0));
   const split = onGrid ? splitOf(onGrid, request.workers ?? 1, pageFrame, wholeSeconds, config, costs) : null;
   return {
@@ -165,14 +166,23 @@ function heldProblemOf(request: PlanRequest, config: PlannerConfig): string | nu
 
 function heldCost(drawn: DrawnFrames, browserTabs: number, hasClip: boolean, costs: CostModel, config: PlannerConfig, beginFrameMs: number | null): { pictures: PicturesPlan; ms: number } {
   const count = drawn.frames.length;
-  // Encoded after the drawing: the drawing has the cores, and from 30 frames a second tab repays itself
-  // (BeginFrame capture draws on one).
-  const tabs = beginFrameMs === null && count >= HELD_TABS_MIN_FRAMES ? browserTabs : 1;
+  // Encoded after the drawing, so the drawing has the cores (BeginFrame capture draws on one tab).
+  const tabs = beginFrameMs === null ? tabsWorthOpening(browserTabs, count, costs) : 1;
   // x264 runs after the drawing, not beside the page as in the browser path's frame figures.
   const page = beginFrameMs ?? (hasClip ? costs.pageFrameWithClipMs : tabs > 1 ? costs.pageFrameTwoTabsMs : costs.pageFrameMs) - costs.encoderBesidePageMs;
   const repeats = drawn.durationInFrames - count;
   const encode = count * costs.x264PictureMs + (config.skipPictures ? 0 : repeats * costs.x264HeldRepeatMs);
-  return { pictures: { strategy: 'held_frames', drawn, tabs }, ms: costs.startMs + count * page + encode };
+  return { pictures: { strategy: 'held_frames', drawn, tabs }, ms: costs.startMs + (tabs - 1) * costs.secondTabMs + count * page + encode };
+}
+
+/**
+ * The tabs that draw `frames` frames of a page without a clip: every tab loads the bundle
+ * (secondTabMs), so the tabs beyond the first are opened only when the frames they save repay them.
+ */
+export function tabsWorthOpening(maxTabs: number, frames: number, costs: CostModel): number {
+  if (maxTabs <= 1) return 1;
+  const saved = frames * (costs.pageFrameMs - costs.pageFrameTwoTabsMs);
+  return saved > (maxTabs - 1) * costs.secondTabMs ? maxTabs : 1;
 }
 
 function blendedCost(blended: BlendedFrames, hasClip: boolean, costs: CostModel, config: PlannerConfig, beginFrameMs: number | null): { pictures: PicturesPlan; ms: number } {
