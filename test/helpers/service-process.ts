@@ -1,8 +1,10 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer, AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { PROJECT_ROOT } from '../../src/config/paths';
+import { freePort } from './ports';
+
+export { freePort };
 
 /** The built service (`node dist/src/main.js`) running as its own process, as an operator starts it. */
 export interface ServiceProcess {
@@ -49,17 +51,6 @@ export async function waitUntilReady(service: ServiceProcess): Promise<void> {
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = (server.address() as AddressInfo);
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
@@ -8,6 +7,9 @@ import request from 'supertest';
 import { createApp, RunningApp } from '../../src/bootstrap';
 import { loadConfig, Role } from '../../src/config/app-config';
 import { observeResponses } from './openapi-contract';
+import { freePort } from './ports';
+
+export { freePort };
 
 export interface TestApp {
   url: string;
@@ -142,18 +144,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** A loopback port free a moment ago (closed again: connecting to it is refused until someone listens). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The newest message the file mailer wrote for `email` (the embedded default of the mail module). */
