@@ -12,6 +12,7 @@ import { answerClientErrorsWithEnvelope } from './common/errors/client-error';
 import { hostileInputGuard, verifyJsonBytes } from './common/validation/request-input';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './infra/database/embedded-postgres';
 import { DatabaseHealthRepository } from './infra/database/database-health.repository';
+import { JobChangeListener } from './jobs/job-change-listener.service';
 import { runMigrationsOnce } from './infra/database/migrate';
 import { QueueService } from './infra/queue/queue.service';
 import { MetricsService } from './metrics/metrics.service';
@@ -101,6 +102,9 @@ async function buildApp(config: AppConfig, role: Role, databaseUrl: string, embe
   await app.init();
   app.get(QueueService).assertEveryQueueHandled();
   await app.get(DatabaseHealthRepository, { strict: false }).warmPool();
+  // The job read cache serves only while its LISTEN connection is up: listening before the first
+  // request keeps a just-started API's reads off the pool (record 0133).
+  if (role !== 'worker') await app.get(JobChangeListener, { strict: false }).ready();
 
   return {
     app,

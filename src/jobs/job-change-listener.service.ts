@@ -15,7 +15,7 @@ const RETRY_MAX_MS = 30_000;
  * `job_changed` (the trigger on `jobs` notifies every updated or deleted job, whoever wrote it) it
  * drops the job's entry; on `job_finished` it calls the `onJobFinished` handlers (event streams). The cache serves only while this connection listens; when it is
  * lost the cache is emptied and disabled, and a new connection is tried after 1 s, doubling to
- * 30 s. Opened by the first read, so a process that serves no reads holds no connection.
+ * 30 s. Opened when a process that serves the API starts (bootstrap) or by a first read, so a worker holds none.
  */
 @Injectable()
 export class JobChangeListener implements OnModuleDestroy {

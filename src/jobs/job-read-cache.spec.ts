@@ -11,10 +11,25 @@ describe('JobReadCache', () => {
     cache.setListening(true);
     return cache;
   };
+  /** Reads `id` through the cache, counting the loads that reached "the database". */
+  const reader = (cache: JobReadCache) => {
+    let loads = 0;
+    const read = (id: string, workspace = 'ws', status = 'queued') => cache.read(workspace, 'render', id, async () => {
+      loads++;
+      return view(id, status);
+    });
+    return { read, loads: () => loads };
+  };
+  /** A load that answers when told to. */
+  const deferred = () => {
+    let answer!: (value: JobView) => void;
+    const promise = new Promise<JobView>((resolve) => (answer = resolve));
+    return { load: () => promise, answer };
+  };
 
-  it('answers only its own workspace and kind, with a copy each time', () => {
+  it('answers only its own workspace and kind, with a copy each time', async () => {
     const cache = listening(new JobReadCache());
-    cache.store(cache.begin(), 'ws_a', 'render', 'job_1', view('job_1'));
+    await reader(cache).read('job_1', 'ws_a');
     const first = cache.get('ws_a', 'render', 'job_1')!;
     expect(first).toEqual(view('job_1'));
     (first.metadata as Record<string, unknown>).n = 2;
@@ -23,10 +38,10 @@ describe('JobReadCache', () => {
     expect(cache.get('ws_a', 'task', 'job_1')).toBeNull();
   });
 
-  it('drops an entry older than its age limit', () => {
+  it('drops an entry older than its age limit', async () => {
     const time = clock();
     const cache = listening(new JobReadCache(30_000, 10, time.now));
-    cache.store(cache.begin(), 'ws', 'render', 'job_1', view('job_1'));
+    await reader(cache).read('job_1');
     time.advance(30_000);
     expect(cache.get('ws', 'render', 'job_1')).not.toBeNull();
     time.advance(1);
@@ -34,37 +49,78 @@ describe('JobReadCache', () => {
     expect(cache.size).toBe(0);
   });
 
-  it('holds at most its limit, dropping the oldest', () => {
+  it('holds at most its limit, dropping the oldest', async () => {
     const cache = listening(new JobReadCache(30_000, 2));
-    for (const id of ['a', 'b', 'c']) cache.store(cache.begin(), 'ws', 'render', id, view(id));
+    const { read } = reader(cache);
+    for (const id of ['a', 'b', 'c']) await read(id);
     expect(cache.size).toBe(2);
     expect(cache.get('ws', 'render', 'a')).toBeNull();
     expect(cache.get('ws', 'render', 'c')).not.toBeNull();
   });
 
-  it('keeps nothing read across a change, during an open write, or while not listening', () => {
+  it('keeps nothing read across a change of its job or of all jobs, during an open write, or while not listening', async () => {
     const cache = new JobReadCache();
-    cache.store(cache.begin(), 'ws', 'render', 'a', view('a'));
+    const { read } = reader(cache);
+    await read('a');
     expect(cache.get('ws', 'render', 'a')).toBeNull();
     cache.setListening(true);
 
-    const overlapped = cache.begin();
+    // Another job's change does not spoil a read in flight; its own job's does.
+    const other = deferred();
+    const otherRead = cache.read('ws', 'render', 'a', other.load);
     cache.invalidate('other');
-    cache.store(overlapped, 'ws', 'render', 'a', view('a'));
+    other.answer(view('a'));
+    await otherRead;
+    expect(cache.size).toBe(1);
+    cache.invalidate('a');
+    const own = deferred();
+    const ownRead = cache.read('ws', 'render', 'a', own.load);
+    cache.invalidate('a');
+    own.answer(view('a'));
+    await ownRead;
+    expect(cache.size).toBe(0);
+    const all = deferred();
+    const allRead = cache.read('ws', 'render', 'a', all.load);
+    cache.clear();
+    all.answer(view('a'));
+    await allRead;
     expect(cache.size).toBe(0);
 
     cache.writeOpened();
-    cache.store(cache.begin(), 'ws', 'render', 'a', view('a'));
+    await read('a');
     expect(cache.size).toBe(0);
     cache.writeClosed();
-    cache.store(cache.begin(), 'ws', 'render', 'a', view('a'));
+    await read('a');
     expect(cache.size).toBe(1);
 
     cache.invalidate('a');
     expect(cache.get('ws', 'render', 'a')).toBeNull();
-    cache.store(cache.begin(), 'ws', 'render', 'a', view('a'));
+    await read('a');
     cache.setListening(false);
     expect(cache.size).toBe(0);
     expect(cache.get('ws', 'render', 'a')).toBeNull();
+  });
+
+  it('answers concurrent misses of one job with one read, each a copy; a change starts a fresh read; another workspace never joins', async () => {
+    const cache = listening(new JobReadCache());
+    const first = deferred();
+    const loads: string[] = [];
+    const load = (name: string, value: () => Promise<JobView>) => () => {
+      loads.push(name);
+      return value();
+    };
+    const early = [cache.read('ws', 'render', 'a', load('first', first.load)), cache.read('ws', 'render', 'a', load('joined', first.load))];
+    // A write of this process: readers after it must not get the answer read before it.
+    cache.invalidate('a');
+    const afterChange = cache.read('ws', 'render', 'a', load('after change', async () => view('a', 'cancelled')));
+    const stranger = cache.read('ws_other', 'render', 'a', load('stranger', () => Promise.reject(new Error('not found'))));
+    first.answer(view('a'));
+    const answers = await Promise.all(early);
+    expect(loads).toEqual(['first', 'after change', 'stranger']);
+    expect(answers.map((answer) => answer.status)).toEqual(['queued', 'queued']);
+    expect(answers[0]).not.toBe(answers[1]);
+    expect((await afterChange).status).toBe('cancelled');
+    await expect(stranger).rejects.toThrow('not found');
+    expect(cache.get('ws', 'render', 'a')?.status).toBe('cancelled');
   });
 });

@@ -32,15 +32,10 @@ export class JobStoreService {
     return job;
   }
 
-  /** From the read cache while the job is unchanged (record 0133), else read, presented and kept. */
+  /** From the read cache while the job is unchanged (record 0133), else read (once for concurrent misses), presented and kept. */
   async get(workspace: Workspace, kind: JobKind, id: string): Promise<JobView> {
-    const cached = this.readCache.get(workspace.id, kind, id);
-    if (cached) return cached;
     this.changes.start();
-    const ticket = this.readCache.begin();
-    const view = await this.presenter.present(await this.find(workspace, kind, id));
-    this.readCache.store(ticket, workspace.id, kind, id, view);
-    return view;
+    return this.readCache.read(workspace.id, kind, id, async () => this.presenter.present(await this.find(workspace, kind, id)));
   }
 
   /** Newest first; `filters` narrow further (status, task type, project, previews). */
