@@ -46,6 +46,24 @@ describe('AuthLookupCache', () => {
     expect(await cache.lookup('d2', async () => 'fresh')).toBe('fresh');
   });
 
+  it('answers concurrent misses of one key with one load; after an invalidation a new one', async () => {
+    const cache = new AuthLookupCache<string>(2000, 10);
+    let finish!: (v: string) => void;
+    const load = jest.fn(() => new Promise<string>((r) => (finish = r)));
+    const early = [cache.lookup('d1', load), cache.lookup('d1', load), cache.lookup('d1', load)];
+    expect(load).toHaveBeenCalledTimes(1);
+    const first = finish;
+    cache.invalidate();
+    const late = cache.lookup('d1', load);
+    expect(load).toHaveBeenCalledTimes(2);
+    first('before');
+    finish('after');
+    expect(await Promise.all(early)).toEqual(['before', 'before', 'before']);
+    expect(await late).toBe('after');
+    expect(await cache.lookup('d1', load)).toBe('after');
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
   it('holds at most maxEntries, dropping the oldest', async () => {
     const cache = new AuthLookupCache<string>(2000, 2);
     for (const d of ['a', 'b', 'c']) await cache.lookup(d, async () => d);
