@@ -36,8 +36,9 @@ export interface AppConfig {
   port: number;
   host: string;
   /**
-   * WORKER_PROCESS: in the `all` role, run the worker in a child Node process of its own (`fork`;
-   * record 0129) or inside the API's process (`inline`, the default: measured better for reads on 2 cores).
+   * WORKER_PROCESS: in the `all` role, run the worker in a child Node process of its own (`fork`, the
+   * default: the API's requests never wait behind a render's synchronous work; records 0129, 0134) or
+   * inside the API's process (`inline`: one Node process, less memory).
    */
   workerProcess: 'fork' | 'inline';
   dataDir: string;
@@ -436,7 +437,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     fonts,
     port,
     host,
-    workerProcess: oneOf('WORKER_PROCESS', ['fork', 'inline'] as const, 'inline'),
+    workerProcess: oneOf('WORKER_PROCESS', ['fork', 'inline'] as const, 'fork'),
     dataDir,
     databaseUrl,
     embeddedPostgresPort,
