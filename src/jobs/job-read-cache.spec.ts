@@ -65,26 +65,19 @@ describe('JobReadCache', () => {
     expect(cache.get('ws', 'render', 'a')).toBeNull();
     cache.setListening(true);
 
-    // Another job's change does not spoil a read in flight; its own job's does.
-    const other = deferred();
-    const otherRead = cache.read('ws', 'render', 'a', other.load);
-    cache.invalidate('other');
-    other.answer(view('a'));
-    await otherRead;
-    expect(cache.size).toBe(1);
-    cache.invalidate('a');
-    const own = deferred();
-    const ownRead = cache.read('ws', 'render', 'a', own.load);
-    cache.invalidate('a');
-    own.answer(view('a'));
-    await ownRead;
-    expect(cache.size).toBe(0);
-    const all = deferred();
-    const allRead = cache.read('ws', 'render', 'a', all.load);
-    cache.clear();
-    all.answer(view('a'));
-    await allRead;
-    expect(cache.size).toBe(0);
+    // Another job's change does not spoil a read in flight; its own job's, or all jobs', does.
+    const keptAcross = async (change: () => void) => {
+      cache.invalidate('a');
+      const pending = deferred();
+      const reading = cache.read('ws', 'render', 'a', pending.load);
+      change();
+      pending.answer(view('a'));
+      await reading;
+      return cache.get('ws', 'render', 'a') !== null;
+    };
+    expect(await keptAcross(() => cache.invalidate('other'))).toBe(true);
+    expect(await keptAcross(() => cache.invalidate('a'))).toBe(false);
+    expect(await keptAcross(() => cache.clear())).toBe(false);
 
     cache.writeOpened();
     await read('a');
