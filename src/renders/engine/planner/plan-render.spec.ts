@@ -189,6 +189,7 @@ const ROWS: Row[] = [
   },
   // Chunks, previews, stills.
   { name: 'a long moving render with RENDER_CHUNK_FRAMES: chunks', request: spinning(10), config: { chunkFrames: 90, chunkSplit: 'always' }, strategy: 'browser', sound: 'none', chunks: 4, segments: 4 },
+  { name: 'a short 320x180 render moving throughout, RENDER_CHUNK_FRAMES=30 (the image test): chunks, not held', request: wiggling(3, 320, 180), config: { chunkFrames: 30, chunkSplit: 'always' }, call: { workers: 2 }, strategy: 'browser', sound: 'none', chunks: 3, segments: 3 },
   { name: 'RENDER_CHUNK_FRAMES splits with one worker too', request: spinning(10), config: { chunkFrames: 90, chunkSplit: 'always' }, call: { workers: 1 }, strategy: 'browser', sound: 'none', chunks: 4, segments: 4 },
   { name: 'a held render stays whole despite RENDER_CHUNK_FRAMES', request: still(), config: { chunkFrames: 90, chunkSplit: 'always' }, strategy: 'held_frames', sound: 'none' },
   { name: 'a chunk: its frames, muted, in the browser', request: spinning(10), config: { chunkFrames: 90, chunkSplit: 'always' }, call: { frameRange: [90, 179], muted: true }, strategy: 'browser', sound: 'none' },

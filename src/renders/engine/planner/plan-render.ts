@@ -88,10 +88,8 @@ export function planRender(request: PlanRequest, facts: SourceFacts, config: Pla
   const [first, last] = request.frameRange ?? [0, resolved.durationInFrames - 1];
   const frames = last - first + 1;
   const hasClip = resolved.elements.some((element) => element.type === 'video');
-  // A render on the chunk grid opens its tabs again for every segment: each must repay them alone.
-  const grid = segmentsOf(request, config, costs);
-  const perSession = grid ? Math.max(...grid.map(([from, to]) => to - from + 1)) : frames;
-  const screenshotTabs = tabsWorthOpening(drawingTabs(resolved, config), perSession, costs);
+  // Weighed over the frames this call draws, as the held strategy's are (a chunk is its own call).
+  const screenshotTabs = tabsWorthOpening(drawingTabs(resolved, config), frames, costs);
   const screenshotFrame = hasClip ? costs.pageFrameWithClipMs : screenshotTabs > 1 ? costs.pageFrameTwoTabsMs : costs.pageFrameMs;
   const beginFrame = beginFrameProblem(request, config) === null;
   const captureFrame = hasClip ? costs.beginFrameWithClipMs : costs.beginFrameMs;
@@ -135,7 +133,7 @@ export function planRender(request: PlanRequest, facts: SourceFacts, config: Pla
   const pictures = chosen.pictures;
   // The strategy is chosen before the grid is weighed, so the workers never change it (nor the frames):
   // a browser render on the grid draws it a segment at a time, each with a fresh encoder, or splits it.
-  const onGrid = pictures.strategy === 'browser' ? grid : null;
+  const onGrid = pictures.strategy === 'browser' ? segmentsOf(request, config, costs) : null;
   const wholeSeconds = round(chosen.seconds + (onGrid ? ((onGrid.length - 1) * costs.segmentStartMs) / 1000 : 0));
   const split = onGrid ? splitOf(onGrid, request.workers ?? 1, pageFrame, wholeSeconds, config, costs) : null;
   return {
