@@ -34,8 +34,11 @@ export class JobStoreService {
 
   /** From the read cache while the job is unchanged (record 0133), else read (once for concurrent misses), presented and kept. */
   async get(workspace: Workspace, kind: JobKind, id: string): Promise<JobView> {
-    this.changes.start();
-    return this.readCache.read(workspace.id, kind, id, async () => this.presenter.present(await this.find(workspace, kind, id)));
+    return this.readCache.read(workspace.id, kind, id, async () => {
+      // A miss: make sure the listener that lets the next read be a hit is up (or retrying).
+      this.changes.start();
+      return this.presenter.present(await this.find(workspace, kind, id));
+    });
   }
 
   /** Newest first; `filters` narrow further (status, task type, project, previews). */

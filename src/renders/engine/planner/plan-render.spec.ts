@@ -147,7 +147,7 @@ const ROWS: Row[] = [
   { name: 'held with RENDER_HOLD_FRAMES off: the browser', request: still(), config: { holdFrames: false }, strategy: 'browser', sound: 'none', rejected: { held_frames: 'RENDER_HOLD_FRAMES is off' } },
   { name: 'moving for the first of ten seconds: held', request: still({ elements: [shape({ motion: [{ type: 'slide', duration: 1 }] }), title()] }), strategy: 'held_frames', sound: 'none' },
   { name: 'moving all the time: the browser, with two tabs', request: still({ elements: [shape({ motion: [{ type: 'spin', duration: 10, easing: 'linear' }] })] }), strategy: 'browser', sound: 'none', tabs: 2 },
-  // Every tab loads the bundle (tabOpenMs): a second one only where the frames it saves repay that.
+  // Every tab loads the bundle (secondTabMs): a second one only where the frames it saves repay that.
   { name: '320x180, wiggling for a second: the browser on one tab', request: wiggling(1, 320, 180), strategy: 'browser', sound: 'none', tabs: 1 },
   { name: '320x180, wiggling for six seconds: two tabs', request: wiggling(6, 320, 180), strategy: 'browser', sound: 'none', tabs: 2 },
   { name: '1080p, spinning for 0.8 s: one tab', request: spinning(0.8), strategy: 'browser', sound: 'none', tabs: 1 },
@@ -203,7 +203,7 @@ const ROWS: Row[] = [
   { name: 'auto, 90 s 4K with a clip and its sound, ten workers: split', request: { ...standard([shape({ motion: [{ type: 'spin', duration: 90, easing: 'linear' }] }), clip({ out_point: 90, rotation: 20 })]), width: 3840, height: 2160, duration: 90 }, config: AUTO, call: { workers: 10 }, strategy: 'browser', sound: 'ffmpeg', chunks: 12, segments: 12 },
   { name: 'auto, 10 s 1080p, two workers: one cell, whole', request: spinning(10), config: AUTO, call: { workers: 2 }, strategy: 'browser', sound: 'none' },
   { name: 'auto, a 20 s 320x180 render barely over one cell, one core, two workers: whole (the second chunk would not repay itself)', request: wiggling(20.5, 320, 180), config: { ...AUTO, chunkFrames: 600, cores: 1 }, call: { workers: 2 }, strategy: 'browser', sound: 'none', segments: 2, tabs: 1 },
-  { name: 'auto, the same on two cores, two workers: split (the whole render would open its tabs again for a 15-frame tail)', request: wiggling(20.5, 320, 180), config: { ...AUTO, chunkFrames: 600 }, call: { workers: 2 }, strategy: 'browser', sound: 'none', chunks: 2, segments: 2, tabs: 2 },
+  { name: 'auto, the same on two cores, two workers: split (the 15-frame tail runs on the other worker instead of costing the whole render a further segment start)', request: wiggling(20.5, 320, 180), config: { ...AUTO, chunkFrames: 600 }, call: { workers: 2 }, strategy: 'browser', sound: 'none', chunks: 2, segments: 2, tabs: 2 },
   { name: 'auto, 90 s held slideshow, two workers: whole (only browser renders split)', request: still({ duration: 90 }), config: AUTO, call: { workers: 2 }, strategy: 'held_frames', sound: 'none' },
   { name: 'RENDER_CHUNK_FRAMES=0, 90 s, two workers: never split, one encoder', request: spinning(90), config: { chunkFrames: 0, chunkSplit: 'never' }, call: { workers: 2 }, strategy: 'browser', sound: 'none' },
   { name: 'auto, 90 s webm, two workers: whole (only H.264 joins without re-encoding)', request: { ...spinning(90), output_format: 'webm' } as RenderRequest, format: 'webm', config: AUTO, call: { workers: 2 }, strategy: 'browser', sound: 'encoder' },
